@@ -1,0 +1,1 @@
+"""Bundled demo data (HotpotQA sample, CC BY-SA 4.0)."""

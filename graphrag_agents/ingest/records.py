@@ -1,0 +1,90 @@
+"""What ingestion writes: plain records for one document, built in memory before anything touches the graph."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass, field
+
+__all__ = [
+    "ChunkRecord",
+    "DocumentBatch",
+    "DocumentRecord",
+    "EntityRecord",
+    "RelationRecord",
+    "chunk_id",
+    "entity_id",
+    "name_key",
+]
+
+MetaValue = str | int | float | bool
+
+
+def name_key(name: str) -> str:
+    """The normalised form two names must share to be one entity: NFKC, case-folded, single spaces."""
+    folded = unicodedata.normalize("NFKC", name).casefold()
+    return re.sub(r"\s+", " ", folded).strip(" .,;:'\"")
+
+
+def entity_id(label: str, name: str) -> str:
+    """Stable entity id: the ontology label and the normalised name (same name and type = one entity)."""
+    return f"{label}:{name_key(name)}"
+
+
+def chunk_id(document_id: str, index: int) -> str:
+    """Stable chunk id within its document."""
+    return f"{document_id}#{index}"
+
+
+@dataclass
+class DocumentRecord:
+    """A document node's properties."""
+
+    id: str
+    title: str
+    content_hash: str
+    loader: str = "text"
+    path: str | None = None
+    metadata: dict[str, MetaValue] = field(default_factory=dict)
+
+
+@dataclass
+class ChunkRecord:
+    """One chunk of a document; ``heading`` is the heading path joined with ' > ' (structural chunker)."""
+
+    id: str
+    index: int
+    text: str
+    heading: str = ""
+
+
+@dataclass
+class EntityRecord:
+    """An entity mentioned in the document, already resolved to its id."""
+
+    id: str
+    label: str
+    name: str
+    description: str = ""
+    chunk_ids: list[str] = field(default_factory=list)
+
+
+@dataclass
+class RelationRecord:
+    """A relation between two entities of the document, with the fact sentence and the chunk it came from."""
+
+    source_id: str
+    target_id: str
+    type: str
+    fact: str
+    chunk_id: str
+
+
+@dataclass
+class DocumentBatch:
+    """Everything one document adds to the graph; written in a single atomic query."""
+
+    document: DocumentRecord
+    chunks: list[ChunkRecord]
+    entities: list[EntityRecord] = field(default_factory=list)
+    relations: list[RelationRecord] = field(default_factory=list)

@@ -1,0 +1,132 @@
+"""Writes a document batch, or replaces / deletes a document, each in one atomic FalkorDB query.
+
+FalkorDB runs each query as one transaction, so a document is either fully in the graph or not at all:
+a failure while extracting never leaves chunks or mentions behind, because nothing is written before the whole
+batch is built, and the write itself is a single query. Steps inside a query are chained with
+``WITH count(*) AS _`` so an empty step (no entities, say) does not stop the ones after it.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any
+
+from ..store.graph import GraphStore
+from .ontology import quote_label
+from .records import DocumentBatch
+
+UNKNOWN_LABEL = "Unknown"
+
+__all__ = ["UNKNOWN_LABEL", "delete_document_query", "document_exists", "replace_document", "write_document"]
+
+_STEP = "\nWITH count(*) AS _\n"
+
+
+def _write_parts(batch: DocumentBatch) -> tuple[list[str], dict[str, Any]]:
+    doc = batch.document
+    props: dict[str, Any] = {k: v for k, v in doc.metadata.items() if k.isidentifier()}
+    props.update(title=doc.title, content_hash=doc.content_hash, loader=doc.loader, path=doc.path or doc.id)
+    params: dict[str, Any] = {
+        "doc_id": doc.id,
+        "doc_props": props,
+        "chunks": [{"id": c.id, "index": c.index, "text": c.text, "heading": c.heading} for c in batch.chunks],
+        "next": [[a.id, b.id] for a, b in zip(batch.chunks, batch.chunks[1:], strict=False)],
+        "mentions": [[e.id, cid] for e in batch.entities for cid in e.chunk_ids],
+        "rels": [
+            {"src": r.source_id, "dst": r.target_id, "type": r.type, "fact": r.fact, "chunk": r.chunk_id}
+            for r in batch.relations
+        ],
+    }
+    parts = [
+        "MERGE (d:Document {id: $doc_id}) SET d += $doc_props, d.updated = timestamp()\n"
+        "WITH d UNWIND $chunks AS c\n"
+        "CREATE (ch:Chunk {id: c.id, index: c.index, text: c.text, heading: c.heading, document_id: $doc_id})\n"
+        "CREATE (d)-[:HAS_CHUNK]->(ch)",
+        "UNWIND $next AS p MATCH (a:Chunk {id: p[0]}), (b:Chunk {id: p[1]}) CREATE (a)-[:NEXT]->(b)",
+    ]
+    by_label: dict[str, list[dict[str, str]]] = defaultdict(list)
+    for e in batch.entities:
+        by_label[e.label].append(
+            {"id": e.id, "name": e.name, "key": e.id.split(":", 1)[1], "description": e.description}
+        )
+    for i, (label, ents) in enumerate(sorted(by_label.items())):
+        params[f"ents{i}"] = ents
+        params[f"label{i}"] = label
+        parts.append(
+            f"UNWIND $ents{i} AS e MERGE (x:__Entity__:{_entity_label(label)} {{id: e.id}})\n"
+            f"ON CREATE SET x.name = e.name, x.name_key = e.key, x.description = e.description, "
+            f"x.label = $label{i}\n"
+            "ON MATCH SET x.description = CASE WHEN e.description = '' OR x.description CONTAINS e.description "
+            "THEN x.description WHEN x.description = '' THEN e.description "
+            "ELSE x.description + ' ' + e.description END, "
+            "x.stale = CASE WHEN e.description = '' OR x.description CONTAINS e.description "
+            "THEN x.stale ELSE true END"
+        )
+    parts += [
+        "UNWIND $mentions AS m MATCH (x:__Entity__ {id: m[0]}), (c:Chunk {id: m[1]}) "
+        "MERGE (x)-[:MENTIONED_IN]->(c)",
+        "UNWIND $rels AS r MATCH (a:__Entity__ {id: r.src}), (b:__Entity__ {id: r.dst})\n"
+        "MERGE (a)-[x:RELATES {type: r.type, fact: r.fact}]->(b)\n"
+        "ON CREATE SET x.chunk_ids = [r.chunk]\n"
+        "ON MATCH SET x.chunk_ids = CASE WHEN r.chunk IN x.chunk_ids THEN x.chunk_ids "
+        "ELSE x.chunk_ids + r.chunk END",
+    ]
+    return parts, params
+
+
+def _entity_label(label: str) -> str:
+    # Unknown is refused for users (it cannot appear in patterns) but is the type of unmatched entities.
+    return "`Unknown`" if label == UNKNOWN_LABEL else quote_label(label)
+
+
+def delete_document_query() -> list[str]:
+    """Steps that remove a document, its chunks and mentions, its facts, and entities left with no mention.
+
+    Relations are shared between documents when the same fact is extracted twice; a relation only loses the
+    deleted document's chunk ids and is removed when none are left. Expects ``$doc_id``.
+    """
+    return [
+        "OPTIONAL MATCH (:Document {id: $doc_id})-[:HAS_CHUNK]->(c:Chunk)\n"
+        "WITH collect(c.id) AS cids\n"
+        "OPTIONAL MATCH (e:__Entity__)-[:MENTIONED_IN]->(c:Chunk) WHERE c.id IN cids\n"
+        "WITH cids, collect(DISTINCT e) AS ents\n"
+        "UNWIND (CASE WHEN size(ents) = 0 THEN [null] ELSE ents END) AS e\n"
+        "OPTIONAL MATCH (e)-[r:RELATES]-()\n"
+        "WITH DISTINCT cids, r WHERE r IS NOT NULL\n"
+        "WITH r, [x IN r.chunk_ids WHERE NOT x IN cids] AS rest\n"
+        "FOREACH (_ IN CASE WHEN size(rest) = 0 THEN [1] ELSE [] END | DELETE r)\n"
+        "FOREACH (_ IN CASE WHEN size(rest) > 0 THEN [1] ELSE [] END | SET r.chunk_ids = rest)",
+        "OPTIONAL MATCH (:Document {id: $doc_id})-[:HAS_CHUNK]->(c:Chunk)<-[:MENTIONED_IN]-(e:__Entity__)\n"
+        "WITH collect(DISTINCT e) AS ents\n"
+        "OPTIONAL MATCH (d:Document {id: $doc_id}) OPTIONAL MATCH (d)-[:HAS_CHUNK]->(c:Chunk)\n"
+        "DETACH DELETE c, d\n"
+        "WITH DISTINCT ents UNWIND ents AS e\n"
+        "WITH e WHERE NOT (e)-[:MENTIONED_IN]->()\n"
+        "DETACH DELETE e",
+    ]
+
+
+async def write_document(store: GraphStore, batch: DocumentBatch) -> None:
+    """Add a new document with its chunks, entities, mentions and relations, atomically."""
+    parts, params = _write_parts(batch)
+    await store.query(_STEP.join(parts) + "\nRETURN 0", params)
+
+
+async def replace_document(store: GraphStore, batch: DocumentBatch) -> None:
+    """Replace a stored document in place (delete its old chunks, facts and orphans, write the new), atomically."""
+    parts, params = _write_parts(batch)
+    await store.query(_STEP.join([*delete_document_query(), *parts]) + "\nRETURN 0", params)
+
+
+async def delete_document(store: GraphStore, document_id: str) -> bool:
+    """Delete one document and everything only it held; returns False when it did not exist."""
+    if not await document_exists(store, document_id):
+        return False
+    await store.query(_STEP.join(delete_document_query()) + "\nRETURN 0", {"doc_id": document_id})
+    return True
+
+
+async def document_exists(store: GraphStore, document_id: str) -> bool:
+    """Whether a document with this id is stored."""
+    rows = await store.ro_query("MATCH (d:Document {id: $id}) RETURN count(d)", {"id": document_id})
+    return bool(rows and rows[0][0])

@@ -1,0 +1,73 @@
+"""What the retrieval paths return: scored passages, entities and relations, before any evidence numbering."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+__all__ = ["EntityHit", "PassageHit", "RelationHit", "RetrievalHits"]
+
+
+@dataclass
+class PassageHit:
+    """A chunk of source text."""
+
+    chunk_id: str
+    document_id: str
+    text: str
+    score: float
+    """Higher is better; cosine similarity to the question after fusion and reranking."""
+    title: str = ""
+    path: str = ""
+    heading: str = ""
+    found_by: list[str] = field(default_factory=list)
+    """Which signals found it: vector, fulltext, entity, bridge."""
+
+
+@dataclass
+class EntityHit:
+    """An entity of the graph."""
+
+    entity_id: str
+    name: str
+    label: str
+    description: str
+    score: float
+    path: str
+    """The retrieve path that found it: exact_names or fuzzy_names."""
+
+
+@dataclass
+class RelationHit:
+    """A relation between two entities, with its fact sentence."""
+
+    source: str
+    source_label: str
+    type: str
+    target: str
+    target_label: str
+    fact: str
+    score: float
+    path: str
+    """The retrieve path that found it: facts or links."""
+    hop: int = 0
+    """For links: how many hops from the entities found (1 = adjacent)."""
+    chunk_ids: list[str] = field(default_factory=list)
+
+
+@dataclass
+class RetrievalHits:
+    """Everything one retrieve call found, per path."""
+
+    question: str
+    entities: list[EntityHit] = field(default_factory=list)
+    relations: list[RelationHit] = field(default_factory=list)
+    facts: list[RelationHit] = field(default_factory=list)
+    passages: list[PassageHit] = field(default_factory=list)
+    paths_run: list[str] = field(default_factory=list)
+
+    @property
+    def best_score(self) -> float:
+        """The highest score of any item (0 when nothing was found), for abstention gates."""
+        scores = [h.score for h in self.entities] + [h.score for h in self.relations]
+        scores += [h.score for h in self.facts] + [h.score for h in self.passages]
+        return max(scores, default=0.0)

@@ -1,0 +1,155 @@
+"""One FalkorDB graph behind a small async API that turns driver failures into errors naming the fix."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
+
+from ..errors import StoreUnavailable
+from .connection import StoreAddress, client_kwargs, mask_secrets, resolve_address
+from .embedded import EmbeddedServer, acquire_server, release_server
+
+__all__ = ["GraphStore", "Row"]
+
+Row = list[Any]
+T = TypeVar("T")
+
+
+class _StoreClient:
+    """The FalkorDB client and, for the embedded default, the server it talks to. Shared by tenant graphs."""
+
+    def __init__(self, address: StoreAddress) -> None:
+        from falkordb.asyncio import FalkorDB
+
+        self.address = address
+        self.server: EmbeddedServer | None = None
+        kwargs = client_kwargs(address)
+        if address.url is None:
+            self.server = acquire_server(address.data_dir)
+            self.db = FalkorDB(unix_socket_path=str(self.server.socket_path), **kwargs)
+        else:
+            self.db = FalkorDB.from_url(address.url, **kwargs)
+        self.refs = 1
+
+    def where(self) -> str:
+        if self.server is not None:
+            return f"embedded FalkorDB on socket {self.server.socket_path}"
+        return mask_secrets(self.address.url or "")
+
+    async def close(self) -> None:
+        self.refs -= 1
+        if self.refs > 0:
+            return
+        await self.db.aclose()
+        if self.server is not None:
+            server, self.server = self.server, None
+            release_server(server)
+
+
+def _is_connection_error(exc: BaseException) -> bool:
+    from redis.exceptions import ConnectionError as RedisConnectionError
+    from redis.exceptions import TimeoutError as RedisTimeoutError
+
+    return isinstance(exc, (RedisConnectionError, RedisTimeoutError, ConnectionError, OSError))
+
+
+class GraphStore:
+    """Queries against one named graph. Values always travel as parameters, never inside the query text."""
+
+    def __init__(self, client: _StoreClient, name: str) -> None:
+        self._client = client
+        self.name = name
+        self._graph = client.db.select_graph(name)
+
+    @classmethod
+    async def connect(cls, name: str, url: str | None = None, data_dir: str | None = None) -> GraphStore:
+        """Connect to graph ``name`` on the store at ``url`` / FALKOR_* / the embedded default, and check it."""
+        address = resolve_address(url, data_dir)
+        try:
+            client = await asyncio.to_thread(_StoreClient, address)
+        except Exception as exc:
+            if not _is_connection_error(exc):
+                raise
+            raise StoreUnavailable(
+                f"Could not reach the graph store at {address.describe()}: {mask_secrets(str(exc))}. Fix: start "
+                "FalkorDB there (or check host, port, TLS and password), or unset FALKOR_URL / FALKOR_HOST to use "
+                "the embedded default."
+            ) from exc
+        store = cls(client, name)
+        await store.ping()
+        return store
+
+    def sibling(self, name: str) -> GraphStore:
+        """Another graph on the same connection (tenants); close each one."""
+        self._client.refs += 1
+        return GraphStore(self._client, name)
+
+    @property
+    def location(self) -> str:
+        """Where the store is, passwords masked."""
+        return self._client.where()
+
+    def _unavailable(self, exc: BaseException) -> StoreUnavailable:
+        fix = (
+            "Fix: check that the data folder is writable and not on a network share, then retry."
+            if self._client.server is not None
+            else "Fix: start FalkorDB there (or check host, port, TLS and password), or unset FALKOR_URL / "
+            "FALKOR_HOST to use the embedded default."
+        )
+        return StoreUnavailable(f"Could not reach the graph store at {self.location}: "
+                                f"{mask_secrets(str(exc)) or type(exc).__name__}. {fix}")
+
+    async def _call(self, operation: Callable[[], Awaitable[T]]) -> T:
+        for attempt in (1, 2):
+            try:
+                return await operation()
+            except Exception as exc:
+                if not _is_connection_error(exc):
+                    raise
+                server = self._client.server
+                if attempt == 1 and server is not None:
+                    # The embedded server can vanish when the process that started it exits; the data is in the
+                    # append-only file, so start it again here and retry once.
+                    await asyncio.to_thread(server.ensure_running)
+                    continue
+                raise self._unavailable(exc) from exc
+        raise AssertionError("unreachable")
+
+    async def _run(self, read_only: bool, query: str, params: dict[str, Any] | None,
+                   timeout_ms: int | None) -> list[Row]:
+        call = self._graph.ro_query if read_only else self._graph.query
+
+        async def run() -> list[Row]:
+            result = await call(query, params=params, timeout=timeout_ms)
+            return list(result.result_set)
+
+        return await self._call(run)
+
+    async def query(self, query: str, params: dict[str, Any] | None = None,
+                    timeout_ms: int | None = None) -> list[Row]:
+        """Run a read-write query and return its rows."""
+        return await self._run(False, query, params, timeout_ms)
+
+    async def ro_query(self, query: str, params: dict[str, Any] | None = None,
+                       timeout_ms: int | None = None) -> list[Row]:
+        """Run a query through GRAPH.RO_QUERY: the database refuses any write in it."""
+        return await self._run(True, query, params, timeout_ms)
+
+    async def ping(self) -> None:
+        """Raise :class:`StoreUnavailable` when the server does not answer."""
+        await self._call(self._client.db.connection.ping)
+
+    async def exists(self) -> bool:
+        """Whether the graph exists on the server (read-only: creates nothing)."""
+        graphs = await self._call(self._client.db.list_graphs)
+        return self.name in graphs
+
+    async def delete(self) -> None:
+        """Delete the whole graph (used by tests and ``graphrag-agents`` maintenance)."""
+        if await self.exists():
+            await self._graph.delete()
+
+    async def close(self) -> None:
+        """Close the connection; the last graph closed on an embedded server this process started stops it."""
+        await self._client.close()

@@ -1,0 +1,132 @@
+"""The graph's schema: indexes, and the metadata node holding the embedder and the ontology.
+
+Data model (DESIGN.md): ``(:Document)-[:HAS_CHUNK]->(:Chunk)``, ``(:Chunk)-[:NEXT]->(:Chunk)``,
+``(:__Entity__:<Label>)-[:MENTIONED_IN]->(:Chunk)``, ``(:__Entity__)-[:RELATES {type, fact}]->(:__Entity__)``,
+and one ``(:__Meta__)`` node with the embedding model name, its dimension and the ontology as JSON.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from ..errors import EmbeddingMismatch, StoreUnavailable
+from .graph import GraphStore
+
+__all__ = ["GraphMeta", "check_embedder", "ensure_schema", "read_meta", "wait_for_indexes", "write_meta_field"]
+
+_RANGE_INDEXES = [("Document", "id"), ("Chunk", "id"), ("Chunk", "document_id"), ("__Entity__", "id"),
+                  ("__Entity__", "name_key")]
+_INDEX_TIMEOUT_S = 120.0
+
+
+@dataclass(frozen=True)
+class GraphMeta:
+    """What the graph remembers about how it was built."""
+
+    embed_model: str
+    """Name of the embedding model the stored vectors come from."""
+    embed_dim: int
+    """Dimension of the stored vectors."""
+    ontology_json: str
+    """The declared ontology (JSON), empty object when none was declared."""
+
+
+async def read_meta(store: GraphStore) -> GraphMeta | None:
+    """The stored metadata, or None for a graph never written (read-only query)."""
+    rows = await store.ro_query(
+        "MATCH (m:__Meta__ {key: 'graph'}) RETURN m.embed_model, m.embed_dim, m.ontology LIMIT 1"
+    )
+    if not rows:
+        return None
+    model, dim, ontology = rows[0]
+    return GraphMeta(embed_model=str(model), embed_dim=int(dim), ontology_json=str(ontology or "{}"))
+
+
+async def write_meta_field(store: GraphStore, field: str, value: Any) -> None:
+    """Set one metadata property (``field`` is one of ours, never user input)."""
+    assert field.isidentifier()
+    await store.query(f"MATCH (m:__Meta__ {{key: 'graph'}}) SET m.{field} = $value", {"value": value})
+
+
+async def _existing_indexes(store: GraphStore) -> dict[tuple[str, str, str], str]:
+    rows = await store.ro_query("CALL db.indexes() YIELD label, types, status RETURN label, types, status")
+    found: dict[tuple[str, str, str], str] = {}
+    for label, types, status in rows:
+        for prop, kinds in dict(types).items():
+            for kind in kinds:
+                found[(str(label), str(prop), str(kind))] = str(status)
+    return found
+
+
+def check_embedder(store: GraphStore, meta: GraphMeta, embed_model: str, embed_dim: int) -> None:
+    """Refuse a graph whose stored vectors come from another embedding model or dimension."""
+    if meta.embed_dim != embed_dim:
+        raise EmbeddingMismatch(
+            f"Graph '{store.name}' stores {meta.embed_dim}-dimensional vectors from {meta.embed_model!r}, but "
+            f"the embedder in use ({embed_model!r}) makes {embed_dim}-dimensional ones. Fix: open it with the "
+            f"embedder it was built with (GRAPHRAG_EMBED_MODEL / GRAPHRAG_EMBED_DIM), or use another graph name."
+        )
+    if meta.embed_model != embed_model:
+        raise EmbeddingMismatch(
+            f"Graph '{store.name}' was built with the embedding model {meta.embed_model!r}, not {embed_model!r} "
+            "(same dimension, different vectors: search results would be meaningless). Fix: open it with "
+            f"GRAPHRAG_EMBED_MODEL={meta.embed_model}, or use another graph name."
+        )
+
+
+async def ensure_schema(store: GraphStore, embed_model: str, embed_dim: int) -> GraphMeta:
+    """Create the metadata node and every index if missing (first write); check the embedder otherwise."""
+    meta = await read_meta(store) if await store.exists() else None
+    if meta is None:
+        await store.query(
+            "MERGE (m:__Meta__ {key: 'graph'}) ON CREATE SET m.embed_model = $model, m.embed_dim = $dim, "
+            "m.ontology = '{}', m.created = timestamp()",
+            {"model": embed_model, "dim": embed_dim},
+        )
+        meta = GraphMeta(embed_model, embed_dim, "{}")
+    check_embedder(store, meta, embed_model, embed_dim)
+    await _create_indexes(store, embed_dim)
+    await wait_for_indexes(store)
+    return meta
+
+
+async def _create_indexes(store: GraphStore, dim: int) -> None:
+    have = await _existing_indexes(store)
+    wanted: list[tuple[tuple[str, str, str], str]] = [
+        ((label, prop, "RANGE"), f"CREATE INDEX FOR (n:{label}) ON (n.{prop})") for label, prop in _RANGE_INDEXES
+    ]
+    vector_opts = f"OPTIONS {{dimension: {int(dim)}, similarityFunction: 'cosine'}}"
+    wanted += [
+        (("Chunk", "embedding", "VECTOR"), f"CREATE VECTOR INDEX FOR (n:Chunk) ON (n.embedding) {vector_opts}"),
+        (("__Entity__", "embedding", "VECTOR"),
+         f"CREATE VECTOR INDEX FOR (n:__Entity__) ON (n.embedding) {vector_opts}"),
+        (("RELATES", "embedding", "VECTOR"),
+         f"CREATE VECTOR INDEX FOR ()-[r:RELATES]->() ON (r.embedding) {vector_opts}"),
+    ]
+    for key, statement in wanted:
+        if key not in have:
+            await store.query(statement)
+    if ("Chunk", "text", "FULLTEXT") not in have:
+        await store.query("CALL db.idx.fulltext.createNodeIndex('Chunk', 'text')")
+    if ("__Entity__", "name", "FULLTEXT") not in have:
+        await store.query("CALL db.idx.fulltext.createNodeIndex('__Entity__', 'name', 'description')")
+
+
+async def wait_for_indexes(store: GraphStore, timeout_s: float = _INDEX_TIMEOUT_S) -> None:
+    """Block until every index reports OPERATIONAL (FalkorDB builds them in the background)."""
+    deadline = time.monotonic() + timeout_s
+    delay = 0.005
+    while True:
+        pending = [key for key, status in (await _existing_indexes(store)).items() if status != "OPERATIONAL"]
+        if not pending:
+            return
+        if time.monotonic() > deadline:
+            raise StoreUnavailable(
+                f"Could not reach the graph store in a usable state: indexes {pending} of graph '{store.name}' "
+                f"were still building after {timeout_s:.0f} s. Fix: retry later, or check the server's memory."
+            )
+        await asyncio.sleep(delay)
+        delay = min(delay * 2, 0.2)

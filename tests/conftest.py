@@ -1,0 +1,41 @@
+"""Shared fixtures: one real embedded FalkorDB for the session, a fresh graph per test."""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+for _var in ("FALKOR_URL", "FALKOR_HOST", "FALKOR_PORT", "GRAPHRAG_EMBED_MODEL", "GRAPHRAG_MODEL", "GRAPHRAG_GRAPH"):
+    os.environ.pop(_var, None)
+
+
+@pytest.fixture(scope="session")
+def data_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """The session's embedded FalkorDB folder."""
+    yield tmp_path_factory.mktemp("falkordb")
+
+
+@pytest.fixture(scope="session")
+def embedder():  # type: ignore[no-untyped-def]
+    """The real offline MiniLM embedder, loaded once."""
+    from graphrag_agents.models.onnx_minilm import OnnxMiniLMEmbedder
+
+    return OnnxMiniLMEmbedder()
+
+
+@pytest.fixture
+async def kg(data_dir: Path, embedder) -> AsyncIterator[object]:  # type: ignore[no-untyped-def]
+    """A new, empty knowledge graph on the session's embedded server; deleted afterwards."""
+    from graphrag_agents.kg import KnowledgeGraph
+
+    graph = await KnowledgeGraph.open(graph=f"t_{uuid.uuid4().hex[:12]}", data_dir=str(data_dir), embedder=embedder)
+    try:
+        yield graph
+    finally:
+        await graph.store.delete()
+        await graph.close()

