@@ -19,17 +19,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal, Protocol
 
-__all__ = [
-    "CHUNKERS",
-    "Chunk",
-    "Chunker",
-    "FixedChunker",
-    "SentenceChunker",
-    "StructuralChunker",
-    "get_chunker",
-    "sentence_spans",
-    "split_sentences",
-]
+__all__ = ["CHUNKERS", "Chunk", "Chunker", "FixedChunker", "SentenceChunker", "StructuralChunker",
+           "get_chunker", "sentence_spans", "split_sentences"]
 
 Span = tuple[int, int]
 
@@ -53,7 +44,6 @@ class Chunker(Protocol):
 
     def chunk(self, text: str) -> list[Chunk]:
         """Split ``text`` into non-empty chunks (none for blank text)."""
-        ...
 
 
 # Words after which a period does not end a sentence; joining two sentences is harmless, a false cut is not.
@@ -144,6 +134,9 @@ def _fixed_spans(text: str, start: int, stop: int, size: int, overlap: int) -> l
         end = min(pos + size, stop)
         if end < stop and not text[end].isspace() and not text[end - 1].isspace():
             cut = next((i for i in range(end - 1, max(pos, prev_end), -1) if text[i].isspace()), None)
+            if cut is None and pos < prev_end:  # no word boundary past the overlap: drop the overlap
+                pos = prev_end
+                continue
             end = cut if cut is not None else end  # a word longer than the window is cut hard
         span = _trim(text, pos, end)
         if span:
@@ -185,11 +178,14 @@ def _pack(units: list[Span], target: int, max_chars: int,
     return out
 
 
+def _check_int(name: str, value: object, minimum: int, what: str = "") -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+        raise ValueError(f"{name} must be an integer >= {what or minimum}, got {value!r}")
+
+
 def _check_sizes(target_chars: int, max_chars: int) -> None:
-    if isinstance(target_chars, bool) or not isinstance(target_chars, int) or target_chars < 1:
-        raise ValueError(f"target_chars must be a positive integer, got {target_chars!r}")
-    if isinstance(max_chars, bool) or not isinstance(max_chars, int) or max_chars < target_chars:
-        raise ValueError(f"max_chars must be an integer >= target_chars ({target_chars}), got {max_chars!r}")
+    _check_int("target_chars", target_chars, 1)
+    _check_int("max_chars", max_chars, target_chars, f"target_chars ({target_chars})")
 
 
 def _chunks(text: str, spans: list[Span], extra: list[dict[str, Any]] | None = None) -> list[Chunk]:
@@ -235,10 +231,8 @@ class FixedChunker:
     name: ClassVar[str] = "fixed"
 
     def __post_init__(self) -> None:
-        if isinstance(self.size, bool) or not isinstance(self.size, int) or self.size < 1:
-            raise ValueError(f"size must be a positive integer, got {self.size!r}")
-        if isinstance(self.overlap, bool) or not isinstance(self.overlap, int) or self.overlap < 0:
-            raise ValueError(f"overlap must be a non-negative integer, got {self.overlap!r}")
+        _check_int("size", self.size, 1)
+        _check_int("overlap", self.overlap, 0)
         if self.overlap >= self.size:
             raise ValueError(f"overlap ({self.overlap}) must be smaller than size ({self.size})")
 
@@ -314,8 +308,8 @@ class StructuralChunker:
     first use). ``syntax="auto"`` reads Markdown when the text has an ATX heading or a ````` fence, else
     RST. A section longer than ``max_chars`` is split into paragraphs, a paragraph longer than that into
     sentences, each packed up to ``target_chars``. A heading with no text of its own joins its first
-    subsection's chunk.
-    ``metadata["heading_path"]`` lists the titles from the top level down (``[]`` before the first heading).
+    subsection's chunk. ``metadata["heading_path"]`` lists the titles from the top level down (``[]``
+    before the first heading).
     """
 
     target_chars: int = 800
@@ -342,13 +336,11 @@ class StructuralChunker:
         offsets = [0]
         for line in lines:
             offsets.append(offsets[-1] + len(line) + 1)
-        sections: list[tuple[list[str], int, int, int]] = []  # path, start, end of heading, end
-        stack: list[_Heading] = []
         headings = self._headings(lines)
-        if headings and headings[0].first_line > 0:
-            sections.append(([], 0, 0, offsets[headings[0].first_line]))
-        elif not headings:
-            sections.append(([], 0, 0, len(text)))
+        preamble_end = offsets[headings[0].first_line] if headings else len(text)
+        # (heading path, start, end of the heading lines, end)
+        sections: list[tuple[list[str], int, int, int]] = [([], 0, 0, preamble_end)]
+        stack: list[_Heading] = []
         for n, heading in enumerate(headings):
             while stack and stack[-1].level >= heading.level:
                 stack.pop()
@@ -358,15 +350,13 @@ class StructuralChunker:
             sections.append(([h.title for h in stack], offsets[heading.first_line], head_end, end))
         spans: list[Span] = []
         paths: list[dict[str, Any]] = []
-        carry: tuple[list[str], int] | None = None
+        carry: int | None = None  # start of headings without text, joining their first subsection
         for i, (path, start, head_end, end) in enumerate(sections):
-            if carry and path[:len(carry[0])] == carry[0] and len(path) > len(carry[0]):
-                start = carry[1]
-            carry = None
+            start, carry = (start if carry is None else carry), None
             nxt = sections[i + 1][0] if i + 1 < len(sections) else []
             if head_end > start and not text[head_end:end].strip() and len(nxt) > len(path) \
                     and nxt[:len(path)] == path:
-                carry = (path, start)
+                carry = start
                 continue
             for span in self._section_spans(text, start, end):
                 spans.append(span)

@@ -197,9 +197,11 @@ class Ontology(BaseModel):
             for source, target in rel.patterns:
                 missing = source if source not in declared else target if target not in declared else None
                 if missing is not None:
+                    near = next((d for d in declared if d.casefold() == missing.casefold()), None)
                     raise ToolError(
                         f"Relation {rel.label!r} has the pattern ({source!r}, {target!r}), but the entity "
                         f"type {missing!r} is not declared.",
+                        f"Use the declared spelling {near!r}." if near else
                         f"Declare it in `entities`, e.g. {{'label': {missing!r}}}, in the same call.")
 
     def allows(self, source_label: str, rel_label: str, target_label: str) -> bool:

@@ -1,0 +1,309 @@
+"""Turn the bytes of a .txt, .md, .markdown, .rst or .pdf file into text with a title.
+
+The byte-based :func:`load_bytes` is the main entry point: the ``files_root`` sandbox reads a file from a safe
+handle and hands over its bytes, so loaders never open paths themselves. :func:`load_file` is the convenience
+for trusted paths (tests, the CLI). PDF support needs the ``pdf`` extra (pypdf), imported only when a PDF is
+loaded. Every failure is a :class:`DocumentLoadError` whose ``reason`` says what is wrong with the file.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import re
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+from typing import IO, Any
+
+from graphrag_agents.errors import ConfigurationError, GraphRAGError
+
+__all__ = [
+    "SUPPORTED_SUFFIXES",
+    "DocumentLoadError",
+    "LoadedDocument",
+    "PdfSample",
+    "decode_window",
+    "estimate_pdf_chars",
+    "load_bytes",
+    "load_file",
+    "loader_for",
+    "sample_middle",
+]
+
+SUPPORTED_SUFFIXES: dict[str, str] = {
+    ".txt": "text",
+    ".md": "markdown",
+    ".markdown": "markdown",
+    ".rst": "rst",
+    ".pdf": "pdf",
+}
+"""File suffix (lower case) -> loader name."""
+
+_PDF_EXTRA = "pip install 'graphrag-agents[pdf]'"
+
+
+class DocumentLoadError(GraphRAGError):
+    """A file could not be turned into text; ``reason`` says why (and ``path`` which file)."""
+
+    def __init__(self, reason: str, path: str = "") -> None:
+        self.reason = reason
+        self.path = path
+        super().__init__(f"{path}: {reason}" if path else reason)
+
+
+@dataclass(frozen=True)
+class LoadedDocument:
+    """The text of one file and what the graph stores about it on its ``Document`` node."""
+
+    text: str
+    """Extracted text: UTF-8 (BOM dropped, line ends normalised to ``\\n``) or the PDF's page texts."""
+    title: str
+    """First Markdown ``#`` heading, RST title, PDF metadata title, else the file stem."""
+    loader: str
+    """``"text"``, ``"markdown"``, ``"rst"`` or ``"pdf"``."""
+    content_hash: str
+    """sha256 hex digest of the file's bytes: unchanged bytes mean an unchanged document."""
+    path: str
+    """The name the bytes were loaded under (a path relative to the files root when read through it)."""
+    metadata: dict[str, Any] = field(default_factory=dict)
+    """Flat scalar properties: ``size_bytes`` always, ``pages`` for PDFs."""
+
+
+@dataclass(frozen=True)
+class PdfSample:
+    """A few pages from the middle of a PDF and the size of its whole text extrapolated from them."""
+
+    text: str
+    """The text of the sampled pages, in page order."""
+    chars: int
+    """Characters of text in the whole PDF: exact when every page was read, else an estimate."""
+    pages: int
+    """Number of pages in the PDF."""
+    estimated: bool
+    """True when ``chars`` was extrapolated from the sampled pages."""
+
+
+def loader_for(name: str) -> str:
+    """Return the loader name for a file name; raise :class:`DocumentLoadError` naming the supported types."""
+    suffix = PurePosixPath(name.replace("\\", "/")).suffix.lower()
+    loader = SUPPORTED_SUFFIXES.get(suffix)
+    if loader is None:
+        kind = f"'{suffix}'" if suffix else "a file without a suffix"
+        supported = ", ".join(SUPPORTED_SUFFIXES)
+        raise DocumentLoadError(f"unsupported file type {kind}; supported types are {supported}", name)
+    return loader
+
+
+def load_bytes(data: bytes, name: str) -> LoadedDocument:
+    """Load a file's bytes; ``name`` (its path or file name) picks the loader by suffix and gives the stem.
+
+    Example::
+
+        doc = load_bytes(b"# Q1 report\\nSales rose.", "reports/q1.md")
+        doc.title, doc.loader   # ('Q1 report', 'markdown')
+    """
+    loader = loader_for(name)
+    if not data:
+        raise DocumentLoadError("the file is empty (0 bytes)", name)
+    stem = PurePosixPath(name.replace("\\", "/")).stem or name
+    metadata: dict[str, Any] = {"size_bytes": len(data)}
+    if loader == "pdf":
+        text, pdf_title, pages = _read_pdf(data, name)
+        metadata["pages"] = pages
+        title = pdf_title or stem
+    else:
+        text = _decode_text(data, name)
+        titles = {"markdown": _markdown_title, "rst": _rst_title}
+        title = (titles[loader](text) if loader in titles else None) or stem
+    digest = hashlib.sha256(data).hexdigest()
+    return LoadedDocument(text=text, title=title, loader=loader, content_hash=digest, path=name,
+                          metadata=metadata)
+
+
+def load_file(path: str | Path) -> LoadedDocument:
+    """Read and load a file by path. It is not sandboxed: use it for trusted paths only."""
+    try:
+        data = Path(path).read_bytes()
+    except OSError as exc:
+        raise DocumentLoadError(f"cannot read the file: {exc.strerror or exc}", str(path)) from exc
+    return load_bytes(data, str(path))
+
+
+def _decode_text(data: bytes, name: str) -> str:
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise DocumentLoadError(
+            f"not valid UTF-8: byte 0x{data[exc.start]:02x} at byte offset {exc.start} cannot be decoded; "
+            "save the file as UTF-8", name) from exc
+    nul = text.find("\x00")
+    if nul >= 0:
+        offset = len(text[:nul].encode("utf-8"))
+        raise DocumentLoadError(f"contains a NUL byte at byte offset {offset}; it looks like a binary file",
+                                name)
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    if not text.strip():
+        raise DocumentLoadError("the file is empty (only whitespace)", name)
+    return text
+
+
+_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+_ATX_H1 = re.compile(r"^ {0,3}#[ \t]+(.+?)(?:[ \t]+#+)?[ \t]*$")
+_SETEXT_H1 = re.compile(r"^ {0,3}=+[ \t]*$")
+
+
+def _markdown_title(text: str) -> str | None:
+    """First level-1 heading (ATX ``# Title`` or Setext ``Title`` over ``===``), outside code fences."""
+    fence: str | None = None
+    previous = ""
+    for line in text.split("\n"):
+        opener = _FENCE.match(line)
+        if opener:
+            marker = opener.group(1)
+            if fence is None:
+                fence = marker
+            elif marker[0] == fence[0] and len(marker) >= len(fence):
+                fence = None
+            previous = ""
+            continue
+        if fence is not None:
+            continue
+        atx = _ATX_H1.match(line)
+        if atx and atx.group(1).strip("# \t"):
+            return atx.group(1).strip()
+        if _SETEXT_H1.match(line) and previous.strip():
+            return previous.strip()
+        previous = line
+    return None
+
+
+_RST_ADORNMENT = re.compile(r"^([!-/:-@\[-`{-~])\1+[ \t]*$")
+
+
+def _rst_title(text: str) -> str | None:
+    """First RST title: a text line underlined (optionally overlined) by one repeated punctuation mark."""
+    lines = text.split("\n")
+    for i in range(1, len(lines)):
+        under = _RST_ADORNMENT.match(lines[i])
+        title = lines[i - 1].strip()
+        if not under or not title or _RST_ADORNMENT.match(lines[i - 1]):
+            continue
+        if len(lines[i].rstrip()) >= len(title):
+            return title
+    return None
+
+
+def _import_pypdf() -> Any:
+    try:
+        import pypdf
+    except ImportError as exc:
+        raise ConfigurationError(f"Reading PDF files needs pypdf: {_PDF_EXTRA}") from exc
+    return pypdf
+
+
+def _open_pdf(source: bytes | IO[bytes], name: str) -> Any:
+    """A pypdf reader over the source, decrypted when it only has an empty user password."""
+    pypdf = _import_pypdf()
+    stream = io.BytesIO(source) if isinstance(source, bytes) else source
+    stream.seek(0)
+    head = stream.read(1024)
+    stream.seek(0)
+    if b"%PDF-" not in head:
+        raise DocumentLoadError("not a PDF file (no %PDF- header)", name)
+    try:
+        reader = pypdf.PdfReader(stream)
+        if reader.is_encrypted and not reader.decrypt(""):
+            raise DocumentLoadError("the PDF is encrypted with a password; save an unencrypted copy", name)
+        if len(reader.pages) == 0:
+            raise DocumentLoadError("the PDF has no pages", name)
+    except DocumentLoadError:
+        raise
+    except Exception as exc:  # pypdf raises many types (PdfReadError, ValueError, KeyError...) on bad files
+        raise DocumentLoadError(f"unreadable PDF: {type(exc).__name__}: {exc}", name) from exc
+    return reader
+
+
+def _page_text(reader: Any, index: int, name: str) -> str:
+    try:
+        return str(reader.pages[index].extract_text() or "").strip()
+    except Exception as exc:  # same as _open_pdf: any pypdf failure is a broken file
+        reason = f"unreadable PDF page {index + 1}: {type(exc).__name__}: {exc}"
+        raise DocumentLoadError(reason, name) from exc
+
+
+def _read_pdf(data: bytes, name: str) -> tuple[str, str | None, int]:
+    reader = _open_pdf(data, name)
+    pages = len(reader.pages)
+    texts = [t for t in (_page_text(reader, i, name) for i in range(pages)) if t]
+    if not texts:
+        raise DocumentLoadError(
+            f"the PDF has no extractable text in its {pages} page(s); it may be a scanned PDF (images of "
+            "pages): run OCR on it first", name)
+    title: str | None = None
+    try:
+        raw = reader.metadata.title if reader.metadata else None
+        title = str(raw).strip() if raw else None
+    except Exception:  # a broken Info dictionary only costs the title
+        title = None
+    return "\n\n".join(texts), title or None, pages
+
+
+def estimate_pdf_chars(source: bytes | IO[bytes], name: str = "document.pdf",
+                       sample_pages: int = 3) -> PdfSample:
+    """Read ``sample_pages`` pages from the middle of a PDF and extrapolate its text size by page count.
+
+    ``source`` is the PDF's bytes or a seekable binary handle (pypdf then reads only what those pages need).
+    Raises :class:`DocumentLoadError` for unreadable PDFs.
+    """
+    if sample_pages < 1:
+        raise ValueError("sample_pages must be at least 1")
+    reader = _open_pdf(source, name)
+    pages = len(reader.pages)
+    first = max(0, (pages - sample_pages) // 2)
+    chosen = range(first, min(pages, first + sample_pages))
+    texts = [_page_text(reader, i, name) for i in chosen]
+    sampled = sum(len(t) for t in texts)
+    estimated = len(chosen) < pages
+    chars = round(sampled * pages / len(chosen)) if estimated else sampled
+    return PdfSample(text="\n\n".join(t for t in texts if t), chars=chars, pages=pages, estimated=estimated)
+
+
+def decode_window(data: bytes) -> str:
+    """Decode a byte window cut from the middle of a UTF-8 file, dropping characters cut at either edge."""
+    start = 0
+    while start < min(len(data), 3) and 0x80 <= data[start] <= 0xBF:
+        start += 1
+    end = len(data)
+    # a lead byte in the last 3 bytes whose sequence runs past the end was cut: drop it
+    for back in range(1, min(4, len(data) - start) + 1):
+        byte = data[end - back]
+        if byte < 0x80:
+            break
+        if byte >= 0xC0:
+            needed = 2 if byte < 0xE0 else 3 if byte < 0xF0 else 4
+            if needed > back:
+                end -= back
+            break
+    return data[start:end].decode("utf-8", errors="replace").replace("\r\n", "\n")
+
+
+def sample_middle(text: str, max_chars: int) -> str:
+    """Return at most ``max_chars`` characters from the middle of ``text``, cut at whitespace when possible.
+
+    The whole text comes back when it fits. Example: ``sample_middle("a b c d e", 3) == "c"``.
+    """
+    if max_chars < 1:
+        raise ValueError("max_chars must be at least 1")
+    text = text.strip()
+    if len(text) <= max_chars:
+        return text
+    start = (len(text) - max_chars) // 2
+    end = start + max_chars
+    # snap inward to word boundaries, unless a single word fills the window
+    if not text[start - 1].isspace():
+        cut = next((i for i in range(start, end) if text[i].isspace()), None)
+        start = cut + 1 if cut is not None and cut + 1 < end else start
+    if end < len(text) and not text[end].isspace():
+        cut = next((i for i in range(end - 1, start, -1) if text[i].isspace()), None)
+        end = cut if cut is not None else end
+    return text[start:end].strip()
