@@ -1,0 +1,208 @@
+"""Typed tool results. Each renders itself for a model with ``to_llm_text()`` and carries its evidence numbers.
+
+Results never contain embeddings or internal ``__X__`` names.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from .render import Section, fmt_number, render_sections, shorten
+
+__all__ = [
+    "EntityItem",
+    "OntologyResult",
+    "PassageItem",
+    "RelationItem",
+    "RetrieveResult",
+    "StatusResult",
+    "ToolResult",
+]
+
+PASSAGE_CHARS = 1200
+
+
+class ToolResult(BaseModel):
+    """Base of every tool result."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    hint: str | None = Field(default=None, description="What to do next, when there is something to say.")
+
+    def evidence_numbers(self) -> list[int]:
+        """The evidence numbers this result issued (for citation and MCP truncation)."""
+        return []
+
+    def to_llm_text(self, max_chars: int = 8000) -> str:
+        """Compact text for a model, at most ``max_chars`` characters."""
+        text = self.model_dump_json(exclude_none=True)
+        return text if len(text) <= max_chars else text[: max_chars - 1] + "…"
+
+    def _footer(self) -> str:
+        return f"Hint: {self.hint}" if self.hint else ""
+
+
+class EntityItem(BaseModel):
+    """An entity found by ``retrieve``."""
+
+    n: int = Field(description="Evidence number; cite it as [n].")
+    name: str
+    label: str = Field(description="Entity type from the ontology, or 'Unknown'.")
+    description: str = ""
+    score: float = Field(description="Higher is better.")
+    path: str = Field(description="The retrieve path that found it: exact_names or fuzzy_names.")
+
+    def line(self) -> str:
+        desc = f": {shorten(self.description, 200)}" if self.description else ""
+        return f"[{self.n}] {self.name} ({self.label}){desc} (score {fmt_number(round(self.score, 3))})"
+
+
+class RelationItem(BaseModel):
+    """A relation (``links`` path) or a fact (``facts`` path) between two entities."""
+
+    n: int = Field(description="Evidence number; cite it as [n].")
+    source: str
+    source_label: str
+    type: str
+    target: str
+    target_label: str
+    fact: str = Field(description="The sentence the relation was extracted from.")
+    score: float = Field(description="Higher is better.")
+    hop: int = Field(default=0, description="For links: hops from the entities found (1 = adjacent).")
+
+    def line(self) -> str:
+        hop = f", hop {self.hop}" if self.hop else ""
+        return (f"[{self.n}] {self.source} -[{self.type}]-> {self.target}: {shorten(self.fact, 300)} "
+                f"(score {fmt_number(round(self.score, 3))}{hop})")
+
+
+class PassageItem(BaseModel):
+    """A passage of source text."""
+
+    n: int = Field(description="Evidence number; cite it as [n].")
+    document_id: str
+    file: str = Field(description="The document's file name, or its title for text documents.")
+    heading: str = ""
+    text: str
+    score: float = Field(description="Higher is better.")
+
+    def line(self) -> str:
+        where = f"{self.file} › {self.heading}" if self.heading else self.file
+        return (f"[{self.n}] ({where}, score {fmt_number(round(self.score, 3))})\n"
+                f"{shorten(self.text, PASSAGE_CHARS)}")
+
+
+class RetrieveResult(ToolResult):
+    """What ``retrieve`` found: entities, relations around them, facts and passages, each numbered."""
+
+    question: str
+    paths: list[str] = Field(description="The search paths that ran.")
+    entities: list[EntityItem] = Field(default_factory=list)
+    relations: list[RelationItem] = Field(default_factory=list, description="Relations around the entities found.")
+    facts: list[RelationItem] = Field(default_factory=list, description="Relations whose fact matches the question.")
+    passages: list[PassageItem] = Field(default_factory=list)
+
+    def evidence_numbers(self) -> list[int]:
+        items: list[EntityItem | RelationItem | PassageItem] = [*self.entities, *self.relations, *self.facts,
+                                                                 *self.passages]
+        return [i.n for i in items]
+
+    @property
+    def best_score(self) -> float:
+        """The best score of any item, 0 when nothing was found."""
+        scores = [i.score for i in (*self.entities, *self.relations, *self.facts, *self.passages)]
+        return max(scores, default=0.0)
+
+    def to_llm_text(self, max_chars: int = 8000) -> str:
+        sections = [
+            Section("Entities", [e.line() for e in self.entities]),
+            Section("Relations", [r.line() for r in self.relations]),
+            Section("Facts", [f.line() for f in self.facts]),
+            Section("Passages", [p.line() for p in self.passages], weight=2),
+        ]
+        if not any(s.lines for s in sections):
+            return shorten(f"Nothing found for {self.question!r}. " + self._footer(), max_chars)
+        header = f"retrieve: {self.question!r} — cite evidence as [n]"
+        return render_sections(header, sections, max_chars, self._footer())
+
+
+class StatusResult(ToolResult):
+    """What the graph holds. The result as a whole carries one evidence number."""
+
+    n: int = Field(description="Evidence number of this status; cite it as [n].")
+    graph: str
+    documents: int
+    chunks: int
+    entities: int
+    relations: int
+    entity_labels: dict[str, int] = Field(description="Entity count per label.")
+    relation_types: dict[str, int] = Field(description="Relation count per type.")
+    unembedded: int = Field(description="Items waiting for finalize to embed them.")
+
+    def evidence_numbers(self) -> list[int]:
+        return [self.n]
+
+    def summary(self) -> str:
+        """The status as one text (also the evidence content ``check_citations`` searches)."""
+        labels = ", ".join(f"{k} {v}" for k, v in self.entity_labels.items()) or "none"
+        types = ", ".join(f"{k} {v}" for k, v in self.relation_types.items()) or "none"
+        text = (f"Graph {self.graph} holds {self.documents} documents, {self.chunks} chunks, {self.entities} "
+                f"entities and {self.relations} relations. Entity labels: {labels}. Relation types: {types}.")
+        if self.unembedded:
+            text += f" {self.unembedded} items are not embedded yet (run finalize)."
+        return text
+
+    def to_llm_text(self, max_chars: int = 8000) -> str:
+        text = f"[{self.n}] {self.summary()}"
+        if self.hint:
+            text += "\n" + self._footer()
+        return shorten(text, max_chars) if len(text) > max_chars else text
+
+
+class EntityTypeInfo(BaseModel):
+    """A declared entity type."""
+
+    label: str
+    description: str = ""
+    properties: list[str] = Field(default_factory=list)
+
+
+class RelationTypeInfo(BaseModel):
+    """A declared relation type with its (source, target) patterns."""
+
+    label: str
+    description: str = ""
+    patterns: list[tuple[str, str]] = Field(default_factory=list)
+
+
+class OntologyResult(ToolResult):
+    """The declared ontology. The result as a whole carries one evidence number."""
+
+    n: int = Field(description="Evidence number of this ontology; cite it as [n].")
+    entities: list[EntityTypeInfo]
+    relations: list[RelationTypeInfo]
+
+    def evidence_numbers(self) -> list[int]:
+        return [self.n]
+
+    def summary(self) -> str:
+        """The ontology as one text (also the evidence content)."""
+        if not self.entities and not self.relations:
+            return "No ontology is declared."
+        ents = "; ".join(
+            e.label + (f" ({e.description})" if e.description else "")
+            + (f" [properties: {', '.join(e.properties)}]" if e.properties else "")
+            for e in self.entities
+        )
+        rels = "; ".join(
+            r.label + (f" ({r.description})" if r.description else "") + ": "
+            + ", ".join(f"{s} -> {t}" for s, t in r.patterns)
+            for r in self.relations
+        )
+        return f"Entity types: {ents or 'none'}. Relation types: {rels or 'none'}."
+
+    def to_llm_text(self, max_chars: int = 8000) -> str:
+        text = f"[{self.n}] {self.summary()}"
+        if self.hint:
+            text += "\n" + self._footer()
+        return shorten(text, max_chars) if len(text) > max_chars else text
