@@ -12,7 +12,7 @@ import json
 import sys
 from collections.abc import Callable, Coroutine, Sequence
 from importlib import resources
-from typing import Any
+from typing import Any, Literal
 
 from .errors import GraphRAGError
 from .kg import KnowledgeGraph
@@ -51,22 +51,87 @@ async def _status(args: argparse.Namespace) -> int:
 
 async def _finalize(args: argparse.Namespace) -> int:
     async with await _open(args) as kg:
-        report = await kg.finalize()
+        report = await kg.finalize(progress=False if args.quiet else None)
         e = report.embedded
-        print(f"embedded {e.chunks} chunks, {e.entities} entities, {e.facts} facts")
+        print(f"merged {report.merged} duplicate entities; embedded {e.chunks} chunks, {e.entities} entities, "
+              f"{e.facts} facts in {report.seconds:.1f} s")
         _print_status(report.status)
     return 0
 
 
-async def _retrieve(args: argparse.Namespace) -> int:
+def _files(paths: Sequence[str], recursive: bool) -> tuple[list[str], list[str]]:
+    """The files to ingest under ``paths`` (folders need ``--recursive``), and the problems found."""
+    from pathlib import Path
+
+    from .ingest.loaders import SUPPORTED_SUFFIXES
+
+    files: list[str] = []
+    problems: list[str] = []
+    for raw in paths:
+        path = Path(raw)
+        if not path.is_dir():
+            files.append(raw)
+        elif not recursive:
+            problems.append(f"{raw} is a folder: pass --recursive to ingest the files under it")
+        else:
+            files += sorted(str(f) for f in path.rglob("*") if f.is_file() and f.suffix.lower() in SUPPORTED_SUFFIXES
+                            and not any(part.startswith(".") for part in f.relative_to(path).parts))
+    return files, problems
+
+
+async def _ingest(args: argparse.Namespace) -> int:
+    from .ingest.plan import IngestPlan
+
+    files, problems = _files(args.paths, args.recursive)
+    for problem in problems:
+        print(f"error: {problem}", file=sys.stderr)
+    if not files:
+        return 2
+    plan = IngestPlan(chunker=args.chunker, extractor=args.extractor, resolver=args.resolver,
+                      max_llm_pairs=args.max_llm_pairs)
     async with await _open(args) as kg:
-        hits = await kg.retrieve(args.question, top_k=args.top_k)
+        report = await kg.ingest(paths=files, plan=plan, reextract=args.reextract,
+                                 progress=False if args.quiet else None)
         if args.json:
-            print(json.dumps([{"document_id": h.document_id, "title": h.title, "score": round(h.score, 4),
-                               "text": h.text} for h in hits.passages], ensure_ascii=False, indent=2))
+            print(json.dumps(report.to_dict(), ensure_ascii=False, indent=2))
+        else:
+            for doc in report.documents:
+                if doc.status == "failed" or not args.quiet:
+                    detail = f": {doc.reason}" if doc.reason else f" ({doc.chunks} chunks, {doc.entities} entities, " \
+                                                                   f"{doc.relations} relations)"
+                    print(f"{doc.status:12} {doc.document_id}{detail}")
+            counts = ", ".join(f"{n} {s}" for s, n in report.counts().items())
+            print(f"{counts} in {report.seconds:.1f} s, {report.llm_calls} LLM calls")
+            if report.hint:
+                print(f"hint: {report.hint}")
+            print("next: graphrag-agents finalize")
+    return 1 if problems or any(d.status == "failed" for d in report.documents) else 0
+
+
+async def _retrieve(args: argparse.Namespace) -> int:
+    from .tools.toolkit import GraphRAGToolkit
+
+    async with await _open(args) as kg:
+        toolkit = GraphRAGToolkit(kg, read_only=True)
+        result = await toolkit.retrieve(args.question, top_k=args.top_k, expand_hops=args.expand_hops)
+        print(result.model_dump_json(indent=2) if args.json else result.to_llm_text(args.max_chars))
+    return 0
+
+
+async def _entities(args: argparse.Namespace) -> int:
+    async with await _open(args) as kg:
+        await kg.require_exists()
+        rows = await kg.store.ro_query(
+            "MATCH (e:__Entity__) WHERE $label IS NULL OR e.label = $label "
+            "OPTIONAL MATCH (e)-[m:MENTIONED_IN]->() "
+            "RETURN e.name, e.label, count(m) AS mentions ORDER BY mentions DESC, e.name LIMIT $limit",
+            {"label": args.label, "limit": args.limit},
+        )
+        if args.json:
+            print(json.dumps([{"name": n, "label": lb, "mentions": m} for n, lb, m in rows], ensure_ascii=False))
             return 0
-        for i, hit in enumerate(hits.passages, 1):
-            print(f"[{i}] {hit.title} (score {hit.score:.3f})\n    {hit.text[:300]}")
+        for name, label, mentions in rows:
+            print(f"{name}\t{label}\t{mentions} mentions")
     return 0
 
 
@@ -81,20 +146,64 @@ def _demo_question() -> str:
 
 
 async def _demo(args: argparse.Namespace) -> int:
+    from ._ask import (
+        altered_draft,
+        extractive_draft,
+        how_to_configure,
+        model_or_none,
+        print_check,
+        print_evidence,
+        run_agent,
+    )
+    from .ingest.plan import IngestPlan, SourceDocument
+    from .tools.toolkit import GraphRAGToolkit
+
     args.graph = args.graph or "demo"
+    extractor: Literal["ner", "llm"] = "llm" if args.extractor == "llm" or (
+        args.extractor == "auto" and model_or_none()) else "ner"
     async with await _open(args) as kg:
         print(f"Building graph '{kg.name}' on {kg.store.location} from {len(_demo_corpus())} bundled paragraphs "
-              "(HotpotQA, CC BY-SA 4.0)...")
-        for row in _demo_corpus():
-            await kg.ingest(text=row["text"], document_id=row["id"], title=row["title"])
-        await kg.finalize()
+              f"(HotpotQA, CC BY-SA 4.0), {extractor} extractor...")
+        sources = [SourceDocument(row["id"], row["id"], text=row["text"], title=row["title"])
+                   for row in _demo_corpus()]
+        await kg.ingest_documents(sources, IngestPlan(extractor=extractor), progress=False)
+        await kg.finalize(progress=False)
         _print_status(await kg.status())
         question = args.question or _demo_question()
         print(f"\nQuestion: {question}\n")
-        hits = await kg.retrieve(question, top_k=5)
-        for i, hit in enumerate(hits.passages, 1):
-            print(f"[{i}] {hit.title} (score {hit.score:.3f})\n    {hit.text[:300]}")
-    return 0
+        session = GraphRAGToolkit(kg, read_only=True)
+        found = await session.retrieve(question, **({"top_k": args.top_k} if args.top_k else {}))
+        print(f"retrieve (vector + full-text + graph paths, no LLM) returned {len(found.evidence_numbers())} "
+              "numbered evidence items:")
+        print_evidence(found)
+        draft = extractive_draft(found)
+        if draft:
+            print("\nExtractive draft (NOT an answer: the first sentence of the top passages, quoted with their [n], "
+                  "to show the check):")
+            print(f"  {draft}")
+            print("check_citations on it (deterministic, no LLM):")
+            print_check(await session.check_citations(draft))
+            altered = altered_draft(draft)
+            if altered:
+                print("The same draft with its first figure changed, to show what the check catches:")
+                print(f"  {altered}")
+                print_check(await session.check_citations(altered))
+        if model_or_none() is None:
+            print("\n" + how_to_configure())
+            return 0
+        print()
+        code = await run_agent(session, question, args)
+        return 0 if code == 1 else code  # an abstention is a result of the demo, not a failure
+
+
+async def _ask(args: argparse.Namespace) -> int:
+    from ._ask import run_agent
+    from .tools.toolkit import GraphRAGToolkit
+
+    async with await _open(args) as kg:
+        await kg.require_exists()
+        return await run_agent(GraphRAGToolkit(kg, read_only=True), args.question, args,
+                               steps=sys.stderr if args.json or args.quiet else sys.stdout, as_json=args.json)
 
 
 def _parser() -> tuple[argparse.ArgumentParser, dict[str, Handler]]:
@@ -109,13 +218,48 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, Handler]]:
         return p
 
     command("status", _status, "counts of documents, chunks, entities and relations")
-    command("finalize", _finalize, "embed and index everything ingested")
+    p = command("finalize", _finalize, "deduplicate, embed and index everything ingested")
+    p.add_argument("--quiet", action="store_true", help="no progress bars")
+    p = command("ingest", _ingest, "add .txt .md .markdown .rst .pdf files (unchanged ones are skipped)")
+    p.add_argument("paths", nargs="+", metavar="PATH", help="files, or folders with --recursive")
+    p.add_argument("--recursive", "-r", action="store_true", help="ingest the supported files under folders")
+    p.add_argument("--chunker", default="sentence", choices=["sentence", "fixed", "structural"])
+    p.add_argument("--extractor", default="auto", choices=["auto", "ner", "llm", "none"],
+                   help="auto: llm when GRAPHRAG_MODEL is set, else ner when spaCy is installed")
+    p.add_argument("--resolver", default="exact", choices=["exact", "llm_verified"])
+    p.add_argument("--max-llm-pairs", type=int, default=0, help="LLM pair checks per document (llm_verified)")
+    p.add_argument("--reextract", action="store_true", help="extract unchanged files again")
+    p.add_argument("--quiet", "-q", action="store_true", help="no progress bars; print failures only")
+    p.add_argument("--json", action="store_true", help="print the report as JSON")
     p = command("retrieve", _retrieve, "search the graph for a question")
     p.add_argument("question")
     p.add_argument("--top-k", type=int, default=10)
-    p.add_argument("--json", action="store_true", help="print JSON instead of text")
+    p.add_argument("--expand-hops", type=int, default=1)
+    p.add_argument("--max-chars", type=int, default=8000, help="text budget of the printed evidence")
+    p.add_argument("--json", action="store_true", help="print the typed result as JSON")
+    p = command("entities", _entities, "list the entities the graph holds, most mentioned first")
+    p.add_argument("--label", help="only entities of this type")
+    p.add_argument("--limit", type=int, default=100)
+    p.add_argument("--json", action="store_true", help="print JSON")
+    from ._ask import add_agent_arguments
+
+    p = command("ask", _ask, "answer a question with the reference agent: cited and checked, or the refusal")
+    p.add_argument("question")
+    add_agent_arguments(p)
+    p.add_argument("--json", action="store_true", help="print the result as JSON (steps go to stderr)")
+    p.add_argument("--quiet", "-q", action="store_true", help="steps go to stderr")
     p = command("demo", _demo, "build a small bundled graph and answer a multi-hop question from it")
     p.add_argument("question", nargs="?", help="ask this instead of the bundled question")
+    p.add_argument("--extractor", default="auto", choices=["auto", "ner", "llm"],
+                   help="auto: llm when GRAPHRAG_MODEL is set, else the offline ner extractor")
+    add_agent_arguments(p)
+    from .adapters import _mcp_cli  # does not import the mcp package
+
+    _mcp_cli.add_arguments(command("mcp", _mcp_cli.serve, "serve the graph tools over MCP (stdio, http or sse)"))
+    from .evaluation import _cli as _eval_cli
+
+    _eval_cli.add_arguments(command("eval", _eval_cli.run, "measure retrieval (and the reference agent) on a "
+                                                          "questions file and a corpus; resumable"))
     return parser, handlers
 
 

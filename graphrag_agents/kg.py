@@ -4,14 +4,26 @@ from __future__ import annotations
 
 import asyncio
 import os
-from collections.abc import Sequence
+import time
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from types import TracebackType
+from typing import Any
 
 from .errors import ConfigurationError, GraphNotFound
+from .ingest.dedupe import merge_unknown_duplicates
 from .ingest.embedding import EmbedCounts, embed_missing
-from .ingest.pipeline import DocumentStatus, ingest_text
-from .ingest.writer import delete_document
+from .ingest.extract_ner import NerExtractor
+from .ingest.ontology import EntityType, Ontology, OntologyChanges, RelationType
+from .ingest.ontology_store import DEFAULT_ONTOLOGY, load_ontology, merge_ontology, to_ontology
+from .ingest.pipeline import IngestContext, content_hash, run_ingest
+from .ingest.plan import IngestPlan, SourceDocument
+from .ingest.progress import Progress, want_progress
+from .ingest.report import DocumentStatus, IngestReport
+from .ingest.rwlock import KeyedLocks, ReadWriteLock
+from .ingest.writer import delete_document, document_exists
+from .models.chat import ChatModel, chat_model_from
 from .models.embedder import Embedder, embedder_from_env
 from .retrieval.hits import RetrievalHits
 from .retrieval.retriever import retrieve
@@ -44,6 +56,9 @@ class FinalizeReport:
 
     embedded: EmbedCounts
     status: GraphStatus
+    merged: int = 0
+    """Unknown entities folded into the typed entity of the same name (deduplication)."""
+    seconds: float = 0.0
 
 
 class KnowledgeGraph:
@@ -58,12 +73,21 @@ class KnowledgeGraph:
             hits = await kg.retrieve("Where does Alice work?")
     """
 
-    def __init__(self, store: GraphStore, embedder: Embedder) -> None:
+    def __init__(self, store: GraphStore, embedder: Embedder, llm: ChatModel | str | None = None) -> None:
         self.store = store
         self.embedder = embedder
+        self.llm: ChatModel | None = chat_model_from(llm)
+        """The chat model for the llm extractor and llm_verified resolution (None: offline only)."""
         self.meta = GraphMeta(embedder.model_name, embedder.dimension, "{}")
+        self.lock = ReadWriteLock()
+        """Plain ingests share it; updates, re-extractions, deletes and finalize's merges hold it alone."""
+        self.max_file_bytes: int | None = 50 * 1024 * 1024
+        """Largest file ``ingest(paths=...)`` / ``ingest_documents`` reads (None: no limit)."""
+        self.ner = NerExtractor()
+        self._doc_locks = KeyedLocks()
         self._schema_ready = False
         self._schema_lock = asyncio.Lock()
+        self._ontology_lock = asyncio.Lock()
 
     @property
     def name(self) -> str:
@@ -72,7 +96,7 @@ class KnowledgeGraph:
 
     @classmethod
     async def open(cls, url: str | None = None, graph: str | None = None, *, data_dir: str | None = None,
-                   embedder: Embedder | None = None) -> KnowledgeGraph:
+                   embedder: Embedder | None = None, llm: ChatModel | str | None = None) -> KnowledgeGraph:
         """Connect to ``graph`` (default ``GRAPHRAG_GRAPH`` or "default") and create its schema if missing.
 
         Args:
@@ -81,6 +105,8 @@ class KnowledgeGraph:
             graph: graph name in FalkorDB.
             data_dir: the embedded server's folder (default ``GRAPHRAG_HOME`` or ``./.graphrag``).
             embedder: defaults to ``GRAPHRAG_EMBED_MODEL`` through litellm, else the offline MiniLM ONNX model.
+            llm: chat model (a :class:`ChatModel` or a litellm model name) for the llm extractor and
+                llm_verified resolution; default ``GRAPHRAG_MODEL``, else none (ingest uses the ner extractor).
 
         Raises:
             StoreUnavailable: the store cannot be reached or started.
@@ -90,7 +116,7 @@ class KnowledgeGraph:
         _check_graph_name(name)
         store = await GraphStore.connect(name, url=url, data_dir=data_dir)
         try:
-            kg = cls(store, embedder or embedder_from_env())
+            kg = cls(store, embedder or embedder_from_env(), llm)
             # Opening never creates the graph (a read-only server must not); the first write does.
             if await store.exists() and (meta := await read_meta(store)) is not None:
                 check_embedder(store, meta, kg.embedder.model_name, kg.embedder.dimension)
@@ -107,25 +133,143 @@ class KnowledgeGraph:
                 self.meta = await ensure_schema(self.store, self.embedder.model_name, self.embedder.dimension)
                 self._schema_ready = True
 
-    async def ingest(self, text: str, document_id: str, *, title: str | None = None,
-                     chunker: str = "sentence", reextract: bool = False) -> DocumentStatus:
-        """Add (or replace, when its text changed) one text document. Call :meth:`finalize` after a batch."""
-        if not text.strip():
-            return DocumentStatus(document_id, "failed", reason="the text is empty")
+    async def ingest(self, text: str | None = None, document_id: str | None = None, *,
+                     paths: Sequence[str | Path] | None = None, title: str | None = None,
+                     plan: IngestPlan | None = None, reextract: bool = False,
+                     progress: bool | None = None) -> IngestReport:
+        """Add a text, or local files, to the graph; call :meth:`finalize` after a batch.
+
+        Unchanged documents are skipped (``unchanged``), changed ones replaced in place (``updated``);
+        ``reextract=True`` extracts unchanged ones again (``reextracted``). A document that cannot be read,
+        chunked or extracted is ``failed`` with a reason, and nothing of it is written; the others go on.
+
+        Args:
+            text: plain text to ingest as one document (``document_id`` default: ``text:`` + its hash).
+            paths: local files (.txt .md .markdown .rst .pdf), each stored under the path as given.
+            title: the text's title (default: its id).
+            plan: chunker / extractor / resolver (default :class:`IngestPlan`: sentence chunks, auto extractor).
+            progress: show progress bars (None: only when stderr is a terminal).
+
+        Example::
+
+            report = await kg.ingest(text="Alice works at Acme.", document_id="note-1")
+            report.documents[0].status   # "ingested"
+        """
+        if (text is None) == (paths is None):
+            raise ConfigurationError("Pass either text=... or paths=[...] to ingest (exactly one of them).")
+        sources: list[SourceDocument] = []
+        if text is not None:
+            doc_id = document_id or "text:" + content_hash(text)[:16]
+            if not text.strip():  # refused before anything (even the graph) is created
+                return _failed_report(doc_id, "the text is empty")
+            sources.append(SourceDocument(doc_id, doc_id, text=text, title=title))
+        else:
+            assert paths is not None
+            read = [_read_path(str(p), self.max_file_bytes) for p in paths]
+            sources = [r for r in read if isinstance(r, SourceDocument)]
+            if len(sources) < len(read):
+                report = await self.ingest_documents(sources, plan or IngestPlan(), reextract=reextract,
+                                                     progress=progress) if sources else IngestReport()
+                done = iter(report.documents)
+                report.documents = [r if isinstance(r, DocumentStatus) else next(done) for r in read]
+                report.build_hint()
+                return report
+        return await self.ingest_documents(sources, plan or IngestPlan(), reextract=reextract, progress=progress)
+
+    async def ingest_documents(self, sources: Sequence[SourceDocument], plans: IngestPlan | Sequence[IngestPlan],
+                               *, reextract: bool = False, progress: bool | None = None) -> IngestReport:
+        """Ingest prepared documents (file bytes or text), with one plan for all or one per document."""
+        plan_list = [plans] * len(sources) if isinstance(plans, IngestPlan) else list(plans)
         await self.ensure_schema()
-        return await ingest_text(self.store, text, document_id, title=title, chunker=chunker, reextract=reextract)
+        ontology = await self._ingest_ontology()
+        ctx = IngestContext(self.store, self.embedder, self.llm, self.lock, self._doc_locks, ner=self.ner,
+                            max_file_bytes=self.max_file_bytes)
+        return await run_ingest(ctx, sources, plan_list, ontology, reextract=reextract,
+                                progress=want_progress(progress))
+
+    async def update(self, text: str | None = None, document_id: str | None = None, *, path: str | Path | None = None,
+                     title: str | None = None, plan: IngestPlan | None = None, reextract: bool = False,
+                     progress: bool | None = None) -> IngestReport:
+        """Replace a stored document in place with new ``text`` (or the file at ``path``, stored under that path).
+
+        Its chunks, mentions and relations are rebuilt and entities left with no mention are deleted, while
+        no ingest runs (the exclusive side of :attr:`lock`). Unchanged content stays ``unchanged`` unless
+        ``reextract``. A document that is not stored yet is ``failed`` (use :meth:`ingest`).
+        """
+        doc_id = str(path) if path is not None else document_id
+        if doc_id is None or (text is None) == (path is None):
+            raise ConfigurationError("update needs text=... with document_id=..., or path=... (exactly one).")
+        if not await self.store.exists() or not await document_exists(self.store, doc_id):
+            return _failed_report(doc_id, f"no document {doc_id!r} is stored; use ingest to add it")
+        if path is not None:
+            return await self.ingest(paths=[path], title=title, plan=plan, reextract=reextract, progress=progress)
+        return await self.ingest(text=text, document_id=doc_id, title=title, plan=plan, reextract=reextract,
+                                 progress=progress)
 
     async def delete_document(self, document_id: str) -> bool:
         """Remove a document, its chunks and facts, and entities no other document mentions."""
-        return await delete_document(self.store, document_id)
+        if not await self.store.exists():
+            return False
+        async with self.lock.exclusive():
+            return await delete_document(self.store, document_id)
 
-    async def finalize(self) -> FinalizeReport:
-        """Embed everything that has no vector yet and wait for the indexes to be ready."""
-        await self.require_exists()
+    async def get_ontology(self) -> Ontology:
+        """The declared ontology (read-only; empty when none was declared)."""
+        return await load_ontology(self.store)
+
+    async def set_ontology(self, entities: Sequence[EntityType | Mapping[str, Any]] = (),
+                           relations: Sequence[RelationType | Mapping[str, Any]] = ()
+                           ) -> tuple[Ontology, OntologyChanges]:
+        """Declare entity and relation types, or extend the declared ones; nothing is ever removed.
+
+        Example::
+
+            await kg.set_ontology(entities=[{"label": "Drug"}, {"label": "Disease"}],
+                                  relations=[{"label": "TREATS", "patterns": [["Drug", "Disease"]]}])
+
+        Raises:
+            ToolError: a label breaks the label rule (the message names it), a type is declared twice or
+                differs from a declared one only in case, or a pattern names an undeclared entity type.
+        """
+        addition = to_ontology(entities, relations)
         await self.ensure_schema()
-        embedded = await embed_missing(self.store, self.embedder)
+        async with self._ontology_lock:
+            return await merge_ontology(self.store, addition)
+
+    async def _ingest_ontology(self) -> Ontology:
+        async with self._ontology_lock:
+            ontology = await load_ontology(self.store)
+            if not ontology.entities and not ontology.relations:
+                ontology, _ = await merge_ontology(self.store, DEFAULT_ONTOLOGY)
+            return ontology
+
+    async def finalize(self, progress: bool | None = None) -> FinalizeReport:
+        """Deduplicate, embed what has no vector yet (chunks, entities, facts), build indexes, and wait for them.
+
+        Returns the counts of what was merged and embedded, and the graph's status.
+        """
+        started = time.perf_counter()
+        await self.require_exists()
+        async with self.lock.exclusive():
+            merged = await merge_unknown_duplicates(self.store)
+        missing = await self._missing_vectors()
+        with Progress(want_progress(progress) and sum(missing.values()) > 0) as bars:
+            for kind, total in missing.items():
+                bars.add(kind, f"Embedding {kind}", total=total)
+            embedded = await embed_missing(self.store, self.embedder,
+                                           lambda kind, done: bars.update(kind, completed=done))
+        # Created here too, not only at the first write, so a dropped index is rebuilt.
+        self.meta = await ensure_schema(self.store, self.embedder.model_name, self.embedder.dimension)
         await wait_for_indexes(self.store)
-        return FinalizeReport(embedded=embedded, status=await self.status())
+        return FinalizeReport(embedded=embedded, status=await self.status(), merged=merged,
+                              seconds=time.perf_counter() - started)
+
+    async def _missing_vectors(self) -> dict[str, int]:
+        q = self.store.ro_query
+        (chunks,), = await q("MATCH (c:Chunk) WHERE c.embedding IS NULL RETURN count(c)")
+        (entities,), = await q("MATCH (e:__Entity__) WHERE e.embedding IS NULL OR e.stale = true RETURN count(e)")
+        (facts,), = await q("MATCH ()-[r:RELATES]->() WHERE r.embedding IS NULL RETURN count(r)")
+        return {"chunks": int(chunks), "entities": int(entities), "facts": int(facts)}
 
     async def retrieve(self, question: str, *, paths: Sequence[str] | None = None, top_k: int = 10,
                        expand_hops: int = 1, document_ids: Sequence[str] | None = None) -> RetrievalHits:
@@ -171,6 +315,31 @@ class KnowledgeGraph:
     async def __aexit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
                         tb: TracebackType | None) -> None:
         await self.close()
+
+
+def _failed_report(document_id: str, reason: str) -> IngestReport:
+    report = IngestReport(documents=[DocumentStatus(document_id, "failed", reason=reason, path=document_id)])
+    report.build_hint()
+    return report
+
+
+def _read_path(path: str, max_bytes: int | None) -> SourceDocument | DocumentStatus:
+    """A local file as a source, or the failed status saying why it cannot be read."""
+    failed = DocumentStatus(path, "failed", path=path)
+    try:
+        if Path(path).is_dir():
+            failed.reason = "is a folder; pass the files in it (the CLI's --recursive walks folders)"
+            return failed
+        size = os.stat(path).st_size
+        if max_bytes is not None and size > max_bytes:
+            failed.reason = (f"the file is {size:,} bytes, over the {max_bytes:,}-byte limit; split the file or "
+                             "raise KnowledgeGraph.max_file_bytes")
+            return failed
+        data = Path(path).read_bytes()
+    except OSError as exc:
+        failed.reason = f"cannot read the file: {exc.strerror or exc}"
+        return failed
+    return SourceDocument(document_id=path, name=path, data=data, path=path, from_file=True)
 
 
 def _check_graph_name(name: str) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from graphrag_agents.errors import GraphNotFound
+from graphrag_agents.ingest.plan import IngestPlan
 from graphrag_agents.ingest.records import (
     ChunkRecord,
     DocumentBatch,
@@ -16,6 +17,7 @@ from graphrag_agents.ingest.records import (
 from graphrag_agents.ingest.writer import write_document
 from graphrag_agents.kg import KnowledgeGraph
 
+NONE = IngestPlan(extractor="none")
 DOCS = {
     "curie": "Marie Curie was a physicist and chemist. She won the Nobel Prize in Physics in 1903.",
     "tower": "The Eiffel Tower is a wrought-iron tower in Paris. It was completed in 1889.",
@@ -25,8 +27,8 @@ DOCS = {
 
 async def test_ingest_finalize_retrieve(kg: KnowledgeGraph) -> None:
     for doc_id, text in DOCS.items():
-        result = await kg.ingest(text=text, document_id=doc_id)
-        assert result.status == "ingested" and result.chunks >= 1
+        result = await kg.ingest(text=text, document_id=doc_id, plan=NONE)
+        assert result.status == "ingested" and result.documents[0].chunks >= 1
     before = await kg.status()
     assert before.documents == 3 and before.unembedded == before.chunks
     report = await kg.finalize()
@@ -39,18 +41,18 @@ async def test_ingest_finalize_retrieve(kg: KnowledgeGraph) -> None:
 
 
 async def test_unchanged_text_is_skipped_and_changed_text_replaced(kg: KnowledgeGraph) -> None:
-    await kg.ingest(text=DOCS["tea"], document_id="tea")
-    assert (await kg.ingest(text=DOCS["tea"], document_id="tea")).status == "unchanged"
-    assert (await kg.ingest(text=DOCS["tea"], document_id="tea", reextract=True)).status == "reextracted"
-    updated = await kg.ingest(text="Black tea is fully oxidised.", document_id="tea")
+    await kg.ingest(text=DOCS["tea"], document_id="tea", plan=NONE)
+    assert (await kg.ingest(text=DOCS["tea"], document_id="tea", plan=NONE)).status == "unchanged"
+    assert (await kg.ingest(text=DOCS["tea"], document_id="tea", plan=NONE, reextract=True)).status == "reextracted"
+    updated = await kg.ingest(text="Black tea is fully oxidised.", document_id="tea", plan=NONE)
     assert updated.status == "updated"
     status = await kg.status()
-    assert status.documents == 1 and status.chunks == updated.chunks == 1
+    assert status.documents == 1 and status.chunks == updated.documents[0].chunks == 1
 
 
 async def test_document_filter(kg: KnowledgeGraph) -> None:
     for doc_id, text in DOCS.items():
-        await kg.ingest(text=text, document_id=doc_id)
+        await kg.ingest(text=text, document_id=doc_id, plan=NONE)
     await kg.finalize()
     hits = await kg.retrieve("Paris tower", paths=["passages"], document_ids=["tea"])
     assert {h.document_id for h in hits.passages} == {"tea"}
@@ -66,7 +68,7 @@ async def test_missing_graph_is_an_error_not_an_empty_answer(kg: KnowledgeGraph)
 
 async def test_empty_text_fails_without_writing(kg: KnowledgeGraph) -> None:
     result = await kg.ingest(text="   ", document_id="blank")
-    assert result.status == "failed" and result.reason
+    assert result.status == "failed" and result.documents[0].reason
     assert not await kg.store.exists() or (await kg.status()).documents == 0
 
 

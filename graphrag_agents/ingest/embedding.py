@@ -50,13 +50,18 @@ async def embed_missing(store: GraphStore, embedder: Embedder,
     counts = EmbedCounts()
     for kind, select, update in _TARGETS:
         done = 0
+        # Texts repeat (co-mention facts share their sentence, entities their name): embed each once per run.
+        cache: dict[str, list[float]] = {}
         while True:
             rows = await store.query(select, {"n": _BATCH})
             if not rows:
                 break
             texts = [str(text or "") for _, text in rows]
-            vectors = await embedder.aembed(texts)
-            payload = [{"k": key, "v": [float(x) for x in vec]} for (key, _), vec in zip(rows, vectors, strict=True)]
+            fresh = list(dict.fromkeys(t for t in texts if t not in cache))
+            if fresh:
+                for text, vec in zip(fresh, await embedder.aembed(fresh), strict=True):
+                    cache[text] = [float(x) for x in vec]
+            payload = [{"k": key, "v": cache[text]} for (key, _), text in zip(rows, texts, strict=True)]
             await store.query(update, {"rows": payload})
             done += len(rows)
             if progress is not None:

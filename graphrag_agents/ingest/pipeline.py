@@ -1,35 +1,45 @@
-"""The ingestion pipeline: text -> chunks -> batch -> one atomic write, skipping unchanged documents."""
+"""The ingestion pipeline: load -> skip unchanged -> chunk -> extract -> prune -> resolve -> write.
+
+Documents go through in windows of a few hundred, so memory stays bounded and progress moves. Nothing is
+written before a document's whole batch is built, and each write is one atomic query: a document that fails
+at any step (unreadable, empty, too many chunks, model provider down) leaves nothing in the graph, and the
+others go on. New documents are written several per query (all-or-nothing; on failure each is written alone,
+so the per-document guarantee holds); a changed or re-extracted document is replaced in place, alone, under
+the exclusive side of the readers-writer lock, because it deletes the entities its old version leaves behind.
+"""
 
 from __future__ import annotations
 
 import hashlib
+import json
+import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any
 
+from ..errors import ConfigurationError, StoreUnavailable
+from ..models.chat import ChatModel
+from ..models.embedder import Embedder
 from ..store.graph import GraphStore
-from .chunkers import get_chunker
-from .records import ChunkRecord, DocumentBatch, DocumentRecord, chunk_id
-from .writer import replace_document, write_document
+from .chunkers import Chunk, get_chunker
+from .extract_llm import LLMExtractor
+from .extract_ner import NerExtractor, spacy_available
+from .extraction import Extraction, Extractor, to_records
+from .loaders import DocumentLoadError, load_bytes
+from .ontology import Ontology
+from .plan import IngestPlan, SourceDocument
+from .progress import Progress
+from .records import ChunkRecord, DocumentBatch, DocumentRecord, MetaValue, chunk_id
+from .report import DocumentStatus, IngestReport, IngestStatus, PrunedReport
+from .resolve import resolve_llm_verified
+from .rwlock import KeyedLocks, ReadWriteLock
+from .writer import replace_document, write_documents
 
-__all__ = ["DocumentStatus", "IngestStatus", "ingest_text"]
+__all__ = ["DocumentStatus", "IngestContext", "IngestStatus", "content_hash", "run_ingest"]
 
-IngestStatus = Literal["ingested", "reextracted", "updated", "unchanged", "failed"]
-
-
-@dataclass
-class DocumentStatus:
-    """What happened to one document."""
-
-    document_id: str
-    status: IngestStatus
-    chunks: int = 0
-    entities: int = 0
-    relations: int = 0
-    reason: str | None = None
-    """Why it failed, when it did."""
-    path: str | None = None
-    plan: dict[str, Any] | None = None
-    extra: dict[str, Any] = field(default_factory=dict)
+_WINDOW = 256
+_GROUP_DOCS = 100
+_GROUP_CHUNKS = 2000
 
 
 def content_hash(text: str) -> str:
@@ -37,27 +47,262 @@ def content_hash(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-async def _stored_hash(store: GraphStore, document_id: str) -> str | None:
-    rows = await store.ro_query("MATCH (d:Document {id: $id}) RETURN d.content_hash", {"id": document_id})
-    return str(rows[0][0]) if rows else None
+@dataclass
+class IngestContext:
+    """What the pipeline needs from its knowledge graph."""
+
+    store: GraphStore
+    embedder: Embedder | None
+    chat: ChatModel | None
+    lock: ReadWriteLock
+    doc_locks: KeyedLocks
+    ner: NerExtractor = field(default_factory=NerExtractor)
+    max_file_bytes: int | None = 50 * 1024 * 1024
+    llm_concurrency: int = 4
 
 
-async def ingest_text(store: GraphStore, text: str, document_id: str, *, title: str | None = None,
-                      chunker: str = "sentence", reextract: bool = False) -> DocumentStatus:
-    """Chunk ``text`` and write it as document ``document_id``; unchanged text is skipped."""
-    digest = content_hash(text)
-    stored = await _stored_hash(store, document_id)
-    if stored == digest and not reextract:
-        return DocumentStatus(document_id, "unchanged")
-    pieces = get_chunker(chunker).chunk(text)
-    batch = DocumentBatch(
-        document=DocumentRecord(id=document_id, title=title or document_id, content_hash=digest, loader="text"),
-        chunks=[ChunkRecord(id=chunk_id(document_id, p.index), index=p.index, text=p.text) for p in pieces],
-    )
-    if stored is None:
-        await write_document(store, batch)
-        status: IngestStatus = "ingested"
-    else:
-        await replace_document(store, batch)
-        status = "reextracted" if stored == digest else "updated"
-    return DocumentStatus(document_id, status, chunks=len(batch.chunks))
+@dataclass
+class _Doc:
+    source: SourceDocument
+    plan: IngestPlan
+    extractor: str
+    text: str
+    record: DocumentRecord
+    chunks: list[ChunkRecord]
+    replace: IngestStatus | None
+    """None for a new document, else "updated" or "reextracted"."""
+    extraction: Extraction = field(default_factory=Extraction)
+    batch: DocumentBatch | None = None
+    status: DocumentStatus | None = None
+
+
+def _pick_extractor(plan: IngestPlan, ctx: IngestContext) -> str:
+    if plan.extractor != "auto":
+        return plan.extractor
+    if ctx.chat is not None:
+        return "llm"
+    return "ner" if spacy_available() else "none"
+
+
+def _load(source: SourceDocument, max_bytes: int | None) -> tuple[str, str, str | None, str, dict[str, MetaValue]]:
+    """(text, title, loader, content hash, metadata); raises DocumentLoadError."""
+    if source.data is not None:
+        if max_bytes is not None and len(source.data) > max_bytes:
+            raise DocumentLoadError(f"the file is {len(source.data):,} bytes, over the {max_bytes:,}-byte limit; "
+                                    "split the file or raise max_file_bytes", source.name)
+        loaded = load_bytes(source.data, source.name)
+        meta = {k: v for k, v in loaded.metadata.items() if isinstance(v, (str, int, float, bool))}
+        return loaded.text, source.title or loaded.title, loaded.loader, loaded.content_hash, meta
+    if source.text is None or not source.text.strip():
+        raise DocumentLoadError("the text is empty", source.document_id)
+    return source.text, source.title or source.document_id, None, content_hash(source.text), {}
+
+
+def _chunk(text: str, plan: IngestPlan, loader: str | None) -> list[Chunk]:
+    params = dict(plan.chunk_params)
+    if plan.chunker == "structural" and "syntax" not in params and loader in ("markdown", "rst"):
+        params["syntax"] = loader
+    return get_chunker(plan.chunker, **params).chunk(text)
+
+
+async def _stored_hashes(store: GraphStore, ids: list[str]) -> dict[str, str]:
+    rows = await store.ro_query("UNWIND $ids AS id MATCH (d:Document {id: id}) RETURN d.id, d.content_hash",
+                                {"ids": ids})
+    return {str(i): str(h) for i, h in rows}
+
+
+def _prepare(source: SourceDocument, plan: IngestPlan, ctx: IngestContext, stored: dict[str, str],
+             reextract: bool) -> _Doc | DocumentStatus:
+    doc_id = source.document_id
+    base = DocumentStatus(doc_id, "failed", path=source.path or doc_id, plan=plan.to_dict())
+    try:
+        text, title, loader, digest, meta = _load(source, ctx.max_file_bytes)
+    except DocumentLoadError as exc:
+        base.reason = exc.reason
+        return base
+    base.title, base.loader = title, loader
+    old = stored.get(doc_id)
+    if old == digest and not reextract:
+        base.status = "unchanged"
+        return base
+    extractor = _pick_extractor(plan, ctx)
+    base.plan = {**plan.to_dict(), "extractor": extractor}
+    if extractor == "llm" and ctx.chat is None:
+        base.reason = ("the llm extractor needs a chat model; open the graph with llm=... or set GRAPHRAG_MODEL, "
+                       "or use extractor='ner'")
+        return base
+    if extractor == "ner" and not spacy_available():
+        base.reason = "the ner extractor needs spaCy: pip install 'graphrag-agents[ner]', or use extractor='none'"
+        return base
+    pieces = _chunk(text, plan, loader)
+    if not pieces:
+        base.reason = "no text left to chunk"
+        return base
+    if plan.max_chunks is not None and len(pieces) > plan.max_chunks:
+        base.reason = (f"{len(pieces)} chunks, over the plan's max_chunks of {plan.max_chunks}; split the file, "
+                       "use larger chunks, or raise max_chunks")
+        return base
+    chunks = [ChunkRecord(id=chunk_id(doc_id, p.index), index=p.index, text=p.text,
+                          heading=" > ".join(p.metadata.get("heading_path", []))) for p in pieces]
+    meta.update(plan=json.dumps(base.plan, sort_keys=True), from_file=source.from_file)
+    record = DocumentRecord(id=doc_id, title=title, content_hash=digest, loader=loader if source.from_file else None,
+                            path=source.path or doc_id, metadata=meta)
+    replace: IngestStatus | None = None if old is None else ("reextracted" if old == digest else "updated")
+    return _Doc(source, plan, extractor, text, record, chunks, replace)
+
+
+def _extractor(name: str, ctx: IngestContext) -> Extractor | None:
+    if name == "ner":
+        return ctx.ner
+    if name == "llm":
+        assert ctx.chat is not None
+        return LLMExtractor(ctx.chat, concurrency=ctx.llm_concurrency)
+    return None
+
+
+async def _extract(docs: list[_Doc], ctx: IngestContext, ontology: Ontology, bars: Progress,
+                   report: IngestReport) -> None:
+    for name in sorted({d.extractor for d in docs}):
+        group = [d for d in docs if d.extractor == name]
+        extractor = _extractor(name, ctx)
+        if extractor is None:
+            bars.advance("extract", sum(len(d.chunks) for d in group))
+            continue
+        started = time.perf_counter()
+        results = await extractor.extract([[c.text for c in d.chunks] for d in group], ontology)
+        if name == "llm":
+            report.llm_seconds += time.perf_counter() - started
+        for doc, result in zip(group, results, strict=True):
+            bars.advance("extract", len(doc.chunks))
+            if isinstance(result, Exception):
+                if isinstance(result, StoreUnavailable):
+                    raise result
+                message = ctx.chat.describe(result) if ctx.chat is not None else str(result)
+                doc.status = _failed(doc, f"extraction failed: {message}")
+            else:
+                doc.extraction = result
+
+
+def _failed(doc: _Doc, reason: str) -> DocumentStatus:
+    return DocumentStatus(doc.record.id, "failed", reason=reason, path=doc.record.path,
+                          plan=json.loads(str(doc.record.metadata["plan"])), title=doc.record.title,
+                          loader=doc.record.loader)
+
+
+async def _build(doc: _Doc, ctx: IngestContext, ontology: Ontology, report: IngestReport) -> None:
+    """Prune, resolve and assemble the document's batch (the graph is read, not written)."""
+    pruned = PrunedReport()
+    entities, relations = to_records(doc.record.id, doc.chunks, doc.extraction, ontology, pruned)
+    merges = resolution_calls = 0
+    if doc.plan.resolver == "llm_verified" and ctx.chat is not None and doc.plan.max_llm_pairs > 0:
+        started = time.perf_counter()
+        entities, relations, merges, resolution_calls = await resolve_llm_verified(
+            ctx.store, ctx.embedder, ctx.chat, entities, relations, doc.plan.max_llm_pairs)
+        report.llm_seconds += time.perf_counter() - started
+    report.pruned.merge(pruned)
+    doc.batch = DocumentBatch(doc.record, doc.chunks, entities, relations)
+    calls = doc.extraction.llm_calls + resolution_calls
+    report.llm_calls += calls
+    extra: dict[str, Any] = {}
+    if calls:
+        extra["llm_calls"] = calls
+    if doc.extraction.malformed_chunks:
+        extra["malformed_chunks"] = doc.extraction.malformed_chunks
+    if merges:
+        extra["merged"] = merges
+    doc.status = DocumentStatus(
+        doc.record.id, doc.replace or "ingested", chunks=len(doc.chunks), entities=len(entities),
+        relations=len(relations), path=doc.record.path, plan=json.loads(str(doc.record.metadata["plan"])),
+        extra=extra, title=doc.record.title, loader=doc.record.loader)
+
+
+async def _write_new(docs: list[_Doc], ctx: IngestContext, bars: Progress) -> None:
+    groups: list[list[_Doc]] = []
+    for doc in docs:
+        last = groups[-1] if groups else None
+        if (last is None or len(last) >= _GROUP_DOCS
+                or sum(len(d.chunks) for d in last) + len(doc.chunks) > _GROUP_CHUNKS):
+            groups.append([doc])
+        else:
+            last.append(doc)
+    for group in groups:
+        try:
+            await write_documents(ctx.store, [d.batch for d in group if d.batch is not None])
+        except StoreUnavailable:
+            raise
+        except Exception:
+            for doc in group:  # find the culprit: each document alone, all-or-nothing each
+                try:
+                    await write_documents(ctx.store, [doc.batch] if doc.batch else [])
+                except StoreUnavailable:
+                    raise
+                except Exception as exc:
+                    doc.status = _failed(doc, f"could not be written: {type(exc).__name__}: {exc}")
+        bars.advance("write", len(group))
+
+
+async def _write_replacements(docs: list[_Doc], ctx: IngestContext, ontology: Ontology, bars: Progress,
+                              report: IngestReport) -> None:
+    for doc in docs:
+        async with ctx.lock.exclusive():
+            await _build(doc, ctx, ontology, report)
+            assert doc.batch is not None
+            try:
+                await replace_document(ctx.store, doc.batch)
+            except StoreUnavailable:
+                raise
+            except Exception as exc:
+                doc.status = _failed(doc, f"could not be written: {type(exc).__name__}: {exc}")
+        bars.advance("write")
+
+
+async def run_ingest(ctx: IngestContext, sources: Sequence[SourceDocument], plans: Sequence[IngestPlan],
+                     ontology: Ontology, *, reextract: bool = False, progress: bool = False) -> IngestReport:
+    """Ingest ``sources`` (``plans[i]`` for ``sources[i]``); the store's schema must exist."""
+    if len(plans) != len(sources):
+        raise ConfigurationError(f"{len(sources)} documents but {len(plans)} plans: pass one plan, or one per "
+                                 "document.")
+    started = time.perf_counter()
+    report = IngestReport()
+    statuses: dict[int, DocumentStatus] = {}
+    seen: dict[str, int] = {}
+    for i, source in enumerate(sources):
+        if source.document_id in seen:
+            statuses[i] = DocumentStatus(source.document_id, "failed", path=source.path,
+                                         reason=f"the id {source.document_id!r} is given twice in this call")
+        seen.setdefault(source.document_id, i)
+    order = [i for i in range(len(sources)) if i not in statuses]
+    async with ctx.doc_locks.hold([sources[i].document_id for i in order]):
+        with Progress(progress) as bars:
+            bars.add("extract", "Extracting", total=None)
+            bars.add("write", "Writing", total=len(order))
+            total_chunks = 0
+            for start in range(0, len(order), _WINDOW):
+                window = order[start:start + _WINDOW]
+                stored = await _stored_hashes(ctx.store, [sources[i].document_id for i in window])
+                docs: dict[int, _Doc] = {}
+                for i in window:
+                    prepared = _prepare(sources[i], plans[i], ctx, stored, reextract)
+                    if isinstance(prepared, DocumentStatus):
+                        statuses[i] = prepared
+                        bars.advance("write")
+                    else:
+                        docs[i] = prepared
+                total_chunks += sum(len(d.chunks) for d in docs.values())
+                bars.update("extract", total=total_chunks)
+                await _extract(list(docs.values()), ctx, ontology, bars, report)
+                ready = {i: d for i, d in docs.items() if d.status is None}
+                new = [d for d in ready.values() if d.replace is None]
+                async with ctx.lock.shared():
+                    for doc in new:
+                        await _build(doc, ctx, ontology, report)
+                    await _write_new(new, ctx, bars)
+                await _write_replacements([d for d in ready.values() if d.replace is not None], ctx, ontology,
+                                          bars, report)
+                for i, doc in docs.items():
+                    assert doc.status is not None
+                    statuses[i] = doc.status
+    report.documents = [statuses[i] for i in range(len(sources))]
+    report.seconds = time.perf_counter() - started
+    report.build_hint()
+    return report

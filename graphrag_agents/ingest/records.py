@@ -43,7 +43,8 @@ class DocumentRecord:
     id: str
     title: str
     content_hash: str
-    loader: str = "text"
+    loader: str | None = None
+    """The file loader (text, markdown, rst, pdf); None for text ingested as such (not from a file)."""
     path: str | None = None
     metadata: dict[str, MetaValue] = field(default_factory=dict)
 
@@ -67,6 +68,8 @@ class EntityRecord:
     name: str
     description: str = ""
     chunk_ids: list[str] = field(default_factory=list)
+    properties: dict[str, MetaValue] = field(default_factory=dict)
+    """Values of the properties its ontology type declares."""
 
 
 @dataclass

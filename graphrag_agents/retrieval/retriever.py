@@ -1,45 +1,116 @@
-"""``retrieve``: run the search paths for a question concurrently and collect their scored hits.
+"""``retrieve``: run the five search paths for a question concurrently and collect their scored hits.
 
-No LLM call happens here: the only model used is the embedder, once, for the question.
+No LLM call happens here: the only model used is the embedder, once, for the question. Every query is
+read-only (``GRAPH.RO_QUERY``), takes the question's words and vector as parameters, and is bounded.
+
+The paths share one step: finding the question's entities (``exact_names`` + ``fuzzy_names``), which are also
+the anchors ``links`` walks from and whose mentions ``passages`` reads. It runs once, concurrently with the
+searches that do not need it (facts, chunk vector and keyword search), and only the entity paths asked for
+are reported.
 """
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Sequence
+from typing import Any
 
 from ..models.embedder import Embedder
 from ..store.graph import GraphStore
-from .hits import PassageHit, RetrievalHits
-from .passages import fetch_passages, fulltext_chunk_ids, rrf, vector_chunk_ids
+from ._cypher import VectorParam
+from .facts import facts
+from .hits import EntityHit, PassageHit, RelationHit, RetrievalHits
+from .links import MAX_HOPS, links
+from .names import Anchor, anchors_from, exact_names, fuzzy_names
+from .passages import passages
 
-__all__ = ["ALL_PATHS", "retrieve"]
+__all__ = ["ALL_PATHS", "MAX_TOP_K", "retrieve"]
 
 ALL_PATHS = ("facts", "exact_names", "fuzzy_names", "links", "passages")
+MAX_TOP_K = 100
 
 
-async def _passages(store: GraphStore, embedder: Embedder, question: str, top_k: int,
-                    document_ids: Sequence[str] | None) -> list[PassageHit]:
-    vector = (await embedder.aembed([question]))[0]
-    pool = max(top_k * 3, 15)
-    dense = await vector_chunk_ids(store, vector.tolist(), pool)
-    sparse = await fulltext_chunk_ids(store, question, pool)
-    fused = rrf([[c for c, _ in dense], [c for c, _ in sparse]])
-    hits = await fetch_passages(store, list(fused), vector)
-    dense_ids, sparse_ids = {c for c, _ in dense}, {c for c, _ in sparse}
-    for cid, hit in hits.items():
-        hit.found_by = [name for name, ids in (("vector", dense_ids), ("fulltext", sparse_ids)) if cid in ids]
-    ranked = [h for h in hits.values() if not document_ids or h.document_id in document_ids]
-    ranked.sort(key=lambda h: (fused[h.chunk_id], h.score), reverse=True)
-    return ranked[:top_k]
+def _paths(paths: Sequence[str] | None) -> list[str]:
+    if not paths:
+        return list(ALL_PATHS)
+    unknown = [p for p in paths if p not in ALL_PATHS]
+    if unknown:
+        raise ValueError(f"unknown retrieve path(s) {', '.join(map(repr, unknown))}; "
+                         f"valid paths are: {', '.join(ALL_PATHS)}")
+    return [p for p in ALL_PATHS if p in paths]
+
+
+async def _cancel(tasks: Sequence[asyncio.Future[Any]]) -> None:
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
 
 
 async def retrieve(store: GraphStore, embedder: Embedder, question: str, *, paths: Sequence[str] | None = None,
-                   top_k: int = 10, expand_hops: int = 1,
-                   document_ids: Sequence[str] | None = None) -> RetrievalHits:
-    """Search the graph for ``question`` along ``paths`` (default: all)."""
-    del expand_hops
-    chosen = list(paths) if paths else list(ALL_PATHS)
+                   top_k: int = 10, expand_hops: int = 1, document_ids: Sequence[str] | None = None,
+                   min_score: float | None = None) -> RetrievalHits:
+    """Search the graph for ``question`` along ``paths`` (default: all five), concurrently.
+
+    Args:
+        paths: any of ``facts``, ``exact_names``, ``fuzzy_names``, ``links``, ``passages``.
+        top_k: items per path (1-100); ``links`` returns up to 4 x ``top_k`` relations (40 at most).
+        expand_hops: how far ``links`` walks from the entities found (1-5).
+        document_ids: only what these documents hold (passages in them, entities mentioned in them,
+            relations whose facts come from them); None or empty = everything.
+        min_score: drop every item scoring below this (scores are in [0, 1], higher is better).
+
+    Returns:
+        :class:`RetrievalHits`: ``entities`` (exact then fuzzy matches), ``relations`` (links), ``facts`` and
+        ``passages``, each best first and scored as its module documents.
+
+    Raises:
+        ValueError: an unknown path name.
+    """
+    chosen = _paths(paths)
+    top_k = max(1, min(MAX_TOP_K, int(top_k)))
+    hops = max(1, min(MAX_HOPS, int(expand_hops)))
+    docs = list(document_ids) if document_ids else None
+    vector = VectorParam((await embedder.aembed([question]))[0].tolist())
     hits = RetrievalHits(question=question, paths_run=chosen)
-    if "passages" in chosen:
-        hits.passages = await _passages(store, embedder, question, top_k, document_ids)
+
+    need_entities = bool({"exact_names", "fuzzy_names", "links", "passages"} & set(chosen))
+    exact_task: asyncio.Future[list[EntityHit]] = asyncio.ensure_future(
+        exact_names(store, question, top_k, docs) if need_entities else _empty())
+    fuzzy_task: asyncio.Future[list[EntityHit]] = asyncio.ensure_future(
+        fuzzy_names(store, question, vector, top_k + 5, docs) if need_entities else _empty())
+
+    async def anchors() -> list[Anchor]:
+        exact, fuzzy = await asyncio.gather(asyncio.shield(exact_task), asyncio.shield(fuzzy_task))
+        return anchors_from(exact, fuzzy)
+
+    async def run_links() -> list[RelationHit]:
+        return await links(store, vector, await anchors(), top_k, hops, docs)
+
+    tasks: list[asyncio.Future[Any]] = [exact_task, fuzzy_task]
+    facts_task: asyncio.Future[list[RelationHit]] = asyncio.ensure_future(
+        facts(store, vector, top_k, docs) if "facts" in chosen else _empty())
+    links_task: asyncio.Future[list[RelationHit]] = asyncio.ensure_future(
+        run_links() if "links" in chosen else _empty())
+    passages_task: asyncio.Future[list[PassageHit]] = asyncio.ensure_future(
+        passages(store, question, vector, top_k, anchors=anchors(), document_ids=docs)
+        if "passages" in chosen else _empty())
+    tasks += [facts_task, links_task, passages_task]
+    try:
+        exact, fuzzy, hits.facts, hits.relations, hits.passages = await asyncio.gather(
+            exact_task, fuzzy_task, facts_task, links_task, passages_task)
+    except BaseException:
+        await _cancel(tasks)
+        raise
+    named = {h.entity_id for h in exact}
+    fuzzy = [h for h in fuzzy if h.entity_id not in named][:top_k]
+    hits.entities = (exact if "exact_names" in chosen else []) + (fuzzy if "fuzzy_names" in chosen else [])
+    if min_score is not None:
+        hits.entities = [h for h in hits.entities if h.score >= min_score]
+        hits.relations = [h for h in hits.relations if h.score >= min_score]
+        hits.facts = [h for h in hits.facts if h.score >= min_score]
+        hits.passages = [h for h in hits.passages if h.score >= min_score]
     return hits
+
+
+async def _empty() -> list[Any]:
+    return []

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import weakref
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
@@ -17,20 +18,37 @@ T = TypeVar("T")
 
 
 class _StoreClient:
-    """The FalkorDB client and, for the embedded default, the server it talks to. Shared by tenant graphs."""
+    """FalkorDB clients (one per event loop) and, for the embedded default, the server. Shared by tenant graphs.
+
+    An asyncio redis connection belongs to the loop that opened it, so a graph used from a second loop (a sync
+    tool path on a worker thread, say) gets its own client instead of failing with "attached to a different loop".
+    """
 
     def __init__(self, address: StoreAddress) -> None:
-        from falkordb.asyncio import FalkorDB
-
         self.address = address
         self.server: EmbeddedServer | None = None
-        kwargs = client_kwargs(address)
         if address.url is None:
             self.server = acquire_server(address.data_dir)
-            self.db = FalkorDB(unix_socket_path=str(self.server.socket_path), **kwargs)
-        else:
-            self.db = FalkorDB.from_url(address.url, **kwargs)
+        self._unbound: Any = self._make()  # built off-loop; the first loop that queries adopts it
+        self._by_loop: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Any] = weakref.WeakKeyDictionary()
         self.refs = 1
+
+    def _make(self) -> Any:
+        from falkordb.asyncio import FalkorDB
+
+        kwargs = client_kwargs(self.address)
+        if self.server is not None:
+            return FalkorDB(unix_socket_path=str(self.server.socket_path), **kwargs)
+        return FalkorDB.from_url(self.address.url or "", **kwargs)
+
+    def db(self) -> Any:
+        """The client for the running event loop."""
+        loop = asyncio.get_running_loop()
+        client = self._by_loop.get(loop)
+        if client is None:
+            client, self._unbound = (self._unbound or self._make()), None
+            self._by_loop[loop] = client
+        return client
 
     def where(self) -> str:
         if self.server is not None:
@@ -41,7 +59,11 @@ class _StoreClient:
         self.refs -= 1
         if self.refs > 0:
             return
-        await self.db.aclose()
+        current = self._by_loop.pop(asyncio.get_running_loop(), None)
+        if current is not None:
+            await current.aclose()
+        # Clients of other loops cannot be awaited from here; their sockets close when they are collected.
+        self._by_loop.clear()
         if self.server is not None:
             server, self.server = self.server, None
             release_server(server)
@@ -60,7 +82,15 @@ class GraphStore:
     def __init__(self, client: _StoreClient, name: str) -> None:
         self._client = client
         self.name = name
-        self._graph = client.db.select_graph(name)
+        self._graphs: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Any] = weakref.WeakKeyDictionary()
+
+    def _graph(self) -> Any:
+        """This graph's handle on the running loop's client (handles keep a per-graph schema cache)."""
+        loop = asyncio.get_running_loop()
+        graph = self._graphs.get(loop)
+        if graph is None:
+            graph = self._graphs[loop] = self._client.db().select_graph(self.name)
+        return graph
 
     @classmethod
     async def connect(cls, name: str, url: str | None = None, data_dir: str | None = None) -> GraphStore:
@@ -118,7 +148,8 @@ class GraphStore:
 
     async def _run(self, read_only: bool, query: str, params: dict[str, Any] | None,
                    timeout_ms: int | None) -> list[Row]:
-        call = self._graph.ro_query if read_only else self._graph.query
+        graph = self._graph()
+        call = graph.ro_query if read_only else graph.query
 
         async def run() -> list[Row]:
             result = await call(query, params=params, timeout=timeout_ms)
@@ -138,17 +169,17 @@ class GraphStore:
 
     async def ping(self) -> None:
         """Raise :class:`StoreUnavailable` when the server does not answer."""
-        await self._call(self._client.db.connection.ping)
+        await self._call(lambda: self._client.db().connection.ping())
 
     async def exists(self) -> bool:
         """Whether the graph exists on the server (read-only: creates nothing)."""
-        graphs = await self._call(self._client.db.list_graphs)
+        graphs = await self._call(lambda: self._client.db().list_graphs())
         return self.name in graphs
 
     async def delete(self) -> None:
         """Delete the whole graph (used by tests and ``graphrag-agents`` maintenance)."""
         if await self.exists():
-            await self._graph.delete()
+            await self._graph().delete()
 
     async def close(self) -> None:
         """Close the connection; the last graph closed on an embedded server this process started stops it."""

@@ -110,8 +110,8 @@ class RetrieveResult(ToolResult):
     @property
     def best_score(self) -> float:
         """The best score of any item, 0 when nothing was found."""
-        scores = [i.score for i in (*self.entities, *self.relations, *self.facts, *self.passages)]
-        return max(scores, default=0.0)
+        scores = [e.score for e in self.entities] + [r.score for r in (*self.relations, *self.facts)]
+        return max(scores + [p.score for p in self.passages], default=0.0)
 
     def to_llm_text(self, max_chars: int = 8000) -> str:
         sections = [

@@ -1,0 +1,341 @@
+"""The graph tools as an MCP server (official ``mcp`` SDK, version 2, low-level ``Server``).
+
+Every tool of the toolkit is listed with its JSON Schema input, its output schema and all four annotations
+(write tools are always marked destructive, so clients ask the user first). Arguments are validated by the
+toolkit's own models, never trusted to the client. A result comes back as ``structuredContent`` (the typed
+result's JSON) plus one text block, the result's ``to_llm_text()``: programs read the former, models the latter.
+Results over ``max_result_chars`` (40,000) are shortened (see ``_mcp_truncate``); evidence cut or shortened is
+dropped from the session. Failures come back as ``isError`` results with a hint.
+
+Evidence numbering is per client connection: one session per stdio process, per SSE stream and per in-process
+client; over streamable HTTP one per ``Mcp-Session-Id`` or, on the stateless protocol, per client cookie (see
+``_mcp_http``), at most ``max_sessions`` kept.
+
+Example::
+
+    from mcp import Client
+
+    server = GraphRAGMCPServer(kg, read_only=True)
+    async with Client(server.server) as client:          # in process; or: await server.run("stdio")
+        found = await client.call_tool("retrieve", {"question": "Where does Alice work?"})
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import sys
+from collections.abc import AsyncIterator, Mapping, Sequence
+from contextlib import asynccontextmanager
+from functools import cached_property
+from typing import TYPE_CHECKING, Any, Literal
+
+from pydantic import BaseModel, ValidationError
+from pydantic_core import to_jsonable_python
+
+from ..errors import GraphRAGError, ToolError
+from ..kg import KnowledgeGraph
+from ..tools.toolkit import FinalizePolicy, GraphRAGToolkit
+from ._mcp_failures import describe_failure, mask
+from ._mcp_instructions import build_instructions
+from ._mcp_sessions import ConnectionSession, SessionStore
+from ._mcp_truncate import ResultTooLarge, Truncation, truncate_json
+
+try:
+    import anyio
+    import mcp_types as types
+    from mcp.server.context import ServerRequestContext
+    from mcp.server.lowlevel import Server
+except ImportError as exc:  # pragma: no cover - depends on the installed extras
+    raise ImportError("The MCP server needs the 'mcp' package (version 2). Fix: pip install "
+                      "'graphrag-agents[mcp]'") from exc
+
+if TYPE_CHECKING:
+    from starlette.types import ASGIApp
+
+__all__ = ["DEFAULT_CALL_TIMEOUT", "MAX_RESULT_CHARS", "GraphRAGMCPServer", "main"]
+
+MAX_RESULT_CHARS = 40_000
+"""Results whose JSON is longer are shortened."""
+DEFAULT_CALL_TIMEOUT = 120.0
+"""Seconds a tool call may run before it ends as a timeout error."""
+Transport = Literal["stdio", "http", "sse"]
+_EPHEMERAL_NOTE = ("This connection keeps no session (no Mcp-Session-Id and no cookie), so evidence numbers "
+                   "cannot be checked in a later call; use a client that keeps cookies or the session handshake.")
+
+
+class GraphRAGMCPServer:
+    """An MCP server over a :class:`GraphRAGToolkit` (given, or built from a :class:`KnowledgeGraph`).
+
+    Args:
+        source: a toolkit, or a knowledge graph to build one on with the toolkit options below (a toolkit
+            brings its own options; passing them too is an error).
+        read_only, files_root, max_file_bytes, plan_limits, include, finalize_policy, ledger_capacity: the
+            :class:`GraphRAGToolkit` options.
+        name: the server name clients see.
+        max_result_chars: results whose JSON is longer are shortened to fit.
+        text_chars: the character budget of each result's text block (``to_llm_text``).
+        call_timeout: seconds before a tool call ends as a timeout error (None: no limit).
+        max_sessions: HTTP client sessions kept (least recently used ones are dropped first, those that never
+            issued evidence before the others); memory is bounded by ``max_sessions * ledger_capacity`` items.
+        token: bearer token required over HTTP and SSE (required off loopback); masked in error texts.
+    """
+
+    def __init__(self, source: GraphRAGToolkit | KnowledgeGraph, *, read_only: bool | None = None,
+                 files_root: str | None = None, max_file_bytes: int | None = None,
+                 plan_limits: Mapping[str, Any] | None = None, include: Sequence[str] | None = None,
+                 finalize_policy: FinalizePolicy | None = None, ledger_capacity: int | None = None,
+                 name: str = "graphrag-agents", max_result_chars: int = MAX_RESULT_CHARS, text_chars: int = 8000,
+                 call_timeout: float | None = DEFAULT_CALL_TIMEOUT, max_sessions: int = 256,
+                 token: str | None = None) -> None:
+        options: dict[str, Any] = {
+            "read_only": read_only, "files_root": files_root, "max_file_bytes": max_file_bytes,
+            "plan_limits": plan_limits, "include": include, "finalize_policy": finalize_policy,
+            "ledger_capacity": ledger_capacity,
+        }
+        given = {k: v for k, v in options.items() if v is not None}
+        if isinstance(source, GraphRAGToolkit):
+            if given:
+                raise ValueError(f"Toolkit options {sorted(given)} were passed with a toolkit; set them on the "
+                                 "GraphRAGToolkit, or pass a KnowledgeGraph instead.")
+            self.toolkit = source
+        elif isinstance(source, KnowledgeGraph):
+            self.toolkit = GraphRAGToolkit(source, **given)
+        else:
+            raise TypeError(f"GraphRAGMCPServer needs a GraphRAGToolkit or a KnowledgeGraph, not "
+                            f"{type(source).__name__}")
+        if max_result_chars < 2000:
+            raise ValueError("max_result_chars must be at least 2000")
+        self.name = name
+        self.max_result_chars = max_result_chars
+        self.text_chars = text_chars
+        self.call_timeout = call_timeout
+        self.token = token or None
+        self.sessions = SessionStore(self.toolkit, max_sessions)
+        """HTTP client sessions, by client key."""
+
+    # -- what is served --------------------------------------------------------------------------------------
+
+    @cached_property
+    def tools(self) -> list[types.Tool]:
+        """The MCP tool list: every offered tool with its schemas and all four annotations."""
+        out: list[types.Tool] = []
+        for spec in self.toolkit.tool_specs():
+            hints = spec.annotations.as_mcp()
+            if not hints["readOnlyHint"]:
+                hints["destructiveHint"] = True  # clients ask the user before running any write
+            out.append(types.Tool(
+                name=spec.name, description=spec.description, input_schema=spec.input_schema,
+                output_schema=_output_schema(spec.output_model),
+                annotations=types.ToolAnnotations(
+                    read_only_hint=hints["readOnlyHint"], destructive_hint=hints["destructiveHint"],
+                    idempotent_hint=hints["idempotentHint"], open_world_hint=hints["openWorldHint"]),
+            ))
+        return out
+
+    @cached_property
+    def instructions(self) -> str:
+        """The guide sent to clients, written for the tools served."""
+        return build_instructions([t.name for t in self.tools], self.max_result_chars)
+
+    def _input_schema(self, name: str) -> dict[str, Any] | None:
+        return next((t.input_schema for t in self.tools if t.name == name), None)
+
+    async def _list_tools(self, ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None,
+                          ) -> types.ListToolsResult:
+        return types.ListToolsResult(tools=self.tools)
+
+    @cached_property
+    def server(self) -> Server[ConnectionSession]:
+        """The low-level server for stdio, SSE and in-process clients: one session per connection."""
+
+        @asynccontextmanager
+        async def per_connection(_: Server[ConnectionSession]) -> AsyncIterator[ConnectionSession]:
+            yield ConnectionSession(self.toolkit)
+
+        async def call_tool(ctx: ServerRequestContext[ConnectionSession], params: types.CallToolRequestParams,
+                            ) -> types.CallToolResult:
+            return await self.call_tool(ctx.lifespan_context.get(), params.name, params.arguments)
+
+        return Server(self.name, version=_version(), instructions=self.instructions, lifespan=per_connection,
+                      get_tool_input_schema=self._input_schema, on_list_tools=self._list_tools,
+                      on_call_tool=call_tool)
+
+    @cached_property
+    def http_server(self) -> Server[Any]:
+        """The low-level server behind streamable HTTP: sessions by client key in :attr:`sessions`."""
+        from ._mcp_http import client_key
+
+        async def call_tool(ctx: ServerRequestContext[Any], params: types.CallToolRequestParams,
+                            ) -> types.CallToolResult:
+            key = client_key(ctx.request, ctx.protocol_version)
+            session = self.sessions.get(key) if key else self.toolkit.new_session()
+            return await self.call_tool(session, params.name, params.arguments, ephemeral=key is None)
+
+        return Server(self.name, version=_version(), instructions=self.instructions,
+                      get_tool_input_schema=self._input_schema, on_list_tools=self._list_tools,
+                      on_call_tool=call_tool)
+
+    # -- one call --------------------------------------------------------------------------------------------
+
+    async def call_tool(self, session: GraphRAGToolkit, name: str, arguments: Mapping[str, Any] | None,
+                        *, ephemeral: bool = False) -> types.CallToolResult:
+        """Run one tool call in ``session`` and shape its result (or failure) for MCP."""
+        _quiet_litellm()
+        secrets = [self.token] if self.token else []
+        result: BaseModel | None = None
+        try:
+            with anyio.move_on_after(self.call_timeout) as deadline:
+                result = await session.call(name, arguments)
+        except ToolError as exc:
+            return _error(mask(str(exc), secrets))
+        except Exception as exc:
+            return _error(describe_failure(name, exc, secrets_to_mask=secrets).text())
+        finally:
+            _quiet_litellm()  # the call may have imported it
+        if result is None or deadline.cancelled_caught:
+            return _error(describe_failure(name, None, deadline=self.call_timeout).text())
+        return self._shape(session, result, ephemeral)
+
+    def _shape(self, session: GraphRAGToolkit, result: BaseModel, ephemeral: bool) -> types.CallToolResult:
+        numbers = getattr(result, "evidence_numbers", None)
+        issued = set(numbers()) if callable(numbers) else set()
+        data = _plain(result.model_dump(mode="python"))
+        noted = ephemeral and bool(issued)
+        if noted:
+            data["hint"] = f"{data['hint']} {_EPHEMERAL_NOTE}" if data.get("hint") else _EPHEMERAL_NOTE
+        try:
+            cut = truncate_json(data, self.max_result_chars, issued)
+        except ResultTooLarge:
+            session.ledger.drop(issued)
+            return _error(f"The result is too large to return even shortened (limit {self.max_result_chars:,} "
+                          "characters); its evidence was dropped. Hint: narrow the call (fewer paths, a lower "
+                          "top_k, document_ids).")
+        if cut.truncated:
+            session.ledger.drop(cut.damaged & issued)
+        text = self._text(result, cut, changed=cut.truncated or noted)
+        return types.CallToolResult(content=[types.TextContent(text=text)],
+                                    structured_content=to_jsonable_python(cut.data))
+
+    def _text(self, result: BaseModel, cut: Truncation, *, changed: bool) -> str:
+        """The text block: ``to_llm_text()`` of what is actually sent (the shortened result, when it was cut)."""
+        model = result
+        if changed:
+            fields = type(result).model_fields
+            try:
+                model = type(result).model_validate({k: v for k, v in cut.data.items() if k in fields})
+            except ValidationError:
+                return json.dumps(to_jsonable_python(cut.data), ensure_ascii=False)
+        render = getattr(model, "to_llm_text", None)
+        text = str(render(max_chars=self.text_chars)) if callable(render) else model.model_dump_json()
+        hint = cut.data.get("hint")
+        if changed and isinstance(hint, str) and hint not in text:
+            text += f"\nHint: {hint}"  # results without a hint field (check_citations) still say what was cut
+        return text
+
+    # -- serving ---------------------------------------------------------------------------------------------
+
+    def streamable_http_app(self, *, host: str = "127.0.0.1", port: int = 8000, path: str = "/mcp") -> ASGIApp:
+        """An ASGI app serving streamable HTTP at ``path`` (token required off loopback)."""
+        from ._mcp_http import streamable_http_app
+
+        return streamable_http_app(self.http_server, self.sessions, host=host, port=port, path=path,
+                                   token=self.token)
+
+    def sse_app(self, *, host: str = "127.0.0.1", port: int = 8000) -> ASGIApp:
+        """An ASGI app serving the legacy SSE transport (``GET /sse``, ``POST /messages/``)."""
+        from ._mcp_http import sse_app
+
+        async def run_connection(read: Any, write: Any) -> None:
+            await self.server.run(read, write, self.server.create_initialization_options())
+
+        return sse_app(run_connection, host=host, port=port, token=self.token)
+
+    async def run_stdio(self) -> None:
+        """Serve one client over stdin/stdout (stdout carries only the protocol while serving)."""
+        from mcp.server.stdio import stdio_server
+
+        _quiet_litellm()
+        async with stdio_server() as (read, write):
+            await self.server.run(read, write, self.server.create_initialization_options())
+
+    async def run(self, transport: Transport = "stdio", *, host: str = "127.0.0.1", port: int = 8000,
+                  path: str = "/mcp", log_level: str = "info") -> None:
+        """Serve over ``stdio``, streamable ``http`` or ``sse`` until the client leaves or the process stops."""
+        if transport == "stdio":
+            await self.run_stdio()
+            return
+        from ._mcp_http import serve
+
+        app = self.streamable_http_app(host=host, port=port, path=path) if transport == "http" else \
+            self.sse_app(host=host, port=port)
+        await serve(app, host, port, log_level)
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("graphrag-agents")
+    except PackageNotFoundError:  # pragma: no cover - running from a source tree
+        return "0"
+
+
+def _output_schema(model: type[BaseModel]) -> dict[str, Any] | None:
+    """The result model's JSON Schema, plus the ``hint`` and ``truncated`` keys a shortened result carries."""
+    schema = model.model_json_schema(mode="serialization")
+    if schema.get("type") != "object":
+        return None
+    props = schema.setdefault("properties", {})
+    props.setdefault("hint", {"anyOf": [{"type": "string"}, {"type": "null"}], "default": None,
+                              "description": "What to do next, when there is something to say."})
+    props["truncated"] = {"type": "boolean", "description": "True when the result was shortened to fit; the hint "
+                                                            "names what was cut."}
+    return schema
+
+
+def _plain(value: Any) -> Any:
+    """JSON-ready values, keeping tuples (the truncation never cuts them)."""
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    if isinstance(value, tuple):
+        return tuple(_plain(v) for v in value)
+    if value is None or isinstance(value, (str, int, float, bool)):
+        return value
+    return to_jsonable_python(value)
+
+
+def _error(text: str) -> types.CallToolResult:
+    return types.CallToolResult(content=[types.TextContent(text=text)], is_error=True)
+
+
+def _quiet_litellm() -> None:
+    """No LiteLLM banners or debug prints (they would land in the log, or on stdout before it is claimed)."""
+    litellm = sys.modules.get("litellm")
+    if litellm is not None:
+        litellm.suppress_debug_info = True  # type: ignore[attr-defined]
+        litellm.set_verbose = False  # type: ignore[attr-defined]
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of ``graphrag-mcp`` (also ``python -m graphrag_agents.adapters.mcp``)."""
+    from ._mcp_cli import add_arguments, serve
+
+    parser = argparse.ArgumentParser(prog="graphrag-mcp", description="Serve the graph tools over MCP.")
+    add_arguments(parser, common=True)
+    args = parser.parse_args(argv)
+    try:
+        return asyncio.run(serve(args))
+    except GraphRAGError as exc:
+        print(f"error: {mask(str(exc), [os.environ.get('GRAPHRAG_MCP_TOKEN', '')])}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

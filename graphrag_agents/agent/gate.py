@@ -1,0 +1,168 @@
+"""The citation gate: check a draft's ``[n]`` citations and accept it, or replace it with the fixed refusal.
+
+:func:`verify_draft` is the check itself; :func:`citation_gate` wraps it as a LangGraph node for your own graph.
+
+Which drafts pass. ``CitationCheck.grounded`` only says the draft cites at least one real evidence number; the
+claim checks are reported beside it. The gate is stricter by default (:func:`strictly_grounded`): a draft passes
+only when it says something besides its markers (``"[1]"`` alone is no answer) **and** is grounded **and** cites no
+invalid number **and** has no uncited sentence (a figure or a name without ``[n]``) **and** no unsupported one (a
+cited sentence whose figures or names its evidence lacks). Pass
+``accept=cites_evidence`` for the literal ``grounded`` rule, or any ``(CitationCheck) -> bool``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Annotated, Any, Protocol, runtime_checkable
+
+from langchain_core.messages import AIMessage, AnyMessage, BaseMessage
+from langchain_core.runnables import RunnableConfig
+from langgraph.graph.message import add_messages
+from typing_extensions import TypedDict
+
+from ..tools._sentences import MARKER_RE
+from ..tools.citations import CitationCheck
+from ..tools.evidence import Evidence
+from ..tools.toolkit import GraphRAGToolkit
+
+__all__ = [
+    "REFUSAL",
+    "AcceptRule",
+    "CitationGateState",
+    "SessionSource",
+    "Verdict",
+    "citation_gate",
+    "cites_evidence",
+    "last_ai_text",
+    "says_something",
+    "strictly_grounded",
+    "verify_draft",
+]
+
+REFUSAL = "I don't have enough evidence in the knowledge graph to answer that question."
+"""The fixed refusal: the same text on every abstention, so abstentions stay machine-detectable."""
+
+AcceptRule = Callable[[CitationCheck], bool]
+"""Decides whether a checked draft may be served."""
+
+
+def strictly_grounded(check: CitationCheck) -> bool:
+    """The default rule: words besides the markers, grounded, and no invalid number, uncited sentence or
+    unsupported claim."""
+    return (check.grounded and not check.invalid and not check.uncited and not check.unsupported
+            and says_something(check.answer))
+
+
+def says_something(answer: str) -> bool:
+    """Whether ``answer`` has a letter or digit outside its citation markers."""
+    return any(ch.isalnum() for ch in MARKER_RE.sub(" ", answer))
+
+
+def cites_evidence(check: CitationCheck) -> bool:
+    """The literal rule: the draft cites at least one real evidence number (``check.grounded``)."""
+    return check.grounded
+
+
+@dataclass
+class Verdict:
+    """The gate's decision on one draft."""
+
+    check: CitationCheck
+    accepted: bool
+    sources: list[Evidence] = field(default_factory=list)
+    """The cited evidence, with its document (``source``), when accepted."""
+
+    @property
+    def answer(self) -> str:
+        """The answer to serve when accepted: the draft with invalid citation numbers removed."""
+        return self.check.answer
+
+
+async def verify_draft(draft: str, session: GraphRAGToolkit, accept: AcceptRule = strictly_grounded) -> Verdict:
+    """Check ``draft`` against ``session``'s evidence (no LLM) and apply ``accept``."""
+    check = await session.check_citations(draft)
+    if not accept(check):
+        return Verdict(check=check, accepted=False)
+    sources = [item for n in check.cited if (item := session.ledger.get(n)) is not None]
+    return Verdict(check=check, accepted=True, sources=sources)
+
+
+def last_ai_text(messages: list[BaseMessage] | list[AnyMessage]) -> str:
+    """The text of the last AI message ('' when there is none)."""
+    for message in reversed(messages):
+        if isinstance(message, AIMessage):
+            return message.text.strip()
+    return ""
+
+
+@runtime_checkable
+class SessionSource(Protocol):
+    """Anything that names the evidence session of a run, such as ``GraphRAGLangChainToolkit``."""
+
+    def session_for(self, config: RunnableConfig | None = None) -> GraphRAGToolkit:
+        """The session whose evidence the run's tools numbered."""
+        ...
+
+
+class CitationGateState(TypedDict, total=False):
+    """The keys :func:`citation_gate` writes; extend it (or use it as is) for your graph's state."""
+
+    messages: Annotated[list[AnyMessage], add_messages]
+    answer: str
+    abstained: bool
+    citation_check: dict[str, Any] | None
+    sources: list[dict[str, Any]]
+
+
+GateNode = Callable[[Mapping[str, Any], RunnableConfig], Awaitable[dict[str, Any]]]
+
+
+def citation_gate(session: GraphRAGToolkit | SessionSource, *, accept: AcceptRule = strictly_grounded,
+                  refusal: str = REFUSAL, messages_only: bool = False) -> GateNode:
+    """A LangGraph node that checks the last AI message and serves it, or the refusal.
+
+    Put it last in your own graph, after the model stops calling tools. It writes the keys of
+    :class:`CitationGateState`: ``answer`` (the draft with invalid numbers removed, or ``refusal``),
+    ``abstained``, ``citation_check`` (a dict) and ``sources`` (the cited evidence); on a refusal it also appends
+    the refusal as an AI message. With ``messages_only=True`` it writes only that message, for a plain
+    ``MessagesState``.
+
+    Args:
+        session: the session your tools number evidence in (the toolkit or session you gave
+            ``as_langchain_tools``), or a ``GraphRAGLangChainToolkit`` (its ``session_for(config)`` is used, so
+            ``scope="per_thread"`` works).
+        accept: which checked drafts pass; default :func:`strictly_grounded`.
+        refusal: the fixed text served instead of a rejected draft.
+        messages_only: write only ``messages``.
+
+    Example::
+
+        tools = as_langchain_tools(session)
+        builder = StateGraph(CitationGateState)
+        builder.add_node("agent", call_model)
+        builder.add_node("tools", ToolNode(tools))
+        builder.add_node("verify", citation_gate(session))
+        builder.add_conditional_edges("agent", tools_condition, {"tools": "tools", END: "verify"})
+        builder.add_edge("verify", END)
+    """
+
+    def resolve(config: RunnableConfig) -> GraphRAGToolkit:
+        if isinstance(session, GraphRAGToolkit):
+            return session
+        return session.session_for(config)
+
+    async def gate(state: Mapping[str, Any], config: RunnableConfig) -> dict[str, Any]:
+        verdict = await verify_draft(last_ai_text(list(state.get("messages") or [])), resolve(config), accept)
+        refused = [] if verdict.accepted else [AIMessage(refusal)]
+        if messages_only:
+            return {"messages": refused} if refused else {}
+        return {
+            "messages": refused,
+            "answer": verdict.answer if verdict.accepted else refusal,
+            "abstained": not verdict.accepted,
+            "citation_check": verdict.check.model_dump(mode="json"),
+            "sources": [item.model_dump(mode="json") for item in verdict.sources],
+        }
+
+    return gate

@@ -1,0 +1,166 @@
+"""The reference agent's state, and :class:`GroundedAnswer`, a typed view of a finished run.
+
+State values are plain JSON-like data (dicts, lists, strings, numbers) besides ``messages``, so every
+LangGraph checkpointer stores them without registering our types.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Annotated, Any, Literal
+
+from langchain_core.messages import AIMessage, AnyMessage
+from langgraph.graph.message import add_messages
+from typing_extensions import TypedDict
+
+from ..tools.citations import CitationCheck
+from ..tools.evidence import Evidence
+
+__all__ = [
+    "AbstainReason",
+    "GroundedAgentInput",
+    "GroundedAgentState",
+    "GroundedAnswer",
+    "TokenUsage",
+    "ToolCallRecord",
+    "add_usage",
+    "format_sources",
+]
+
+AbstainReason = Literal["low_score", "no_evidence", "retrieve_failed", "ungrounded"]
+"""Why a run ended in the refusal: the gate's best score was under ``min_score``; retrieve found nothing
+(``retrieve_first``); the agent's own retrieve failed; or the drafts never passed the citation check."""
+
+
+class TokenUsage(TypedDict):
+    """Tokens the chat model reported for one run (0 when the provider reports none)."""
+
+    input: int
+    output: int
+    total: int
+
+
+class ToolCallRecord(TypedDict):
+    """One tool call of the run: the model's, or the agent's own ``retrieve`` (gate, ``retrieve_first``)."""
+
+    name: str
+    args: dict[str, Any]
+    ok: bool
+    """False when the tool returned an error (the model saw the error text and its hint)."""
+    by: Literal["model", "agent"]
+    evidence: list[int]
+    """The evidence numbers the call issued."""
+    error: str | None
+
+
+class GroundedAgentInput(TypedDict, total=False):
+    """What a run takes: a ``question``, or ``messages`` ending with the user's question."""
+
+    question: str
+    messages: Annotated[list[AnyMessage], add_messages]
+
+
+class GroundedAgentState(TypedDict, total=False):
+    """The state of :func:`~graphrag_agents.agent.build_grounded_agent`'s graph; after a run it holds the result."""
+
+    messages: Annotated[list[AnyMessage], add_messages]
+    question: str
+    """The question of the current run (the last user message)."""
+    question_id: str
+    """The id of that user message (prompts of ``retrieve_first`` put the evidence beside it)."""
+    session_id: str
+    """The evidence session of the run: the ``thread_id`` when the run has one, else a key of its own."""
+    answer: str
+    """The verified answer (invalid citation numbers removed), or the fixed refusal string."""
+    abstained: bool
+    abstain_reason: AbstainReason | None
+    verdict: Literal["accepted", "revise", "refused"] | None
+    """What ``verify`` decided last (None when the run ended before it: an abstention of the gate)."""
+    draft: str
+    """The last draft the citation check read."""
+    citation_check: dict[str, Any] | None
+    """The last :class:`CitationCheck` as a dict (``GroundedAnswer.check`` gives it typed)."""
+    sources: list[dict[str, Any]]
+    """The evidence the accepted answer cites (:class:`Evidence` dicts: n, tool, kind, content, source)."""
+    tool_calls: list[ToolCallRecord]
+    llm_calls: int
+    tokens: TokenUsage
+    revisions: int
+    """Revision turns used (each after a draft failed the check)."""
+    tool_rounds: int
+    """Rounds of model tool calls run (``tools`` mode)."""
+    best_score: float | None
+    """The best score of the agent's own retrieve (gate or ``retrieve_first``); None when it ran none."""
+    context: str
+    """The numbered evidence text ``retrieve_first`` puts in the prompt."""
+
+
+def add_usage(tokens: TokenUsage | None, message: AIMessage) -> TokenUsage:
+    """``tokens`` plus the usage ``message`` reports."""
+    total = TokenUsage(input=0, output=0, total=0) if tokens is None else TokenUsage(**tokens)
+    usage = message.usage_metadata
+    if usage:
+        total["input"] += int(usage.get("input_tokens") or 0)
+        total["output"] += int(usage.get("output_tokens") or 0)
+        total["total"] += int(usage.get("total_tokens") or 0)
+    return total
+
+
+@dataclass
+class GroundedAnswer:
+    """A finished run, typed: the answer or refusal, the check, the evidence it used and what it cost.
+
+    Example::
+
+        state = await agent.ainvoke({"question": "Who founded Acme?"})
+        result = GroundedAnswer.from_state(state)
+        print(result.to_text())
+    """
+
+    question: str
+    answer: str
+    abstained: bool
+    abstain_reason: AbstainReason | None = None
+    check: CitationCheck | None = None
+    """The last citation check (of the accepted answer, or of the last rejected draft)."""
+    sources: list[Evidence] = field(default_factory=list)
+    """The evidence the accepted answer cites; empty on a refusal."""
+    tool_calls: list[ToolCallRecord] = field(default_factory=list)
+    llm_calls: int = 0
+    tokens: TokenUsage = field(default_factory=lambda: TokenUsage(input=0, output=0, total=0))
+    revisions: int = 0
+
+    @classmethod
+    def from_state(cls, state: Mapping[str, Any]) -> GroundedAnswer:
+        """The result held by a final state of the reference agent."""
+        check = state.get("citation_check")
+        return cls(
+            question=str(state.get("question", "")),
+            answer=str(state.get("answer", "")),
+            abstained=bool(state.get("abstained", False)),
+            abstain_reason=state.get("abstain_reason"),
+            check=CitationCheck.model_validate(check) if check else None,
+            sources=[Evidence.model_validate(s) for s in state.get("sources") or ()],
+            tool_calls=list(state.get("tool_calls") or ()),
+            llm_calls=int(state.get("llm_calls", 0)),
+            tokens=state.get("tokens") or TokenUsage(input=0, output=0, total=0),
+            revisions=int(state.get("revisions", 0)),
+        )
+
+    def to_text(self, source_chars: int = 200) -> str:
+        """The answer, then one line per cited source (its content shortened to ``source_chars``)."""
+        if self.abstained or not self.sources:
+            return self.answer
+        return self.answer + "\n\nSources:\n" + format_sources(self.sources, source_chars)
+
+
+def format_sources(sources: Sequence[Evidence], chars: int = 200) -> str:
+    """``[n] kind (source): content`` lines, the content shortened to ``chars``."""
+    lines = []
+    for item in sources:
+        where = f" ({item.source})" if item.source else ""
+        text = " ".join(item.content.split())
+        text = text if len(text) <= chars else text[: chars - 1] + "…"
+        lines.append(f"[{item.n}] {item.kind}{where}: {text}")
+    return "\n".join(lines)

@@ -1,0 +1,113 @@
+"""Run the reference agent on one question and score its answer (needs the ``langchain`` extra).
+
+The record's ``agent`` part: the answer, whether the agent abstained (and why), whether the answer passed the
+citation check, EM / F1 / answer-in-prediction against the gold answers (citation markers removed first; an
+abstention scores 0 on an answerable question), LLM calls, tokens, tool calls, wall time, and the evidence the
+model read split into its numbered items, each flagged ``cited`` when the answer cites it.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from typing import TYPE_CHECKING, Any, Literal, cast
+
+from ..kg import KnowledgeGraph
+from ..tools.toolkit import GraphRAGToolkit
+from .dataset import Question
+from .metrics import answer_in_prediction, exact_match, token_f1
+
+if TYPE_CHECKING:
+    from langchain_core.language_models import BaseChatModel
+
+    from .runner import Answerer
+
+__all__ = ["agent_answerer", "split_evidence", "strip_markers"]
+
+_MARKER = re.compile(r"\s*[\[［【]\s*\d+(?:\s*[,，;；\-–—]\s*\d+)*\s*[\]］】]")
+_ITEM_START = re.compile(r"^\[(\d+)\] ", re.MULTILINE)
+
+
+def strip_markers(answer: str) -> str:
+    """The answer without its ``[n]`` citation markers (they are not part of the answer's words)."""
+    return _MARKER.sub("", answer).strip()
+
+
+def split_evidence(text: str, cited: set[int]) -> list[dict[str, Any]]:
+    """The numbered items of a rendered evidence text (``[n] ...`` at a line start), each with ``cited``."""
+    starts = list(_ITEM_START.finditer(text))
+    items: list[dict[str, Any]] = []
+    for i, match in enumerate(starts):
+        end = starts[i + 1].start() if i + 1 < len(starts) else len(text)
+        n = int(match.group(1))
+        items.append({"n": n, "text": text[match.end():end].strip(), "cited": n in cited})
+    return items
+
+
+def _read_text(state: dict[str, Any]) -> str:
+    """The evidence text the model read: the ``retrieve_first`` context, or the tool results of ``tools`` mode."""
+    if state.get("context"):
+        return str(state["context"])
+    from langchain_core.messages import ToolMessage
+
+    return "\n".join(m.text for m in state.get("messages", []) if isinstance(m, ToolMessage))
+
+
+def score_answer(question: Question, state: dict[str, Any], ms: float) -> dict[str, Any]:
+    """The record's ``agent`` part from a final state of the reference agent."""
+    from ..agent import GroundedAnswer
+
+    result = GroundedAnswer.from_state(state)
+    check = result.check
+    cited = set(check.cited) if check is not None and not result.abstained else set()
+    prediction = "" if result.abstained else strip_markers(result.answer)
+    answers = question.answers
+    return {
+        "answer": result.answer, "abstained": result.abstained, "abstain_reason": result.abstain_reason,
+        "grounded": bool(check is not None and check.grounded and not result.abstained),
+        "cited": sorted(cited), "invalid": list(check.invalid) if check else [],
+        "uncited": len(check.uncited) if check else 0, "unsupported": len(check.unsupported) if check else 0,
+        "em": exact_match(prediction, answers) if question.answerable else None,
+        "f1": round(token_f1(prediction, answers), 4) if question.answerable else None,
+        "contains": answer_in_prediction(prediction, answers) if question.answerable else None,
+        "llm_calls": result.llm_calls, "tokens": int(result.tokens.get("total", 0)),
+        "tool_calls": sum(1 for call in result.tool_calls if call.get("by") == "model"),
+        "revisions": result.revisions, "ms": round(ms), "error": None,
+        "evidence": split_evidence(_read_text(state), cited),
+    }
+
+
+def agent_answerer(kg: KnowledgeGraph, model: str | BaseChatModel, mode: str = "retrieve_first",
+                   **agent_options: Any) -> Answerer:
+    """An answerer running :func:`~graphrag_agents.agent.build_grounded_agent` (read-only tools), one evidence
+    session per question.
+
+    Args:
+        kg: the evaluation graph.
+        model: a litellm model name or a LangChain chat model.
+        mode: ``retrieve_first`` (small local models) or ``tools``.
+        agent_options: further ``build_grounded_agent`` options (``min_score``, ``max_revisions``, ...).
+    """
+    from ..agent import build_grounded_agent
+
+    if mode not in ("tools", "retrieve_first"):
+        from ..errors import ConfigurationError
+
+        raise ConfigurationError(f"--agent-mode must be 'tools' or 'retrieve_first', not {mode!r}")
+    agent = build_grounded_agent(model, GraphRAGToolkit(kg, read_only=True),
+                                 mode=cast(Literal["tools", "retrieve_first"], mode), **agent_options)
+
+    async def answer(question: Question) -> dict[str, Any]:
+        started = time.perf_counter()
+        try:
+            state = await agent.ainvoke({"question": question.question})
+        except Exception as exc:  # a provider failure costs this question, not the run
+            return {"answer": "", "abstained": False, "abstain_reason": None, "grounded": False, "cited": [],
+                    "invalid": [], "uncited": 0, "unsupported": 0,
+                    "em": 0.0 if question.answerable else None, "f1": 0.0 if question.answerable else None,
+                    "contains": 0.0 if question.answerable else None, "llm_calls": 0, "tokens": 0,
+                    "tool_calls": 0, "revisions": 0, "ms": round((time.perf_counter() - started) * 1000),
+                    "error": f"{type(exc).__name__}: {exc}", "evidence": []}
+        return score_answer(question, dict(state), (time.perf_counter() - started) * 1000)
+
+    return answer

@@ -1,0 +1,108 @@
+"""A run's reports: the summary as Markdown tables, and every file of the output folder (``summary.json``,
+``summary.md``, ``recall.png``, ``report.html``).
+
+The plot needs matplotlib (the ``eval`` extra); without it the other files are still written and the summary
+says how to get the plot.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+from .html_report import write_report
+from .plot import plot_available, write_plot
+from .summary import BASELINE, LABELS, OVERALL, summarize
+
+__all__ = ["REPORT_FILES", "summary_markdown", "write_reports"]
+
+REPORT_FILES = {"summary_json": "summary.json", "summary_md": "summary.md", "plot": "recall.png",
+                "report": "report.html"}
+"""The report files, by key, as named in the output folder."""
+
+
+def write_reports(out: Path, records: Sequence[dict[str, Any]], meta: dict[str, Any],
+                  titles: dict[str, str] | None = None) -> tuple[dict[str, Any], dict[str, Path]]:
+    """Summarise ``records`` and write every report; returns the summary and the files written, by key.
+
+    Args:
+        out: the output folder.
+        records: the per-question records, in question order.
+        meta: run facts copied into the summary (``ks``, ``build``, ``corpus_paragraphs``, ...).
+        titles: paragraph id -> title, so the HTML report lists paragraphs by title.
+    """
+    summary = summarize(records, meta)
+    files: dict[str, Path] = {}
+    plot: Path | None = None
+    if records and plot_available():
+        plot = files["plot"] = write_plot(summary, out / REPORT_FILES["plot"])
+    elif records:
+        summary["notes"].append("No plot: matplotlib is missing. Fix: pip install 'graphrag-agents[eval]'.")
+    files["summary_json"] = out / REPORT_FILES["summary_json"]
+    files["summary_json"].write_text(json.dumps(summary, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    if records:
+        files["summary_md"] = out / REPORT_FILES["summary_md"]
+        files["summary_md"].write_text(summary_markdown(summary), encoding="utf-8")
+        files["report"] = write_report(out / REPORT_FILES["report"], records, summary, titles, plot)
+    return summary, files
+
+
+def _pct(value: float) -> str:
+    return f"{100 * value:.1f}"
+
+
+def _row(cells: Iterable[object]) -> str:
+    return "| " + " | ".join(str(c) for c in cells) + " |"
+
+
+def summary_markdown(summary: dict[str, Any]) -> str:
+    """The summary as Markdown: retrieval table (baseline first), per-type table, answers table, notes."""
+    ks = [str(k) for k in summary["ks"]]
+    top = ks[-1]
+    methods: dict[str, dict[str, Any]] = summary["methods"]
+    build = summary["build"]
+    lines = [
+        f"{summary['questions']} questions ({', '.join(f'{n} {t}' for t, n in summary['types'].items())}) "
+        f"over {summary['corpus_paragraphs']} paragraphs; graph `{build['graph']}`: {build['chunks']} chunks, "
+        f"{build['entities']} entities, {build['relations']} relations ({build['extractor']} extractor, "
+        + ("reused from cache)." if build["reused"] else
+           f"built in {build['ingest_seconds'] + build['finalize_seconds']:.0f} s: ingest "
+           f"{build['ingest_seconds']:.0f} s, finalize {build['finalize_seconds']:.0f} s"
+           + (f"; {build['unchanged']} paragraphs were already in the graph)." if build.get("unchanged") else ").")),
+        "",
+        "Supporting-paragraph recall (%), top_k " + top + ", each method measured in the same run:",
+        "",
+        _row(["method", *(f"recall@{k}" for k in ks), *(f"all-gold@{k}" for k in ks), "p50 ms", "p95 ms",
+              "items / q", "chars / q"]),
+        _row(["-"] * (2 * len(ks) + 5)),
+    ]
+    for name, m in methods.items():
+        lines.append(_row([LABELS.get(name, name), *(_pct(m["recall"][k]) for k in ks),
+                           *(_pct(m["all_gold"][k]) for k in ks), f"{m['ms_p50']:.1f}", f"{m['ms_p95']:.1f}",
+                           f"{m['items']:.1f}", f"{m['chars']:,}"]))
+    if OVERALL in methods and BASELINE in methods:
+        gain = 100 * (methods[OVERALL]["recall"][top] - methods[BASELINE]["recall"][top])
+        lines += ["", f"retrieve vs dense-only: recall@{top} {gain:+.1f} points; the model reads "
+                      f"{methods[OVERALL].get('llm_chars', 0):,} characters of rendered evidence per question."]
+    types = sorted(summary["types"])
+    lines += ["", f"recall@{top} (%) by question type:", "", _row(["method", *types]), _row(["-"] * (len(types) + 1))]
+    for name, m in methods.items():
+        lines.append(_row([LABELS.get(name, name),
+                           *(_pct(m["by_type"][t]["recall"][top]) if t in m["by_type"] else "-" for t in types)]))
+    answers = summary.get("answers")
+    if answers:
+        unans = answers["unanswerable_accuracy"]
+        lines += ["", f"Reference agent (`{summary.get('model')}`, mode {summary.get('agent_mode')}), "
+                      f"{answers['questions']} questions:", "",
+                  _row(["EM", "F1", "answer in text", "grounded", "abstained", "unanswerable acc.",
+                        "LLM calls / q", "tokens / q", "p50 s", "p95 s"]), _row(["-"] * 10),
+                  _row([_pct(answers["em"]), _pct(answers["f1"]), _pct(answers["contains"]),
+                        _pct(answers["grounded_rate"]),
+                        _pct(answers["abstention_rate"]), "n/a" if unans is None else _pct(unans),
+                        f"{answers['llm_calls']:.2f}", f"{answers['tokens']:,}", f"{answers['ms_p50'] / 1000:.1f}",
+                        f"{answers['ms_p95'] / 1000:.1f}"])]
+    for note in summary.get("notes", []):
+        lines += ["", f"Note: {note}"]
+    return "\n".join(lines) + "\n"

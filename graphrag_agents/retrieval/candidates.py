@@ -1,0 +1,158 @@
+"""Candidate chunks for the ``passages`` path, each found by one signal and carrying what fusion needs.
+
+Three independent searches, each one bounded read-only query:
+
+* :func:`vector_candidates`: nearest chunks by embedding (cosine similarity);
+* :func:`lexical_candidates`: BM25-style keyword search (see there for why it is not FalkorDB's own score);
+* :func:`entity_candidates`: chunks that the entities found in the question are MENTIONED_IN.
+
+Every candidate comes with its cosine similarity to the question (computed by the server on the stored
+vector), its document id and title, so fusion never fetches a chunk's text or vector.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..ingest.records import name_key
+from ..store.graph import GraphStore
+from ._cypher import QueryVector, cosine, vector_param
+from .fulltext import MAX_DF, query_terms, weighted_terms_query
+from .names import Anchor
+
+__all__ = ["Candidate", "entity_candidates", "lexical_candidates", "title_key", "vector_candidates"]
+
+COSINE = cosine("c")
+"""Cypher for the cosine similarity of chunk ``c`` to the question vector ``$v`` (0 before finalize)."""
+_WITH_TITLE = "OPTIONAL MATCH (d:Document {id: c.document_id}) "
+_FILTER_SCAN = 20_000
+"""With a document filter, vector search scans at most this many chunks of those documents, exactly."""
+BM25_K1 = 1.2
+BM25_B = 0.75
+_LEX_PRE = 100
+"""Chunks re-scored with length normalisation after the first, idf-only pass."""
+_ENTITY_SCAN = 200
+"""Mentions read per entity before keeping its ``per_entity`` chunks nearest to the question."""
+_PARENTHESIS = re.compile(r"\s*\([^()]*\)\s*$")
+
+
+@functools.lru_cache(maxsize=4096)
+def title_key(title: str) -> str:
+    """A document title as a name: without a trailing parenthesis ("Rush (band)" -> "rush"), normalised."""
+    return name_key(_PARENTHESIS.sub("", title))
+
+
+@dataclass
+class Candidate:
+    """A chunk that one or more signals found, with the features fusion scores it by."""
+
+    chunk_id: str
+    document_id: str
+    title: str
+    cosine: float
+    """Cosine similarity of the chunk's stored embedding to the question."""
+    lexical: float = 0.0
+    """Keyword match in [0, 1] (see :func:`lexical_candidates`)."""
+    entity: float = 0.0
+    """Sum of the weights of the question's entities it mentions, capped at 1."""
+    bridge_via: list[tuple[str, float]] = field(default_factory=list)
+    """Bridge expansion (see :mod:`.bridge`): the entities it was reached through, as (name key, weight)."""
+    found_by: list[str] = field(default_factory=list)
+
+
+def _candidate(row: Sequence[Any], signal: str) -> Candidate:
+    cid, doc_id, title, cosine = row[:4]
+    return Candidate(chunk_id=str(cid), document_id=str(doc_id), title=str(title or ""), cosine=float(cosine),
+                     found_by=[signal])
+
+
+async def vector_candidates(store: GraphStore, vector: QueryVector, k: int,
+                            document_ids: Sequence[str] | None = None) -> list[Candidate]:
+    """The ``k`` chunks nearest to the question vector, best first.
+
+    With ``document_ids``, the chunks of those documents are compared exactly (up to 20,000 of them) instead
+    of asking the vector index, which cannot filter while it searches.
+    """
+    params: dict[str, Any] = {"v": vector_param(vector), "k": int(k), "docs": list(document_ids or []),
+                              "scan": _FILTER_SCAN}
+    if document_ids:
+        query = ("MATCH (c:Chunk) WHERE c.document_id IN $docs WITH c LIMIT $scan "
+                 f"WITH c, {COSINE} AS cos ORDER BY cos DESC LIMIT $k ")
+    else:
+        query = ("CALL db.idx.vector.queryNodes('Chunk', 'embedding', $k, vecf32($v)) YIELD node, score "
+                 "WITH node AS c, 1 - score AS cos ")
+    rows = await store.ro_query(query + _WITH_TITLE + "RETURN c.id, c.document_id, d.title, cos", params)
+    return [_candidate(row, "vector") for row in rows]
+
+
+_LEXICAL = (
+    weighted_terms_query("Chunk")
+    + "{filter}"
+    "WITH total, node, sum(w[1]) AS s ORDER BY s DESC LIMIT $pre "
+    "WITH total, collect([node, s, size(node.text)]) AS found "
+    "WITH total, found, reduce(a = 0.0, x IN found | a + x[2]) / size(found) AS avglen "
+    "UNWIND found AS x "
+    "WITH x[0] AS c, x[1] / total * ($k1 + 1) / (1 + $k1 * (1 - $b + $b * x[2] / avglen)) AS lex "
+    "ORDER BY lex DESC LIMIT $k "
+    + _WITH_TITLE
+    + f"RETURN c.id, c.document_id, d.title, {COSINE}, lex"
+)
+
+
+async def lexical_candidates(store: GraphStore, question: str, vector: QueryVector, k: int,
+                             document_ids: Sequence[str] | None = None) -> list[Candidate]:
+    """The ``k`` chunks that best match the question's content words, BM25-style, best first.
+
+    FalkorDB's full-text score counts term occurrences but not how rare a term is (a paragraph saying "rock"
+    four times outranks the only one naming "Counterparts"), so each term is weighted by its idf
+    (:func:`~.fulltext.weighted_terms_query`; terms in 5,000 chunks or more are skipped). A chunk's score is
+    the idf of the terms it contains over the idf of all the question's terms (the share of the question it
+    covers), times BM25's length factor (k1 = 1.2, b = 0.75, against the mean length of the 100 best
+    chunks), capped at 1. The whole computation is one query and only ``k`` rows come back.
+    """
+    terms = query_terms(question)
+    if not terms:
+        return []
+    query = _LEXICAL.replace("{filter}", "WITH w, total, node WHERE node.document_id IN $docs "
+                             if document_ids else "")
+    rows = await store.ro_query(query, {
+        "terms": terms, "maxdf": MAX_DF, "pre": _LEX_PRE, "k": int(k), "k1": BM25_K1, "b": BM25_B,
+        "v": vector_param(vector), "docs": list(document_ids or []),
+    })
+    found = []
+    for row in rows:
+        candidate = _candidate(row, "fulltext")
+        candidate.lexical = min(1.0, max(0.0, float(row[4])))
+        found.append(candidate)
+    return found
+
+
+async def entity_candidates(store: GraphStore, anchors: Sequence[Anchor], vector: QueryVector, k: int,
+                            per_entity: int = 10, document_ids: Sequence[str] | None = None) -> list[Candidate]:
+    """Chunks the anchor entities are MENTIONED_IN: per entity its ``per_entity`` chunks nearest the question.
+
+    ``entity`` = the sum of the weights of the anchors a chunk mentions, capped at 1. An entity's mentions
+    are read up to 200 (a hub mentioned 10,000 times costs no more). At most ``k`` chunks, heaviest first.
+    """
+    if not anchors:
+        return []
+    doc_filter = "WHERE c.document_id IN $docs " if document_ids else ""
+    rows = await store.ro_query(
+        "UNWIND $anchors AS a MATCH (e:__Entity__ {id: a[0]}) "
+        f"CALL {{ WITH e MATCH (e)-[:MENTIONED_IN]->(c:Chunk) {doc_filter}WITH c LIMIT $scan "
+        f"WITH c, {COSINE} AS cos ORDER BY cos DESC LIMIT $per RETURN c, cos }} "
+        "WITH c, cos, sum(a[1]) AS weight ORDER BY weight DESC, cos DESC LIMIT $k "
+        + _WITH_TITLE + "RETURN c.id, c.document_id, d.title, cos, weight",
+        {"anchors": [[a.entity_id, float(a.weight)] for a in anchors], "v": vector_param(vector),
+         "scan": _ENTITY_SCAN, "per": int(per_entity), "k": int(k), "docs": list(document_ids or [])},
+    )
+    found = []
+    for row in rows:
+        candidate = _candidate(row, "entity")
+        candidate.entity = min(1.0, float(row[4]))
+        found.append(candidate)
+    return found

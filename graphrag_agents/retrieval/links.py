@@ -1,0 +1,98 @@
+"""The ``links`` path: relations around the entities found, walked hop by hop with a cap shared per hop.
+
+The walk is a beam: hop 1 reads the relations of the anchor entities, hop n those of the new entities that the
+relations kept at hop n-1 reached. The total is capped at ``4 x top_k`` relations (40 at most) and each hop is
+promised an equal share of that cap, so a busy first hop cannot crowd out the deeper ones; a share a hop does
+not use passes on to the next hop, and what the last hop leaves is filled with the best relations the earlier
+hops had to drop.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..store.graph import GraphStore
+from ._cypher import QueryVector, cosine, vector_param
+from .facts import RELATION_RETURN, relation_hit
+from .hits import RelationHit
+from .names import Anchor
+
+__all__ = ["HOP_DECAY", "MAX_HOPS", "hop_shares", "links", "links_cap"]
+
+MAX_HOPS = 5
+HOP_DECAY = 0.8
+"""A relation n hops out scores its fact's cosine times ``HOP_DECAY ** (n - 1)``."""
+FANOUT = 100
+"""Relations read per entity per hop: a hub with 10,000 relations costs no more than one with 100."""
+_MAX_FRONTIER = 40
+
+
+def links_cap(top_k: int) -> int:
+    """Total relations ``links`` may return: 4 x ``top_k``, at most 40."""
+    return max(1, min(4 * top_k, 40))
+
+
+def hop_shares(cap: int, hops: int) -> list[int]:
+    """The cap split evenly over the hops, the remainder going to the nearest ones."""
+    return [cap // hops + (1 if i < cap % hops else 0) for i in range(hops)]
+
+
+def _query(filtered: bool) -> str:
+    doc_filter = (
+        "CALL { WITH r UNWIND r.chunk_ids AS cid MATCH (c:Chunk {id: cid}) WHERE c.document_id IN $docs "
+        "RETURN c LIMIT 1 } "
+    ) if filtered else ""
+    return (
+        "UNWIND $frontier AS fid MATCH (e:__Entity__ {id: fid}) "
+        "CALL { WITH e MATCH (e)-[r:RELATES]-(:__Entity__) WHERE NOT id(r) IN $seen RETURN r LIMIT $fanout } "
+        "WITH DISTINCT r " + doc_filter
+        + "WITH r, startNode(r) AS a, endNode(r) AS b, "
+        f"{cosine('r')} AS sim "
+        f"RETURN {RELATION_RETURN}, sim, id(r) ORDER BY sim DESC LIMIT $limit"
+    )
+
+
+async def links(store: GraphStore, vector: QueryVector, anchors: Sequence[Anchor], top_k: int,
+                expand_hops: int = 1, document_ids: Sequence[str] | None = None) -> list[RelationHit]:
+    """Relations up to ``expand_hops`` (1-5) hops from ``anchors``, best first, each with its ``hop``.
+
+    Score: cosine similarity of the relation's fact embedding to the question, times ``0.8 ** (hop - 1)``.
+    """
+    hops = max(1, min(MAX_HOPS, int(expand_hops)))
+    cap = links_cap(top_k)
+    shares = hop_shares(cap, hops)
+    frontier = list(dict.fromkeys(a.entity_id for a in anchors))[:_MAX_FRONTIER]
+    visited = set(frontier)
+    seen: list[int] = []
+    kept: list[RelationHit] = []
+    dropped: list[RelationHit] = []
+    carry = 0
+    query = _query(bool(document_ids))
+    v = vector_param(vector)
+    for hop in range(1, hops + 1):
+        if not frontier:
+            break
+        budget = shares[hop - 1] + carry
+        rows = await store.ro_query(query, {
+            "frontier": frontier, "seen": seen, "fanout": FANOUT, "v": v,
+            "docs": list(document_ids or []), "limit": cap,
+        })
+        decay = HOP_DECAY ** (hop - 1)
+        found = [relation_hit(row, float(row[9]) * decay, "links", hop) for row in rows]
+        seen += [int(row[10]) for row in rows]
+        taken, rest = found[:budget], found[budget:]
+        carry = budget - len(taken)
+        kept += taken
+        dropped += rest
+        frontier = []
+        for hit in taken:
+            for end in (hit.source_id, hit.target_id):
+                if end not in visited:
+                    visited.add(end)
+                    frontier.append(end)
+        frontier = frontier[:_MAX_FRONTIER]
+    room = cap - len(kept)
+    if room > 0:
+        kept += sorted(dropped, key=lambda h: -h.score)[:room]
+    kept.sort(key=lambda h: (-h.score, h.hop))
+    return kept

@@ -1,0 +1,288 @@
+"""``GraphRAGToolkit``: the graph tools, bound to one knowledge graph and one evidence session.
+
+A toolkit is itself a session; ``new_session()`` gives another conversation its own evidence numbering while
+sharing the graph, the options and the write lock.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from types import TracebackType
+from typing import Any, Literal
+
+from pydantic import BaseModel
+
+from ..errors import ReadOnlyViolation, ToolError
+from ..kg import KnowledgeGraph
+from ..store.schema import read_meta
+from .citations import CitationCheck, check_citations
+from .evidence import EvidenceLedger
+from .inputs import CheckCitationsInput, GetOntologyInput, RetrieveInput, StatusInput
+from .plan import CHEAP_PLAN_LIMITS, PlanLimits
+from .read_tools import number_ontology, number_retrieval, number_status
+from .results import OntologyResult, RetrieveResult, StatusResult, ToolResult
+from .spec import ToolAnnotations, ToolSpec
+from .write_results import AddFactsResult, FinalizeResult, IngestResult, PreviewFilesResult, SetOntologyResult
+from .write_tools import attach_write_state, finalize_directly
+
+__all__ = ["READ_TOOLS", "WRITE_TOOLS", "FinalizePolicy", "GraphRAGToolkit"]
+
+FinalizePolicy = Literal["manual", "on_write", "never"]
+READ_TOOLS = ("status", "get_ontology", "retrieve", "check_citations")
+WRITE_TOOLS = ("preview_files", "set_ontology", "ingest", "finalize", "add_facts")
+DEFAULT_MAX_FILE_BYTES = 50 * 1024 * 1024
+_TENANT = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,62}$")
+
+_READ = ToolAnnotations(read_only=True, destructive=False, idempotent=True, open_world=False)
+# check_citations reads only the session's own ledger: no graph, no network.
+_DESCRIPTIONS = {
+    "status": "Counts of documents, chunks, entities and relations in the knowledge graph, and every entity "
+              "label and relation type with its count. The result carries one evidence number [n].",
+    "get_ontology": "The declared entity types (with properties) and relation types with their (source, target) "
+                    "patterns. The result carries one evidence number [n].",
+    "retrieve": "Hybrid search (vector + full-text + graph) of the knowledge graph for a question: entities, "
+                "relations around them, facts and source passages, each with an evidence number [n] and a score. "
+                "Pass the user's question word for word first; call again with exact names or expand_hops 2-3 "
+                "when the first call did not answer.",
+    "check_citations": "Check a draft answer before replying: every [n] must be evidence a tool returned in this "
+                       "conversation. Lists invalid numbers (removed from the answer), claims with no [n] of their "
+                       "own, and cited claims whose figures or names the cited evidence lacks. No LLM involved.",
+}
+
+
+@dataclass
+class _Shared:
+    """State every session of one toolkit shares."""
+
+    kg: KnowledgeGraph
+    read_only: bool
+    files_root: str | None
+    max_file_bytes: int | None
+    plan_limits: Mapping[str, Any] | PlanLimits | None
+    include: frozenset[str] | None
+    finalize_policy: FinalizePolicy
+    ledger_capacity: int
+    owns_kg: bool = False
+    extra: dict[str, Any] = field(default_factory=dict)
+    """Room for the write side's shared state (plan memory, pending finalize)."""
+
+
+class GraphRAGToolkit:
+    """The graph tools over one :class:`KnowledgeGraph`, with a per-session evidence ledger.
+
+    Args:
+        kg: the knowledge graph.
+        read_only: drop the write tools; calling one raises :class:`ReadOnlyViolation`.
+        files_root: folder ``preview_files`` and ``ingest(files=...)`` may read (sandboxed); the filesystem
+            root, the home folder and folders containing it are refused.
+        max_file_bytes: largest file ``ingest`` reads (None: no limit).
+        plan_limits: strategies an agent's ingest plan may pick: ``chunkers``, ``extractors``, ``resolvers``,
+            ``max_llm_pairs``, ``max_chunks``, ``tune_params``, merged over ``CHEAP_PLAN_LIMITS``
+            (see :func:`graphrag_agents.tools.plan.merge_plan_limits`).
+        include: the subset of tool names to offer.
+        finalize_policy: ``manual`` (agent calls finalize), ``on_write`` (after every changing ingest),
+            ``never`` (you call ``kg.finalize()``).
+        ledger_capacity: evidence items kept per session.
+
+    Example::
+
+        toolkit = GraphRAGToolkit(kg, read_only=True)
+        result = await toolkit.call("retrieve", {"question": "Where does Alice work?"})
+        print(result.to_llm_text())
+    """
+
+    def __init__(self, kg: KnowledgeGraph, *, read_only: bool = False,
+                 files_root: str | os.PathLike[str] | None = None,
+                 max_file_bytes: int | None = DEFAULT_MAX_FILE_BYTES,
+                 plan_limits: Mapping[str, Any] | PlanLimits | None = CHEAP_PLAN_LIMITS,
+                 include: Sequence[str] | None = None, finalize_policy: FinalizePolicy = "manual",
+                 ledger_capacity: int = 2000) -> None:
+        if finalize_policy not in ("manual", "on_write", "never"):
+            raise ValueError(f"finalize_policy must be 'manual', 'on_write' or 'never', not {finalize_policy!r}")
+        known = set(READ_TOOLS) | set(WRITE_TOOLS)
+        unknown = sorted(set(include or ()) - known)
+        if unknown:
+            raise ValueError(f"Unknown tool names in include: {unknown}; known tools: {sorted(known)}")
+        self._shared = _Shared(
+            kg=kg, read_only=read_only, files_root=os.fspath(files_root) if files_root is not None else None,
+            max_file_bytes=max_file_bytes, plan_limits=plan_limits,
+            include=frozenset(include) if include is not None else None,
+            finalize_policy=finalize_policy, ledger_capacity=ledger_capacity,
+        )
+        attach_write_state(self._shared.extra, files_root, max_file_bytes, plan_limits)
+        self.ledger = EvidenceLedger(ledger_capacity)
+
+    @property
+    def kg(self) -> KnowledgeGraph:
+        """The knowledge graph the tools work on."""
+        return self._shared.kg
+
+    @property
+    def read_only(self) -> bool:
+        """Whether the write tools are withheld."""
+        return self._shared.read_only
+
+    def new_session(self) -> GraphRAGToolkit:
+        """A session for another conversation: same graph and options, its own evidence numbering."""
+        session = object.__new__(GraphRAGToolkit)
+        session._shared = self._shared
+        session.ledger = EvidenceLedger(self._shared.ledger_capacity)
+        return session
+
+    @classmethod
+    async def for_tenant(cls, tenant: str, *, base_graph: str = "default", url: str | None = None,
+                         data_dir: str | None = None, **options: Any) -> GraphRAGToolkit:
+        """A toolkit bound to the graph ``<base_graph>__<tenant>``; ``aclose()`` closes that graph.
+
+        ``options`` are the toolkit's keyword arguments, plus ``embedder`` for :meth:`KnowledgeGraph.open`.
+        """
+        if not isinstance(tenant, str) or not _TENANT.match(tenant):
+            raise ToolError(f"Invalid tenant name {tenant!r}.",
+                            "Use 1-63 letters, digits, '_' or '-', starting with a letter or digit (e.g. 'acme').")
+        embedder = options.pop("embedder", None)
+        kg = await KnowledgeGraph.open(url=url, graph=f"{base_graph}__{tenant}", data_dir=data_dir,
+                                       embedder=embedder)
+        toolkit = cls(kg, **options)
+        toolkit._shared.owns_kg = True
+        return toolkit
+
+    async def aclose(self) -> None:
+        """Close the graph when this toolkit opened it (``for_tenant``)."""
+        if self._shared.owns_kg:
+            self._shared.owns_kg = False
+            await self._shared.kg.close()
+
+    async def __aenter__(self) -> GraphRAGToolkit:
+        return self
+
+    async def __aexit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                        tb: TracebackType | None) -> None:
+        await self.aclose()
+
+    # -- the tool list -------------------------------------------------------------------------------------
+
+    def _offered(self, name: str) -> bool:
+        shared = self._shared
+        if shared.include is not None and name not in shared.include:
+            return False
+        if name in WRITE_TOOLS:
+            if shared.read_only:
+                return False
+            if name == "preview_files" and shared.files_root is None:
+                return False
+            if name == "finalize" and shared.finalize_policy != "manual":
+                return False
+        return True
+
+    def _all_specs(self) -> list[ToolSpec]:
+        specs = [
+            ToolSpec("status", _DESCRIPTIONS["status"], StatusInput, StatusResult, _READ, self._status),
+            ToolSpec("get_ontology", _DESCRIPTIONS["get_ontology"], GetOntologyInput, OntologyResult, _READ,
+                     self._get_ontology),
+            ToolSpec("retrieve", _DESCRIPTIONS["retrieve"], RetrieveInput, RetrieveResult, _READ, self._retrieve),
+            ToolSpec("check_citations", _DESCRIPTIONS["check_citations"], CheckCitationsInput, CitationCheck,
+                     _READ, self._check_citations),
+        ]
+        from .write_tools import write_specs
+
+        return specs + write_specs(self)
+
+    def tool_specs(self) -> list[ToolSpec]:
+        """The tools this toolkit offers (respecting ``include``, ``read_only``, files root and finalize policy)."""
+        return [spec for spec in self._all_specs() if self._offered(spec.name)]
+
+    def spec(self, name: str) -> ToolSpec:
+        """The offered tool called ``name``; ToolError (or ReadOnlyViolation) when it is not offered."""
+        for spec in self.tool_specs():
+            if spec.name == name:
+                return spec
+        if name in WRITE_TOOLS and self._shared.read_only:
+            raise ReadOnlyViolation(f"The tool {name!r} writes to the graph, and this toolkit is read-only.",
+                                    "Use the read tools (status, get_ontology, retrieve, check_citations), or "
+                                    "build the toolkit with read_only=False.")
+        offered = ", ".join(s.name for s in self.tool_specs())
+        raise ToolError(f"Unknown or unavailable tool {name!r}.", f"Available tools: {offered}.")
+
+    async def call(self, name: str, args: Mapping[str, Any] | BaseModel | None = None) -> ToolResult:
+        """Validate ``args`` with the tool's input model and run it."""
+        return await self.spec(name).run(args)
+
+    # -- read tools ----------------------------------------------------------------------------------------
+
+    async def status(self) -> StatusResult:
+        """Counts of what the graph holds; one evidence number."""
+        result = await self.call("status", {})
+        assert isinstance(result, StatusResult)
+        return result
+
+    async def get_ontology(self) -> OntologyResult:
+        """The declared ontology; one evidence number."""
+        result = await self.call("get_ontology", {})
+        assert isinstance(result, OntologyResult)
+        return result
+
+    async def retrieve(self, question: str, **options: Any) -> RetrieveResult:
+        """Hybrid search for ``question``; options: paths, top_k, expand_hops, document_ids, min_score."""
+        result = await self.call("retrieve", {"question": question, **options})
+        assert isinstance(result, RetrieveResult)
+        return result
+
+    async def check_citations(self, answer: str) -> CitationCheck:
+        """Check a draft answer's [n] citations against this session's evidence."""
+        result = await self.call("check_citations", {"answer": answer})
+        assert isinstance(result, CitationCheck)
+        return result
+
+    # -- write tools ---------------------------------------------------------------------------------------
+
+    async def preview_files(self, files: Sequence[str] | None = None, offset: int = 0,
+                            **options: Any) -> PreviewFilesResult:
+        """One sample from the middle of each file under the files root; page on with ``offset=next_offset``."""
+        result = await self.call("preview_files", {"files": files, "offset": offset, **options})
+        assert isinstance(result, PreviewFilesResult)
+        return result
+
+    async def set_ontology(self, entities: Sequence[Mapping[str, Any]] = (),
+                           relations: Sequence[Mapping[str, Any]] = ()) -> SetOntologyResult:
+        """Declare or extend the ontology (additive only)."""
+        result = await self.call("set_ontology", {"entities": list(entities), "relations": list(relations)})
+        assert isinstance(result, SetOntologyResult)
+        return result
+
+    async def ingest(self, text: str | None = None, **options: Any) -> IngestResult:
+        """Ingest ``text``, or ``files=[...]`` under the files root with an optional ``plan``; see the tool."""
+        args = {"text": text, **options} if text is not None else options
+        result = await self.call("ingest", args)
+        assert isinstance(result, IngestResult)
+        return result
+
+    async def finalize(self) -> FinalizeResult:
+        """Embed and index; under ``finalize_policy="on_write"`` this retries a finalize that failed."""
+        return await finalize_directly(self)
+
+    async def add_facts(self, text: str, entities: Sequence[Mapping[str, Any]],
+                        relations: Sequence[Mapping[str, Any]] = (), **options: Any) -> AddFactsResult:
+        """Write entities and relations extracted by the caller, tied to their source ``text``."""
+        result = await self.call("add_facts", {"text": text, "entities": list(entities),
+                                               "relations": list(relations), **options})
+        assert isinstance(result, AddFactsResult)
+        return result
+
+    async def _status(self, _: StatusInput) -> StatusResult:
+        return number_status(self.ledger, await self.kg.status())
+
+    async def _get_ontology(self, _: GetOntologyInput) -> OntologyResult:
+        await self.kg.require_exists()
+        meta = await read_meta(self.kg.store)
+        return number_ontology(self.ledger, meta.ontology_json if meta else "{}")
+
+    async def _retrieve(self, args: RetrieveInput) -> RetrieveResult:
+        hits = await self.kg.retrieve(args.question, paths=args.paths, top_k=args.top_k,
+                                      expand_hops=args.expand_hops, document_ids=args.document_ids)
+        return number_retrieval(self.ledger, hits, args.min_score)
+
+    async def _check_citations(self, args: CheckCitationsInput) -> CitationCheck:
+        return check_citations(args.answer, self.ledger)

@@ -1,0 +1,83 @@
+"""One ``graphrag-agents ask`` run of the reference agent against the real local model, replayed from a cassette.
+
+The cassette was recorded with vcrpy (``record_mode="once"``) against the Qwen2.5-Coder-0.5B server of
+``tools/local-llm`` (``serve.sh 8090``) in ``retrieve_first`` mode; replaying it needs no server. To record it
+again, delete the cassette and run this test with the server up.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import re
+from collections.abc import Iterator
+from importlib import resources
+from pathlib import Path
+
+import pytest
+import vcr
+
+from graphrag_agents.agent import REFUSAL
+from graphrag_agents.cli import main
+from graphrag_agents.ingest.plan import IngestPlan, SourceDocument
+from graphrag_agents.kg import KnowledgeGraph
+
+CASSETTE = Path(__file__).parent / "cassettes" / "agent" / "ask_retrieve_first_local.yaml"
+SERVER = "http://127.0.0.1:8090/v1"
+QUESTION = ('Which Canadian rock band released a song called "Counterparts" and had a drummer who was inducted '
+            "into the Modern Drummer Hall of Fame?")
+# The two supporting paragraphs of the question and four distractors from the bundled demo corpus.
+TITLES = {"Neil Peart", "Nobody's Hero", "Jeff Porcaro", "Keith Moon", "Mike Portnoy", "Steve Smith (musician)"}
+
+
+@pytest.fixture
+def model_env(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """The environment of the recorded run: the local model through litellm's OpenAI-compatible client."""
+    monkeypatch.setenv("GRAPHRAG_MODEL", "openai/local")
+    monkeypatch.setenv("OPENAI_API_BASE", SERVER)
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-cassette-not-a-key")
+    monkeypatch.setenv("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+    monkeypatch.setenv("GRAPHRAG_MODEL_TIMEOUT", "900")  # recording on a busy 2-core machine
+    monkeypatch.delenv("GRAPHRAG_AGENT_MODE", raising=False)
+    monkeypatch.delenv("GRAPHRAG_API_BASE", raising=False)
+    yield
+
+
+async def _build(data_dir: Path) -> None:
+    rows = [json.loads(line) for line in resources.files("graphrag_agents.data").joinpath("demo_corpus.jsonl")
+            .read_text(encoding="utf-8").splitlines() if line.strip()]
+    sources = [SourceDocument(r["id"], r["id"], text=r["text"], title=r["title"]) for r in rows if r["title"] in TITLES]
+    assert len(sources) == len(TITLES)
+    async with await KnowledgeGraph.open(graph="cassette", data_dir=str(data_dir)) as kg:
+        await kg.ingest_documents(sources, IngestPlan(extractor="ner"), progress=False)
+        await kg.finalize(progress=False)
+
+
+def test_ask_replays_the_local_model(tmp_path: Path, model_env: None, capsys: pytest.CaptureFixture[str]) -> None:
+    asyncio.run(_build(tmp_path))
+    recorder = vcr.VCR(record_mode="once", filter_headers=["authorization", "api-key", "x-api-key"],
+                       match_on=["method", "scheme", "host", "port", "path"])
+    with recorder.use_cassette(str(CASSETTE)) as cassette:
+        code = main(["ask", QUESTION, "--data-dir", str(tmp_path), "--graph", "cassette", "--mode", "retrieve_first"])
+    out = capsys.readouterr().out
+    if cassette.rewound:  # replayed (not being recorded): every recorded model call was made again
+        assert cassette.all_played, "the run made fewer model calls than the recording"
+    calls = len(cassette.requests)
+    assert all(r.path.endswith("/chat/completions") for r in cassette.requests)
+    assert all("authorization" not in {k.lower() for k in r.headers} for r in cassette.requests)
+
+    # What the recorded run did, end to end: the agent's own retrieve, 1-2 model calls, the check, the verdict.
+    assert "retrieve: " in out and "evidence items" in out and "verify: Citation check" in out
+    answer = re.search(r"^Answer: (.*)$", out, re.M)
+    assert answer is not None
+    summary = re.search(r"\((\d+) LLM calls, (\d+) tokens, tool calls: retrieve", out)
+    assert summary is not None and int(summary.group(1)) == calls and int(summary.group(2)) > 0
+    if code == 0:
+        assert "Sources:" in out and re.search(r"\[\d+\]", answer.group(1))
+    else:
+        assert code == 1 and answer.group(1) == REFUSAL and calls == 2  # a draft and its revision
+    request = json.loads(cassette.requests[0].body)
+    prompt = request["messages"][-1]["content"]
+    assert prompt.startswith(f"Question: {QUESTION}") and "Evidence:" in prompt and "[1]" in prompt
+    assert os.environ["OPENAI_API_KEY"] not in CASSETTE.read_text(encoding="utf-8")

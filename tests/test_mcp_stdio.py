@@ -1,0 +1,58 @@
+"""The MCP server as a real stdio subprocess (``graphrag-mcp`` and ``graphrag-agents mcp``) on the embedded store."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+from mcp import Client, StdioServerParameters
+from mcp.client.stdio import stdio_client
+from test_mcp_server import QUESTION, acme_graph, cite, first_number, text_of
+
+from graphrag_agents.kg import KnowledgeGraph
+from graphrag_agents.tools.toolkit import READ_TOOLS
+
+
+async def _session(args: list[str], env: dict[str, str], workdir: Path, name: str) -> str:
+    """Run one client session against a fresh server process; returns the server's stderr."""
+    problems: list[Exception] = []
+
+    async def on_message(message: Any) -> None:
+        if isinstance(message, Exception):  # e.g. a stdout line that is not JSON-RPC
+            problems.append(message)
+
+    params = StdioServerParameters(command=sys.executable, args=args, env=env, cwd=workdir)
+    errlog_path = workdir / f"{name}.stderr"
+    with errlog_path.open("w+", encoding="utf-8") as errlog:
+        async with Client(stdio_client(params, errlog=errlog), message_handler=on_message,
+                          read_timeout_seconds=60) as client:
+            tools = (await client.list_tools()).tools
+            assert [t.name for t in tools] == list(READ_TOOLS)
+            assert all(t.annotations and t.annotations.read_only_hint for t in tools)
+            status = await client.call_tool("status", {})
+            found = await client.call_tool("retrieve", {"question": QUESTION})
+            n = first_number(found.structured_content)
+            assert n == status.structured_content["n"] + 1, "one numbering for the whole process"
+            assert (await cite(client, n))["grounded"]
+            refused = await client.call_tool("ingest", {"text": "Alice works at Acme."})
+            assert refused.is_error and "read-only" in text_of(refused)
+    assert not problems, f"stdout carried something that is not the protocol: {problems}"
+    return errlog_path.read_text(encoding="utf-8")
+
+
+async def test_stdio_subprocesses_serve_the_embedded_graph(kg: KnowledgeGraph, data_dir: Path,
+                                                           tmp_path: Path) -> None:
+    await acme_graph(kg)
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("FALKOR_", "GRAPHRAG_"))}
+    # No FalkorDB setting: the embedded store in GRAPHRAG_HOME (the test session's temp folder).
+    env |= {"GRAPHRAG_HOME": str(data_dir), "GRAPHRAG_GRAPH": kg.name, "HF_HUB_OFFLINE": "1"}
+    mcp_env = env | {"GRAPHRAG_MCP_READ_ONLY": "true"}
+    logs = await asyncio.wait_for(asyncio.gather(
+        _session(["-m", "graphrag_agents.adapters.mcp"], mcp_env, tmp_path, "graphrag-mcp"),
+        _session(["-m", "graphrag_agents.cli", "mcp", "--read-only", "--graph", kg.name], env, tmp_path, "cli"),
+    ), timeout=90)
+    for log in logs:
+        assert f"serving graph '{kg.name}' over stdio" in log, "logs go to stderr"

@@ -1,0 +1,175 @@
+"""The read tools through GraphRAGToolkit: schemas, validation, evidence numbering, read-only at the database."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from graphrag_agents.errors import GraphNotFound, ReadOnlyViolation, ToolError
+from graphrag_agents.ingest.records import (
+    ChunkRecord,
+    DocumentBatch,
+    DocumentRecord,
+    EntityRecord,
+    RelationRecord,
+    entity_id,
+)
+from graphrag_agents.ingest.writer import write_document
+from graphrag_agents.kg import KnowledgeGraph
+from graphrag_agents.tools.results import PassageItem, RetrieveResult
+from graphrag_agents.tools.toolkit import READ_TOOLS, WRITE_TOOLS, GraphRAGToolkit
+
+SNAPSHOTS = Path(__file__).parent / "snapshots"
+
+
+async def _acme_graph(kg: KnowledgeGraph) -> None:
+    await kg.ensure_schema()
+    text = "Alice Smith works at Acme Corp in Berlin. Acme Corp was founded in 1999."
+    chunk = ChunkRecord(id="acme#0", index=0, text=text)
+    alice, acme = entity_id("Person", "Alice Smith"), entity_id("Company", "Acme Corp")
+    batch = DocumentBatch(
+        DocumentRecord(id="file:notes/acme.md", title="Acme", content_hash="h", loader="markdown",
+                       path="file:notes/acme.md"),
+        [chunk],
+        [EntityRecord(alice, "Person", "Alice Smith", "An engineer", [chunk.id]),
+         EntityRecord(acme, "Company", "Acme Corp", "A company in Berlin", [chunk.id])],
+        [RelationRecord(alice, acme, "WORKS_AT", "Alice Smith works at Acme Corp in Berlin.", chunk.id)],
+    )
+    await write_document(kg.store, batch)
+    await kg.finalize()
+
+
+async def test_every_tool_declares_all_four_annotations(kg: KnowledgeGraph) -> None:
+    for spec in GraphRAGToolkit(kg, files_root=None).tool_specs():
+        hints = spec.annotations.as_mcp()
+        assert set(hints) == {"readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"}
+        assert all(isinstance(v, bool) for v in hints.values())
+
+
+async def test_schemas_are_closed(kg: KnowledgeGraph) -> None:
+    for spec in GraphRAGToolkit(kg).tool_specs():
+        assert spec.input_schema.get("additionalProperties") is False, spec.name
+
+
+async def test_read_only_hides_and_refuses_write_tools(kg: KnowledgeGraph) -> None:
+    toolkit = GraphRAGToolkit(kg, read_only=True)
+    names = {s.name for s in toolkit.tool_specs()}
+    assert names == set(READ_TOOLS)
+    for name in WRITE_TOOLS:
+        with pytest.raises(ReadOnlyViolation, match="read-only"):
+            await toolkit.call(name, {})
+
+
+async def test_include_limits_the_tools(kg: KnowledgeGraph) -> None:
+    toolkit = GraphRAGToolkit(kg, include=["retrieve", "check_citations"])
+    assert [s.name for s in toolkit.tool_specs()] == ["retrieve", "check_citations"]
+    with pytest.raises(ToolError, match="Available tools: retrieve, check_citations"):
+        await toolkit.call("status")
+    with pytest.raises(ValueError, match="Unknown tool names"):
+        GraphRAGToolkit(kg, include=["nope"])
+
+
+async def test_read_tools_on_a_missing_graph_name_it(kg: KnowledgeGraph) -> None:
+    toolkit = GraphRAGToolkit(kg)
+    for name, args in (("status", {}), ("get_ontology", {}), ("retrieve", {"question": "x"})):
+        with pytest.raises(GraphNotFound, match=kg.name):
+            await toolkit.call(name, args)
+    assert not await kg.store.exists(), "a read tool must create nothing"
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        ({}, "question"),
+        ({"question": ""}, "question"),
+        ({"question": "   "}, "empty"),
+        ({"question": 42}, "question"),
+        ({"question": "x" * 2001}, "2000"),
+        ({"question": "bad\x00char"}, "control character"),
+        ({"question": "ok", "top_k": 0}, "top_k"),
+        ({"question": "ok", "top_k": "ten"}, "top_k"),
+        ({"question": "ok", "expand_hops": 6}, "expand_hops"),
+        ({"question": "ok", "paths": ["nope"]}, "paths"),
+        ({"question": "ok", "paths": []}, "paths"),
+        ({"question": "ok", "surprise": 1}, "surprise"),
+        ({"question": "ok", "document_ids": ["x"] * 101}, "document_ids"),
+        ({"question": "ok", "min_score": 2}, "min_score"),
+    ],
+)
+async def test_bad_retrieve_arguments_give_tool_errors_with_hints(kg: KnowledgeGraph, args: dict[str, Any],
+                                                                  needle: str) -> None:
+    with pytest.raises(ToolError) as err:
+        await GraphRAGToolkit(kg).call("retrieve", args)
+    assert needle in str(err.value)
+    assert err.value.hint
+
+
+async def test_non_object_arguments(kg: KnowledgeGraph) -> None:
+    with pytest.raises(ToolError, match="JSON object"):
+        await GraphRAGToolkit(kg).call("retrieve", ["question"])  # type: ignore[arg-type]
+
+
+async def test_evidence_numbers_run_across_calls_and_sessions_are_separate(kg: KnowledgeGraph) -> None:
+    await _acme_graph(kg)
+    toolkit = GraphRAGToolkit(kg)
+    status = await toolkit.status()
+    assert status.n == 1 and status.entities == 2 and status.entity_labels == {"Company": 1, "Person": 1}
+    found = await toolkit.retrieve("Where does Alice Smith work?", paths=["passages"])
+    assert [p.n for p in found.passages] == [2]
+    assert found.passages[0].file == "acme.md"
+    again = await toolkit.retrieve("Where does Alice Smith work?", paths=["passages"])
+    assert again.passages[0].n == 2, "the same passage keeps its number"
+    other = toolkit.new_session()
+    assert (await other.status()).n == 1
+    assert len(toolkit.ledger) == 2 and len(other.ledger) == 1
+
+
+async def test_ledger_capacity_drops_oldest(kg: KnowledgeGraph) -> None:
+    await _acme_graph(kg)
+    toolkit = GraphRAGToolkit(kg, ledger_capacity=1)
+    first = await toolkit.status()
+    await toolkit.get_ontology()
+    assert first.n not in toolkit.ledger and len(toolkit.ledger) == 1
+
+
+async def test_status_and_ontology_are_citable(kg: KnowledgeGraph) -> None:
+    await _acme_graph(kg)
+    toolkit = GraphRAGToolkit(kg)
+    status = await toolkit.status()
+    check = await toolkit.check_citations(f"The graph holds 2 entities [{status.n}].")
+    assert check.grounded and check.cited == [status.n]
+    onto = await toolkit.get_ontology()
+    assert onto.hint and "set_ontology" in onto.hint
+
+
+async def test_read_queries_cannot_write(kg: KnowledgeGraph) -> None:
+    await _acme_graph(kg)
+    with pytest.raises(Exception, match="read-only"):
+        await kg.store.ro_query("CREATE (:Chunk {id: 'sneaky'})")
+    rows = await kg.store.ro_query("MATCH (c:Chunk {id: 'sneaky'}) RETURN count(c)")
+    assert rows[0][0] == 0
+
+
+def _sample_result() -> RetrieveResult:
+    passages = [PassageItem(n=10 + i, document_id=f"file:p{i}.md", file=f"p{i}.md", text=("word " * 300).strip(),
+                            score=0.5) for i in range(12)]
+    return RetrieveResult(question="What?", paths=["passages"], passages=passages, hint="Cite as [n].")
+
+
+def test_to_llm_text_budget_snapshot() -> None:
+    text = _sample_result().to_llm_text(max_chars=4000)
+    assert len(text) <= 4000
+    assert "more omitted)" in text and "score 0.5" in text
+    snapshot = SNAPSHOTS / "retrieve_budget.txt"
+    if not snapshot.exists():  # first run writes it; commit the file
+        snapshot.parent.mkdir(exist_ok=True)
+        snapshot.write_text(text)
+    assert text == snapshot.read_text()
+
+
+def test_whole_floats_print_as_integers() -> None:
+    from graphrag_agents.tools.render import fmt_number
+
+    assert fmt_number(40.0) == "40" and fmt_number(0.25) == "0.25" and fmt_number(3) == "3"
