@@ -65,6 +65,9 @@ async def ingest_throughput(data_dir: Path, embedder: OnnxMiniLMEmbedder, count:
     rows = [json.loads(line) for line in CORPUS.read_text(encoding="utf-8").splitlines()[:count]]
     sources = [SourceDocument(r["id"], r["id"], text=r["text"], title=r["title"]) for r in rows]
     found: dict[str, Any] = {}
+    async with await KnowledgeGraph.open(graph=f"{GRAPH}_warmup", data_dir=str(data_dir), embedder=embedder) as kg:
+        await kg.ingest_documents(sources[:5], IngestPlan(extractor="ner"), progress=False)  # loads spaCy
+        await kg.store.delete()
     for extractor in ("none", "ner"):
         async with await KnowledgeGraph.open(graph=f"{GRAPH}_ingest_{extractor}", data_dir=str(data_dir),
                                              embedder=embedder) as kg:

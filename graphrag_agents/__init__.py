@@ -1,4 +1,8 @@
-"""graphrag-agents: bounded, verifiable knowledge-graph tools over FalkorDB for the agents you already run."""
+"""graphrag-agents: bounded, verifiable knowledge-graph tools over FalkorDB for the agents you already run.
+
+Framework adapters live in ``graphrag_agents.adapters.langchain``, ``.pydantic_ai`` and ``.mcp``, the reference
+agent in ``graphrag_agents.agent``; importing this package imports none of the frameworks.
+"""
 
 from .errors import (
     ConfigurationError,
@@ -9,19 +13,59 @@ from .errors import (
     StoreUnavailable,
     ToolError,
 )
+from .ingest import DocumentStatus, IngestPlan, IngestReport, PrunedReport, SourceDocument
+from .ingest.ontology import EntityType, Ontology, RelationType
 from .kg import FinalizeReport, GraphStatus, KnowledgeGraph
-from .tools.evidence import Evidence
+from .tools import (
+    CHEAP_PLAN_LIMITS,
+    AddFactsResult,
+    CitationCheck,
+    Evidence,
+    FinalizeResult,
+    GraphRAGToolkit,
+    IngestResult,
+    OntologyResult,
+    PreviewFilesResult,
+    RetrieveResult,
+    SetOntologyResult,
+    StatusResult,
+    ToolResult,
+    ToolSpec,
+    check_citations,
+)
 
 __all__ = [
+    "CHEAP_PLAN_LIMITS",
+    "AddFactsResult",
+    "CitationCheck",
     "ConfigurationError",
+    "DocumentStatus",
     "EmbeddingMismatch",
+    "EntityType",
     "Evidence",
     "FinalizeReport",
+    "FinalizeResult",
     "GraphNotFound",
     "GraphRAGError",
+    "GraphRAGToolkit",
     "GraphStatus",
+    "IngestPlan",
+    "IngestReport",
+    "IngestResult",
     "KnowledgeGraph",
+    "Ontology",
+    "OntologyResult",
+    "PreviewFilesResult",
+    "PrunedReport",
     "ReadOnlyViolation",
+    "RelationType",
+    "RetrieveResult",
+    "SetOntologyResult",
+    "SourceDocument",
+    "StatusResult",
     "StoreUnavailable",
     "ToolError",
+    "ToolResult",
+    "ToolSpec",
+    "check_citations",
 ]

@@ -17,7 +17,7 @@ import pytest_asyncio
 
 from graphrag_agents.errors import ConfigurationError
 from graphrag_agents.evaluation import DatasetError, EvalOptions, load_corpus, load_dataset, run_eval
-from graphrag_agents.evaluation.answer import split_evidence, strip_markers
+from graphrag_agents.evaluation.answer import split_evidence
 from graphrag_agents.evaluation.html_report import render_report
 from graphrag_agents.evaluation.metrics import (
     all_gold_at_k,
@@ -26,6 +26,7 @@ from graphrag_agents.evaluation.metrics import (
     normalize_answer,
     percentile,
     recall_at_k,
+    strip_markers,
     token_f1,
     unique,
 )
@@ -280,5 +281,5 @@ async def test_runner_with_agent_scores_answers(tiny: tuple[Path, Path], data_di
     answers = run.summary["answers"]
     assert answers["questions"] == 2 and answers["tokens"] >= 105
     assert answers["em"] == pytest.approx(sum(a["em"] for a in agents) / 2)
-    assert answers["unanswerable_accuracy"] is None
+    assert answers["unanswerable_accuracy"] is None and answers["draft_contains"] >= answers["contains"]
     assert "cited items highlighted" in (tmp_path / "report.html").read_text(encoding="utf-8")

@@ -177,3 +177,17 @@ async def test_concurrent_ingests_of_one_new_id_write_it_once(kg: KnowledgeGraph
 def test_invalid_plans_name_the_valid_choices(bad: dict[str, object]) -> None:
     with pytest.raises(ValueError, match="valid|smaller"):
         IngestPlan(**bad)  # type: ignore[arg-type]
+
+
+def test_progress_is_silent_off_a_terminal_and_draws_when_asked(capsys: pytest.CaptureFixture[str]) -> None:
+    from graphrag_agents.ingest.progress import Progress, want_progress
+
+    assert want_progress(None) is False and want_progress(True) is True  # pytest's stderr is no terminal
+    with Progress(False) as bars:
+        bars.add("x", "Extracting", total=3)
+        bars.advance("x")
+    assert capsys.readouterr().err == ""
+    with Progress(True) as bars:
+        bars.add("x", "Extracting", total=3)
+        bars.advance("x", 3)
+    assert "Extracting" in capsys.readouterr().err

@@ -81,8 +81,9 @@ def build_grounded_agent(
         mode: ``"tools"`` or ``"retrieve_first"`` (see :data:`AgentMode`).
         max_revisions: revision turns after a draft fails the check, before the refusal.
         refusal: the fixed text of every abstention.
-        min_score: abstain without calling the model when ``retrieve(question)``'s best score is under it
-            (the pre-generation gate; None: no gate). Scores depend on the corpus and the embedder: read real
+        min_score: abstain without calling the model when the best passage or fact score of
+            ``retrieve(question)`` is under it (the pre-generation gate; None: no gate). Entity scores do not
+            count: an exact name match scores 1 whether or not the graph holds the answer. Scores depend on the corpus and the embedder: read real
             ones off your own questions first.
         checkpointer: any LangGraph checkpointer; with one, pass ``configurable.thread_id`` and a thread keeps
             its conversation and its evidence numbering across runs.
@@ -239,9 +240,9 @@ class _Nodes:
         update: Update = {"tool_calls": [*state.get("tool_calls", []), record]}
         if result is None:
             return {**update, **self.abstain("retrieve_failed")}
-        update["best_score"] = result.best_score
+        update["best_score"] = result.best_evidence_score
         assert self.min_score is not None
-        if not result.evidence_numbers() or result.best_score < self.min_score:
+        if not result.evidence_numbers() or result.best_evidence_score < self.min_score:
             return {**update, **self.abstain("low_score")}
         call = ToolCall(name="retrieve", args=record["args"], id=f"gate_{uuid.uuid4().hex[:12]}", type="tool_call")
         update["messages"] = [
@@ -257,10 +258,10 @@ class _Nodes:
         update: Update = {"tool_calls": [*state.get("tool_calls", []), record]}
         if result is None:
             return {**update, **self.abstain("retrieve_failed")}
-        update["best_score"] = result.best_score
+        update["best_score"] = result.best_evidence_score
         if not result.evidence_numbers():
             return {**update, **self.abstain("no_evidence")}
-        if self.min_score is not None and result.best_score < self.min_score:
+        if self.min_score is not None and result.best_evidence_score < self.min_score:
             return {**update, **self.abstain("low_score")}
         return {**update, "context": result.to_llm_text(self.evidence_chars)}
 

@@ -1,9 +1,10 @@
 """Run the reference agent on one question and score its answer (needs the ``langchain`` extra).
 
-The record's ``agent`` part: the answer, whether the agent abstained (and why), whether the answer passed the
-citation check, EM / F1 / answer-in-prediction against the gold answers (citation markers removed first; an
-abstention scores 0 on an answerable question), LLM calls, tokens, tool calls, wall time, and the evidence the
-model read split into its numbered items, each flagged ``cited`` when the answer cites it.
+The record's ``agent`` part: the answer; whether the agent abstained (and why); whether the answer passed the
+citation check, with the last draft the check read and its findings (uncited sentences, unsupported claims);
+EM / F1 / answer-in-prediction against the gold answers (citation markers removed first; an abstention scores 0
+on an answerable question); LLM calls, tokens, tool calls and wall time; and the evidence the model read, split
+into its numbered items, each flagged ``cited`` when the answer cites it.
 """
 
 from __future__ import annotations
@@ -15,22 +16,16 @@ from typing import TYPE_CHECKING, Any, Literal, cast
 from ..kg import KnowledgeGraph
 from ..tools.toolkit import GraphRAGToolkit
 from .dataset import Question
-from .metrics import answer_in_prediction, exact_match, token_f1
+from .metrics import answer_in_prediction, exact_match, strip_markers, token_f1
 
 if TYPE_CHECKING:
     from langchain_core.language_models import BaseChatModel
 
     from .runner import Answerer
 
-__all__ = ["agent_answerer", "split_evidence", "strip_markers"]
+__all__ = ["agent_answerer", "score_answer", "split_evidence"]
 
-_MARKER = re.compile(r"\s*[\[［【]\s*\d+(?:\s*[,，;；\-–—]\s*\d+)*\s*[\]］】]")
 _ITEM_START = re.compile(r"^\[(\d+)\] ", re.MULTILINE)
-
-
-def strip_markers(answer: str) -> str:
-    """The answer without its ``[n]`` citation markers (they are not part of the answer's words)."""
-    return _MARKER.sub("", answer).strip()
 
 
 def split_evidence(text: str, cited: set[int]) -> list[dict[str, Any]]:
@@ -66,7 +61,9 @@ def score_answer(question: Question, state: dict[str, Any], ms: float) -> dict[s
         "answer": result.answer, "abstained": result.abstained, "abstain_reason": result.abstain_reason,
         "grounded": bool(check is not None and check.grounded and not result.abstained),
         "cited": sorted(cited), "invalid": list(check.invalid) if check else [],
-        "uncited": len(check.uncited) if check else 0, "unsupported": len(check.unsupported) if check else 0,
+        "draft": str(state.get("draft", "")),
+        "uncited": list(check.uncited) if check else [],
+        "unsupported": [c.model_dump() for c in check.unsupported] if check else [],
         "em": exact_match(prediction, answers) if question.answerable else None,
         "f1": round(token_f1(prediction, answers), 4) if question.answerable else None,
         "contains": answer_in_prediction(prediction, answers) if question.answerable else None,
@@ -103,7 +100,7 @@ def agent_answerer(kg: KnowledgeGraph, model: str | BaseChatModel, mode: str = "
             state = await agent.ainvoke({"question": question.question})
         except Exception as exc:  # a provider failure costs this question, not the run
             return {"answer": "", "abstained": False, "abstain_reason": None, "grounded": False, "cited": [],
-                    "invalid": [], "uncited": 0, "unsupported": 0,
+                    "invalid": [], "draft": "", "uncited": [], "unsupported": [],
                     "em": 0.0 if question.answerable else None, "f1": 0.0 if question.answerable else None,
                     "contains": 0.0 if question.answerable else None, "llm_calls": 0, "tokens": 0,
                     "tool_calls": 0, "revisions": 0, "ms": round((time.perf_counter() - started) * 1000),

@@ -117,7 +117,15 @@ def _agent_html(agent: dict[str, Any]) -> str:
                else "<span class=ok>grounded</span>" if agent["grounded"] else "<span class=bad>not grounded</span>")
     facts = (f"EM {_pct(agent.get('em'))} · F1 {_pct(agent.get('f1'))} · cites {_e(agent.get('cited'))} · "
              f"{_e(agent.get('llm_calls'))} LLM calls · {_e(agent.get('tokens'))} tokens · {_e(agent.get('ms'))} ms")
-    return (f"<h4>Agent answer: {verdict}</h4><blockquote>{_e(agent['answer'])}</blockquote><p>{facts}</p>"
+    findings = ""
+    if agent.get("draft") and agent["draft"] != agent["answer"]:
+        lines = [f"<li>uncited: {_e(u)}</li>" for u in agent.get("uncited") or []]
+        lines += [f"<li>unsupported: {_e(c.get('sentence'))} (evidence lacks "
+                  f"{_e(', '.join([*c.get('missing_names', []), *c.get('missing_figures', [])]))})</li>"
+                  for c in agent.get("unsupported") or []]
+        findings = (f"<p>Last draft the citation check read:</p><blockquote>{_e(agent['draft'])}</blockquote>"
+                    + (f"<ul>{''.join(lines)}</ul>" if lines else ""))
+    return (f"<h4>Agent answer: {verdict}</h4><blockquote>{_e(agent['answer'])}</blockquote><p>{facts}</p>{findings}"
             f"<details open><summary>Evidence the model read (cited items highlighted)</summary>"
             f"{_evidence(agent.get('evidence', []))}</details>")
 

@@ -43,7 +43,7 @@ class Measurement:
     """One method's result for one question."""
 
     docs: list[str]
-    """Distinct paragraph ids, best first (at most ``top_k``)."""
+    """Distinct paragraph ids, best first (cut to the largest k by :meth:`score`)."""
     ms: float
     """Wall time of the call, milliseconds."""
     items: int
@@ -58,7 +58,8 @@ class Measurement:
     """Characters of the rendered evidence a model reads (``to_llm_text()``, 8,000 at most); retrieve only."""
 
     def score(self, gold: Sequence[str], ks: Sequence[int]) -> Measurement:
-        """Fill :attr:`recall` and :attr:`all_gold` for each k."""
+        """Keep the first ``max(ks)`` paragraphs and fill :attr:`recall` and :attr:`all_gold` for each k."""
+        self.docs = self.docs[:max(ks)]
         self.recall = {str(k): round(recall_at_k(self.docs, gold, k), 4) for k in ks}
         self.all_gold = {str(k): all_gold_at_k(self.docs, gold, k) for k in ks}
         return self

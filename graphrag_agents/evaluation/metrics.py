@@ -26,6 +26,7 @@ __all__ = [
     "normalize_answer",
     "percentile",
     "recall_at_k",
+    "strip_markers",
     "token_f1",
     "unique",
 ]
@@ -33,6 +34,7 @@ __all__ = [
 _T = TypeVar("_T")
 _ARTICLES = re.compile(r"\b(a|an|the)\b")
 _PUNCTUATION = str.maketrans("", "", string.punctuation)
+_MARKER = re.compile(r"\s*[\[［【]\s*\d+(?:\s*[,，;；\-–—]\s*\d+)*\s*[\]］】]")
 
 
 def unique(items: Iterable[_T]) -> list[_T]:
@@ -58,6 +60,16 @@ def recall_at_k(ranked: Sequence[str], gold: Collection[str], k: int) -> float:
 def all_gold_at_k(ranked: Sequence[str], gold: Collection[str], k: int) -> bool:
     """Whether every ``gold`` id is among the first ``k`` of ``ranked`` (a multi-hop question needs them all)."""
     return recall_at_k(ranked, gold, k) == 1.0
+
+
+def strip_markers(answer: str) -> str:
+    """The answer without its ``[n]`` citation markers, which are not part of the answer's words.
+
+    Example:
+        >>> strip_markers("Rush [1, 3] played it [2-4].")
+        'Rush played it.'
+    """
+    return _MARKER.sub("", answer).strip()
 
 
 def normalize_answer(text: str) -> str:

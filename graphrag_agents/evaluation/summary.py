@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from .metrics import mean, percentile
+from .metrics import answer_in_prediction, mean, percentile, strip_markers
 
 __all__ = ["BASELINE", "LABELS", "OVERALL", "method_order", "summarize"]
 
@@ -67,6 +67,8 @@ def _answers(records: Sequence[dict[str, Any]]) -> dict[str, Any] | None:
         "em": round(mean(float(a["em"]) for a in answerable), 4),
         "f1": round(mean(float(a["f1"]) for a in answerable), 4),
         "contains": round(mean(float(a.get("contains") or 0.0) for a in answerable), 4),
+        "draft_contains": round(mean(answer_in_prediction(strip_markers(str(a.get("draft") or "")), r["answers"])
+                                     for r, a in agents if r["answerable"]), 4),
         "grounded_rate": round(mean(float(bool(a["grounded"]) and not a["abstained"]) for _, a in agents), 4),
         "abstention_rate": round(mean(float(bool(a["abstained"])) for _, a in agents), 4),
         "unanswerable_accuracy": (round(mean(float(bool(a["abstained"])) for a in unanswerable), 4)

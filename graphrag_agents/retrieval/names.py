@@ -160,7 +160,7 @@ async def fuzzy_names(store: GraphStore, question: str, vector: QueryVector, top
     [0, 1]: the mean of the share of the entity name's words that the question contains and the cosine
     similarity of its embedding (name + description) to the question. Best first, at most ``top_k``.
     """
-    pool = 2 * max(top_k, 5)
+    pool = max(top_k, 5)
     doc_filter = _MENTION_FILTER if document_ids else ""
     columns = f"RETURN e.id, e.name, e.label, e.description, {cosine('e')}, outdegree(e, 'MENTIONED_IN')"
     params: dict[str, Any] = {"v": vector_param(vector), "k": pool, "docs": list(document_ids or []),

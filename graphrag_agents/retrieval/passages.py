@@ -2,8 +2,8 @@
 
 Candidates (:mod:`.candidates`, :mod:`.bridge`): the chunks nearest the question's embedding, the best
 keyword (BM25-style) matches, the chunks the question's entities are mentioned in, and (bridge expansion)
-chunks sharing a rare entity with the two best of those. Each candidate is scored on features that all lie in
-[0, 1]:
+chunks sharing a rare entity with the two best vector or keyword matches. Each candidate is scored on
+features that all lie in [0, 1]:
 
 ============  ======  ==============================================================================
 feature       weight  value
@@ -99,31 +99,35 @@ async def passages(store: GraphStore, question: str, vector: QueryVector, top_k:
                    document_ids: Sequence[str] | None = None, weights: PassageWeights = WEIGHTS) -> list[PassageHit]:
     """The ``top_k`` best chunks for the question, scored as the module docstring describes, best first.
 
-    ``anchors`` (awaited only when the entity signal needs them, so the other searches start first) are the
-    entities found in the question; named ones (``Anchor.named``) are not followed by bridge expansion.
+    ``anchors`` are the entities found in the question, awaited while the vector and keyword searches run;
+    named ones (``Anchor.named``) are not followed by bridge expansion. Three rounds of queries: vector +
+    keyword search, then entity mentions + bridge expansion (seeded by the best direct matches), then the
+    texts of the ``top_k`` best.
     """
     pool = _pool(top_k)
     vector = vector_param(vector)
-    searches = [
-        asyncio.ensure_future(vector_candidates(store, vector, pool, document_ids)),
-        asyncio.ensure_future(lexical_candidates(store, question, vector, pool, document_ids)),
-    ]
-    try:
-        found_anchors = list(await anchors) if anchors is not None else []
-        by_entity = await entity_candidates(store, found_anchors, vector, pool, document_ids=document_ids)
-        by_vector, by_keyword = await asyncio.gather(*searches)
-    finally:
-        for task in searches:
-            task.cancel()
     keys = frozenset(k for k, info in name_keys(question).items() if info.cased)
-    merged = _merge([by_vector, by_keyword, by_entity])
-    relevance = {cid: _relevance(c, keys, weights) for cid, c in merged.items()}
-    ranked = sorted(merged, key=lambda cid: -relevance[cid])
-    seeds = [(cid, 1.0 / (i + 1)) for i, cid in enumerate(ranked[:SEEDS])]
+    first = asyncio.gather(vector_candidates(store, vector, pool, document_ids),
+                           lexical_candidates(store, question, vector, pool, document_ids), _listed(anchors))
+    try:
+        by_vector, by_keyword, found_anchors = await first
+    except BaseException:
+        first.cancel()
+        raise
+    direct = _merge([by_vector, by_keyword])
+    # Seeds come from the direct signals only, so bridge expansion runs alongside the entity search
+    ranked = sorted(direct.values(), key=lambda c: -_relevance(c, keys, weights))
+    seeds = [(c.chunk_id, 1.0 / (i + 1)) for i, c in enumerate(ranked[:SEEDS])]
     named = {a.entity_id for a in found_anchors if a.named}
-    bridged = await bridge_candidates(store, seeds, vector, pool, named, document_ids)
-    merged = _merge([list(merged.values()), bridged])
-    score = {cid: (relevance.get(cid, _relevance(c, keys, weights)) + weights.bridge * _bridge(c)) / weights.total
+    second = asyncio.gather(entity_candidates(store, found_anchors, vector, pool, document_ids=document_ids),
+                            bridge_candidates(store, seeds, vector, pool, named, document_ids))
+    try:
+        by_entity, bridged = await second
+    except BaseException:
+        second.cancel()
+        raise
+    merged = _merge([list(direct.values()), by_entity, bridged])
+    score = {cid: (_relevance(c, keys, weights) + weights.bridge * _bridge(c)) / weights.total
              for cid, c in merged.items()}
     best = sorted(merged, key=lambda cid: (-score[cid], cid))[:top_k]
     texts = await fetch_passages(store, best)
@@ -138,6 +142,10 @@ async def passages(store: GraphStore, question: str, vector: QueryVector, top_k:
         hit.found_by = list(cand.found_by)
         hits.append(hit)
     return hits
+
+
+async def _listed(anchors: Awaitable[Sequence[Anchor]] | None) -> list[Anchor]:
+    return list(await anchors) if anchors is not None else []
 
 
 async def fetch_passages(store: GraphStore, chunk_ids: Sequence[str]) -> dict[str, PassageHit]:

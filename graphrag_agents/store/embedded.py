@@ -38,8 +38,12 @@ _SOCKET_NAME = "falkordb.sock"
 _PID_NAME = "falkordb.pid"
 _LOCK_NAME = "falkordb.lock"
 _LOG_NAME = "falkordb.log"
-_STARTUP_TIMEOUT_S = 20.0
+# Generous: a large graph's append-only file is replayed (and its vector indexes rebuilt) before the server
+# answers PING; a server that dies while loading is noticed at once, so this only bounds a live, slow load.
+_STARTUP_TIMEOUT_S = float(os.environ.get("GRAPHRAG_STORE_START_TIMEOUT", "600"))
 _STOP_TIMEOUT_S = 10.0
+# A live server that gives no answer at all for this long is wedged (it is killed and replaced).
+_ATTACH_TIMEOUT_S = 20.0
 # sun_path is 108 bytes on Linux (104 on macOS), including the terminating NUL.
 _MAX_SOCKET_PATH = 100
 _PR_SET_PDEATHSIG = 1
@@ -73,15 +77,23 @@ def _socket_path(data_dir: Path) -> Path:
     return Path(tempfile.gettempdir()) / f"graphrag-{digest}.sock"
 
 
-def _ping(sock_path: Path, timeout: float = 0.5) -> bool:
+def _probe(sock_path: Path, timeout: float = 0.5) -> str:
+    """``ready`` (PONG), ``loading`` (replaying its append-only file) or ``down`` (no usable answer)."""
     try:
         with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as conn:
             conn.settimeout(timeout)
             conn.connect(str(sock_path))
             conn.sendall(b"PING\r\n")
-            return conn.recv(16).startswith(b"+PONG")
+            reply = conn.recv(64)
     except OSError:
-        return False
+        return "down"
+    if reply.startswith(b"+PONG"):
+        return "ready"
+    return "loading" if reply.startswith(b"-LOADING") else "down"
+
+
+def _ping(sock_path: Path, timeout: float = 0.5) -> bool:
+    return _probe(sock_path, timeout) == "ready"
 
 
 def _alive(pid: int) -> bool:
@@ -192,7 +204,7 @@ class EmbeddedServer:
             if self.owned and _ping(self.socket_path):
                 return
             pid = _read_pid(self.data_dir / _PID_NAME)
-            if pid is not None and _alive(pid) and self._wait_ready(pid, timeout=2.0):
+            if pid is not None and _alive(pid) and self._wait_ready(pid, timeout=_ATTACH_TIMEOUT_S):
                 self.process = None  # attached: another process (or a previous run of ours) owns it
             else:
                 self._clean_stale(pid)
@@ -259,7 +271,7 @@ class EmbeddedServer:
 
         self.process = _LauncherThread.get().popen(make)
         (self.data_dir / _PID_NAME).write_text(str(self.process.pid))
-        if not self._wait_ready(self.process.pid, timeout=_STARTUP_TIMEOUT_S):
+        if not self._wait_ready(self.process.pid, timeout=_ATTACH_TIMEOUT_S):
             code = self.process.poll()
             self.stop()
             log = self.data_dir / _LOG_NAME
@@ -271,13 +283,21 @@ class EmbeddedServer:
             )
 
     def _wait_ready(self, pid: int, timeout: float) -> bool:
-        deadline = time.monotonic() + timeout
+        """Wait for PONG: up to ``timeout`` while the server answers at all, up to the load timeout while it
+        reports it is loading its data; False as soon as the process is gone."""
+        start = time.monotonic()
         delay = 0.002
-        while time.monotonic() < deadline:
-            if _ping(self.socket_path):
+        while True:
+            state = _probe(self.socket_path)
+            if state == "ready":
                 return True
             if not _alive(pid) or (self.process is not None and self.process.poll() is not None):
                 return False
+            limit = _STARTUP_TIMEOUT_S if state == "loading" else timeout
+            if time.monotonic() - start > limit:
+                return False
+            time.sleep(delay)
+            delay = min(delay * 1.5, 0.05)
             time.sleep(delay)
             delay = min(delay * 1.5, 0.05)
         return False

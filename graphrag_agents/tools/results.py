@@ -113,6 +113,14 @@ class RetrieveResult(ToolResult):
         scores = [e.score for e in self.entities] + [r.score for r in (*self.relations, *self.facts)]
         return max(scores + [p.score for p in self.passages], default=0.0)
 
+    @property
+    def best_evidence_score(self) -> float:
+        """The best score of a passage or fact: the items that can bear an answer (abstention gates use it).
+
+        Entity scores are left out: an exact name match scores 1 whether or not the graph holds the answer.
+        """
+        return max([f.score for f in self.facts] + [p.score for p in self.passages], default=0.0)
+
     def to_llm_text(self, max_chars: int = 8000) -> str:
         sections = [
             Section("Entities", [e.line() for e in self.entities]),
