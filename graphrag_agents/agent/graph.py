@@ -83,8 +83,8 @@ def build_grounded_agent(
         refusal: the fixed text of every abstention.
         min_score: abstain without calling the model when the best passage or fact score of
             ``retrieve(question)`` is under it (the pre-generation gate; None: no gate). Entity scores do not
-            count: an exact name match scores 1 whether or not the graph holds the answer. Scores depend on the corpus and the embedder: read real
-            ones off your own questions first.
+            count: an exact name match scores 1 whether or not the graph holds the answer. Scores depend on the
+            corpus and the embedder: read real ones off your own questions first.
         checkpointer: any LangGraph checkpointer; with one, pass ``configurable.thread_id`` and a thread keeps
             its conversation and its evidence numbering across runs.
         accept: which checked drafts pass; default :func:`~graphrag_agents.agent.strictly_grounded`.
