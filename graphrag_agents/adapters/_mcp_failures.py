@@ -14,10 +14,9 @@ import traceback
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from .._secrets import mask_secrets
 from ..errors import ConfigurationError, StoreUnavailable
 from ..models.litellm_embedder import EmbeddingProviderError
-from ..models.litellm_embedder import mask_secrets as _mask_env_secrets
-from ..store.connection import mask_secrets as _mask_url_secrets
 from ._shared import wrong_loop_error
 
 __all__ = ["Failure", "classify", "describe_failure", "mask"]
@@ -48,7 +47,7 @@ _SUMMARIES = {
 
 def mask(text: str, extra: Sequence[str] = ()) -> str:
     """``text`` with API keys, bearer tokens, secret environment values, ``extra`` and URL passwords masked."""
-    return _mask_url_secrets(_mask_env_secrets(text, extra))
+    return mask_secrets(text, extra)
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,6 @@ import asyncio
 import concurrent.futures
 import os
 import random
-import re
 from collections.abc import Mapping, Sequence
 from types import ModuleType
 from typing import Any
@@ -17,6 +16,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from graphrag_agents._secrets import mask_secrets
 from graphrag_agents.errors import ConfigurationError, GraphRAGError
 from graphrag_agents.models.embedder import l2_normalise, text_list
 
@@ -32,12 +32,6 @@ _TRANSIENT_NAMES = (
     "BadGatewayError",
 )
 _CONFIG_NAMES = ("AuthenticationError", "PermissionDeniedError", "NotFoundError", "BadRequestError")
-_SECRET_PATTERNS = (
-    re.compile(r"\b(?:sk|pk|rk)-[A-Za-z0-9_\-]{8,}"),
-    re.compile(r"(?i)\b(bearer\s+)[A-Za-z0-9._~+/\-]{8,}=*"),
-    re.compile(r"(?i)\b((?:api[_-]?key|token|secret|password)[\"']?\s*[:=]\s*[\"']?)[^\s\"',;&]{4,}"),
-)
-_SECRET_ENV = re.compile(r"(?i)(KEY|TOKEN|SECRET|PASSWORD)")
 
 
 class EmbeddingProviderError(GraphRAGError):
@@ -72,17 +66,6 @@ def parse_embed_env(env: Mapping[str, str]) -> tuple[int | None, bool | None]:
     elif raw_send:
         raise ConfigurationError(f"GRAPHRAG_EMBED_SEND_DIMENSIONS must be true or false, got {raw_send!r}.")
     return dimension, send
-
-
-def mask_secrets(text: str, extra: Sequence[str] = ()) -> str:
-    """``text`` with API keys, bearer tokens and secret environment values replaced by ``***``."""
-    secrets = [value for value in extra if value and len(value) >= 6]
-    secrets += [v for k, v in os.environ.items() if _SECRET_ENV.search(k) and len(v) >= 8]
-    for secret in sorted(set(secrets), key=len, reverse=True):
-        text = text.replace(secret, "***")
-    for pattern in _SECRET_PATTERNS:
-        text = pattern.sub(lambda m: (m.group(1) if m.groups() else "") + "***", text)
-    return text
 
 
 class LiteLLMEmbedder:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote, urlsplit
 
+from .._secrets import mask_secrets
 from ..errors import ConfigurationError
 
 __all__ = ["StoreAddress", "mask_secrets", "resolve_address"]
@@ -81,12 +82,3 @@ def client_kwargs(address: StoreAddress) -> dict[str, Any]:
     """Timeouts applied to every connection, so a dead host fails fast instead of hanging."""
     del address
     return {"socket_connect_timeout": 5.0, "socket_timeout": 120.0}
-
-
-def mask_secrets(text: str) -> str:
-    """Mask passwords in URLs and API-key-looking tokens, for any text shown to users or models."""
-    import re
-
-    text = re.sub(r"(://[^:/@\s]*:)[^@\s]+@", r"\1***@", text)
-    text = re.sub(r"\b(sk|pk|rk|key|api|token)[-_][A-Za-z0-9_\-]{8,}", r"\1-***", text, flags=re.IGNORECASE)
-    return re.sub(r"(?i)(bearer\s+)[A-Za-z0-9._\-]{6,}", r"\1***", text)
