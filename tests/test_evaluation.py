@@ -7,7 +7,6 @@ once with the offline ner extractor on the session's embedded FalkorDB.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -82,9 +81,11 @@ def test_recall_all_gold_unique_percentile() -> None:
 
 def test_answer_helpers() -> None:
     assert strip_markers("Rush [1, 3] played it [2-4].") == "Rush played it."
-    items = split_evidence("retrieve: 'q'\nPassages\n[1] (A, score 0.5)\nalpha\n[2] beta\n", {2})
-    assert [(i["n"], i["text"], i["cited"]) for i in items] == [(1, "(A, score 0.5)\nalpha", False),
-                                                               (2, "beta", True)]
+    text = ("retrieve: 'q'\n\nFacts:\n[1] a -[R]-> b: x\n…(3 more omitted)\n\n"
+            "Passages:\n[2] (A, score 0.5)\nalpha\n[3] beta\n")
+    items = split_evidence(text, {3})
+    assert [(i["n"], i["text"], i["cited"]) for i in items] == [(1, "a -[R]-> b: x", False),
+                                                               (2, "(A, score 0.5)\nalpha", False), (3, "beta", True)]
 
 
 # -- dataset validation -------------------------------------------------------------------------------------------
@@ -224,16 +225,17 @@ def test_render_report_escapes_every_field() -> None:
     record = {"id": HOSTILE, "question": HOSTILE, "type": HOSTILE, "answers": [HOSTILE], "gold": [HOSTILE],
               "retrieve": measurement, "dense": measurement, "paths": {},
               "evidence": [{"n": 1, "kind": "passage", "title": HOSTILE, "score": 0.5, "gold": True, "text": HOSTILE}],
+              "evidence_text": f"Passages:\n[1] ({HOSTILE})\n{HOSTILE}",
               "agent": {"answer": HOSTILE + " [1]", "abstained": False, "grounded": True, "cited": [1], "em": 0.0,
                         "f1": 0.0, "llm_calls": 1, "tokens": 9, "ms": 3, "abstain_reason": None,
-                        "evidence": [{"n": 1, "text": HOSTILE, "cited": True}]}}
+                        "draft": HOSTILE, "uncited": [HOSTILE], "evidence": [{"n": 1, "text": HOSTILE, "cited": True}]}}
     summary = {"ks": [5], "questions": 1, "corpus_paragraphs": 1, "notes": [HOSTILE], "answers": None,
                "methods": {"dense": {"recall": {"5": 1.0}, "all_gold": {"5": 1.0}, "ms_p50": 1, "ms_p95": 1,
                                      "items": 1, "chars": 1}}}
     page = render_report([record], summary, {HOSTILE: HOSTILE})
     assert "<script" not in page.lower() and "<img" not in page.lower()
     assert page.count("&lt;script&gt;") >= 8
-    assert re.search(r'class="ev gold cited"|class="ev cited"', page)
+    assert 'class="ev cited"' in page and 'class="ev gold"' in page
 
 
 # -- the agent's answers, with a scripted model --------------------------------------------------------------------
@@ -283,3 +285,16 @@ async def test_runner_with_agent_scores_answers(tiny: tuple[Path, Path], data_di
     assert answers["em"] == pytest.approx(sum(a["em"] for a in agents) / 2)
     assert answers["unanswerable_accuracy"] is None and answers["draft_contains"] >= answers["contains"]
     assert "cited items highlighted" in (tmp_path / "report.html").read_text(encoding="utf-8")
+
+
+def test_cli_eval_prints_the_summary(first_run: tuple[Path, Any], tiny: tuple[Path, Path], data_dir: Path,
+                                     tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from graphrag_agents.cli import main
+
+    args = ["eval", *map(str, tiny), "--out", str(tmp_path), "--data-dir", str(data_dir), "--limit", "1", "-q",
+            "--no-agent"]
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    assert "1 questions evaluated, 0 kept" in out and "graph reused" in out and "dense-only (baseline)" in out
+    assert main([*args, "--k", "0,x"]) == 2
+    assert "--k takes positive integers" in capsys.readouterr().err

@@ -14,6 +14,8 @@ __all__ = ["add_arguments", "run"]
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The ``eval`` flags (``--url``, ``--graph`` and ``--data-dir`` come from the common ones)."""
+    parser.epilog = ("Here --graph defaults to eval-<corpus digest>-<extractor> and --data-dir to <out>/falkordb: the "
+                     "graph is built once and reused while the corpus and the extractor stay the same.")
     parser.add_argument("questions", type=Path, help="questions JSONL (format of shared/eval/)")
     parser.add_argument("corpus", type=Path, help="corpus JSONL: one paragraph a line (id, title, text)")
     parser.add_argument("--extractor", default="ner", choices=["ner", "llm"],
@@ -27,6 +29,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-agent", action="store_true", help="evaluate retrieval only, even with a model set")
     parser.add_argument("--agent-mode", default="retrieve_first", choices=["retrieve_first", "tools"],
                         help="retrieve_first suits small local models; tools lets the model call the tools")
+    parser.add_argument("--max-tokens", type=int, default=256, help="cap on each answer the model writes")
     parser.add_argument("--quiet", "-q", action="store_true", help="no progress bars")
 
 
@@ -36,7 +39,7 @@ async def run(args: argparse.Namespace) -> int:
     options = EvalOptions(
         out=args.out, extractor=args.extractor, ks=parse_ks(args.k), limit=args.limit,
         data_dir=Path(args.data_dir) if args.data_dir else None, url=args.url, graph=args.graph, model=model,
-        agent_mode=args.agent_mode, progress=False if args.quiet else None,
+        agent_mode=args.agent_mode, max_tokens=args.max_tokens, progress=False if args.quiet else None,
     )
     if options.limit is not None and options.limit < 1:
         print("error: --limit must be at least 1", file=sys.stderr)

@@ -29,13 +29,19 @@ _ITEM_START = re.compile(r"^\[(\d+)\] ", re.MULTILINE)
 
 
 def split_evidence(text: str, cited: set[int]) -> list[dict[str, Any]]:
-    """The numbered items of a rendered evidence text (``[n] ...`` at a line start), each with ``cited``."""
+    """The numbered items of a rendered evidence text (``[n] ...`` at a line start), each with ``cited``.
+
+    An item ends at the next item, at a blank line (the next section's title follows) or at a
+    ``…(N more omitted)`` line.
+    """
     starts = list(_ITEM_START.finditer(text))
     items: list[dict[str, Any]] = []
     for i, match in enumerate(starts):
         end = starts[i + 1].start() if i + 1 < len(starts) else len(text)
+        body = text[match.end():end].split("\n\n", 1)[0].strip()
+        lines = [line for line in body.splitlines() if not line.startswith("…(")]
         n = int(match.group(1))
-        items.append({"n": n, "text": text[match.end():end].strip(), "cited": n in cited})
+        items.append({"n": n, "text": "\n".join(lines), "cited": n in cited})
     return items
 
 

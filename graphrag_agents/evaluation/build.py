@@ -1,10 +1,10 @@
 """Build the evaluation graph from a corpus once, and reuse it while the corpus and the extractor stay the same.
 
-The graph is named after the corpus digest and the extractor (``eval-<digest>-<extractor>``), so another
-corpus gets another graph in the same data folder. A marker file written after ``finalize`` records what was
-built; when it matches, the graph is reused as is. Without it (first run, or a build that was interrupted),
-every paragraph is ingested, which skips the paragraphs an interrupted build had already written, then
-``finalize`` embeds and indexes what is missing.
+:func:`open_eval_graph` opens it, :func:`ensure_built` builds it. The graph is named after the corpus digest and
+the extractor (``eval-<digest>-<extractor>``), so another corpus gets another graph in the same data folder. A
+marker file written after ``finalize`` records what was built; when it matches, the graph is reused as is.
+Without it (first run, or a build that was interrupted), every paragraph is ingested, which skips the paragraphs
+an interrupted build had already written, then ``finalize`` embeds and indexes what is missing.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from ..kg import KnowledgeGraph
 from ..models.chat import ChatModel
 from .dataset import Paragraph, corpus_digest
 
-__all__ = ["BuildInfo", "graph_name", "open_eval_graph"]
+__all__ = ["BuildInfo", "ensure_built", "graph_name", "open_eval_graph"]
 
 
 @dataclass
@@ -54,34 +54,30 @@ def _marker(data_dir: Path, graph: str) -> Path:
     return data_dir / f"{graph}.eval.json"
 
 
-async def open_eval_graph(corpus: list[Paragraph], *, extractor: ExtractorName, data_dir: Path,
-                          url: str | None = None, graph: str | None = None, llm: ChatModel | str | None = None,
-                          progress: bool | None = None) -> tuple[KnowledgeGraph, BuildInfo]:
-    """Open the graph of ``corpus`` (building it when needed) and say how it was obtained.
+async def open_eval_graph(corpus: list[Paragraph], *, extractor: str, data_dir: Path, url: str | None = None,
+                          graph: str | None = None, llm: ChatModel | str | None = None) -> KnowledgeGraph:
+    """Open (not build) the graph of ``corpus``: named by :func:`graph_name` unless ``graph`` is given.
 
     Args:
-        corpus: the paragraphs; each becomes one document (id = paragraph id, title = paragraph title).
-        extractor: ``ner`` (offline) or ``llm`` (needs ``llm``).
-        data_dir: folder of the embedded FalkorDB, and of the marker that says the graph is complete.
+        corpus: the paragraphs.
+        extractor: the extractor the graph is (or will be) built with; part of its name.
+        data_dir: folder of the embedded FalkorDB (created if missing).
         url: an external FalkorDB instead of the embedded one.
-        graph: graph name (default :func:`graph_name`).
+        graph: graph name override.
         llm: chat model for the ``llm`` extractor.
-        progress: progress bars (None: when stderr is a terminal).
+    """
+    data_dir.mkdir(parents=True, exist_ok=True)
+    name = graph or graph_name(corpus_digest(corpus), extractor)
+    return await KnowledgeGraph.open(url=url, graph=name, data_dir=str(data_dir), llm=llm)
+
+
+async def ensure_built(kg: KnowledgeGraph, corpus: list[Paragraph], *, extractor: ExtractorName, data_dir: Path,
+                       progress: bool | None = None) -> BuildInfo:
+    """Build ``kg`` from ``corpus`` unless the marker in ``data_dir`` says it is complete; say how it went.
+
+    Each paragraph becomes one document (id = paragraph id, title = paragraph title).
     """
     digest = corpus_digest(corpus)
-    name = graph or graph_name(digest, extractor)
-    data_dir.mkdir(parents=True, exist_ok=True)
-    kg = await KnowledgeGraph.open(url=url, graph=name, data_dir=str(data_dir), llm=llm)
-    try:
-        info = await _ensure_built(kg, corpus, digest, extractor, data_dir, progress)
-    except BaseException:
-        await kg.close()
-        raise
-    return kg, info
-
-
-async def _ensure_built(kg: KnowledgeGraph, corpus: list[Paragraph], digest: str, extractor: ExtractorName,
-                        data_dir: Path, progress: bool | None) -> BuildInfo:
     marker = _marker(data_dir, kg.name)
     if marker.exists() and await kg.store.exists():
         try:

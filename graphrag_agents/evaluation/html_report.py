@@ -15,13 +15,10 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
+from .answer import split_evidence
 from .summary import BASELINE, LABELS, OVERALL
 
-__all__ = ["MAX_ITEMS_PER_KIND", "render_report", "write_report"]
-
-MAX_ITEMS_PER_KIND = 10
-"""Items of each kind shown per question (the best ones; every passage is shown): keeps a 200-question report
-near 2 MB. ``results.jsonl`` holds them all."""
+__all__ = ["render_report", "write_report"]
 
 _CSS = """
 body{font:14px/1.45 system-ui,sans-serif;margin:1.5em auto;max-width:1100px;color:#222;padding:0 1em}
@@ -84,29 +81,26 @@ def _index(records: Sequence[dict[str, Any]], top: str) -> str:
     return _table(["#", "type", "question", f"retrieve r@{top}", f"dense r@{top}", "F1", "agent"], rows)
 
 
-def _shown(items: Sequence[dict[str, Any]]) -> tuple[list[dict[str, Any]], int]:
-    """The items to show: every passage and every cited item, and the first MAX_ITEMS_PER_KIND of other kinds."""
-    seen: dict[str, int] = {}
-    shown = []
+def _as_read(record: dict[str, Any]) -> list[dict[str, Any]]:
+    """Retrieve's evidence as the model reads it (``evidence_text``), each item with its kind and gold flag."""
+    rows = {int(row["n"]): row for row in record.get("evidence", [])}
+    if not record.get("evidence_text"):
+        return list(rows.values())
+    items = split_evidence(str(record["evidence_text"]), set())
     for item in items:
-        kind = str(item.get("kind", ""))
-        seen[kind] = seen.get(kind, 0) + 1
-        if kind in ("passage", "") or item.get("cited") or seen[kind] <= MAX_ITEMS_PER_KIND:
-            shown.append(item)
-    return shown, len(items) - len(shown)
+        row = rows.get(int(item["n"]), {})
+        item.update(kind=row.get("kind"), gold=row.get("gold", False))
+    return items
 
 
 def _evidence(items: Sequence[dict[str, Any]]) -> str:
-    shown, hidden = _shown(items)
     out = []
-    for item in shown:
+    for item in items:
         classes = "ev" + (" gold" if item.get("gold") else "") + (" cited" if item.get("cited") else "")
         about = (item.get("kind"), item.get("title"), item.get("score"))
         kind = " · ".join(_e(x) for x in about if x not in (None, ""))
         out.append(f'<div class="{classes}"><span class=n>[{_e(item["n"])}]</span>'
                    f'<span class=kind>{kind}</span>\n{_e(item.get("text", ""))}</div>')
-    if hidden:
-        out.append(f"<p class=muted>…{hidden} more entities and relations (results.jsonl has them).</p>")
     return "".join(out) or "<p class=muted>No evidence.</p>"
 
 
@@ -142,8 +136,8 @@ def _section(i: int, r: dict[str, Any], titles: dict[str, str], ks: Sequence[str
              _table(["method", *(f"recall@{k}" for k in ks), "ms", "paragraphs found, best first"], recall_rows)]
     if r.get("agent"):
         parts.append(_agent_html(r["agent"]))
-    parts.append("<details><summary>Evidence retrieve returned (green edge: from a supporting paragraph)"
-                 f"</summary>{_evidence(r.get('evidence', []))}</details></section>")
+    parts.append("<details><summary>Evidence retrieve returned, as a model reads it (green edge: from a supporting "
+                 f"paragraph)</summary>{_evidence(_as_read(r))}</details></section>")
     return "".join(parts)
 
 

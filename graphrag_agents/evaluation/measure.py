@@ -156,7 +156,8 @@ async def measure_question(kg: KnowledgeGraph, question: Question, ks: Sequence[
     """Run retrieve (all paths), each of ``paths`` alone and the dense baseline for ``question``.
 
     Returns the JSON-ready part of the question's record: ``retrieve``, ``dense``, ``paths`` (each a
-    :class:`Measurement` as a dict) and ``evidence`` (the numbered items of the all-paths call).
+    :class:`Measurement` as a dict), ``evidence`` (every numbered item of the all-paths call, flagged ``gold``)
+    and ``evidence_text`` (those items as a model reads them: ``to_llm_text()``, 8,000 characters at most).
     """
     top_k = max(ks)
     gold = list(question.supporting_paragraph_ids)
@@ -165,8 +166,9 @@ async def measure_question(kg: KnowledgeGraph, question: Question, ks: Sequence[
     chunk_docs = await _chunk_documents(kg, [c for r in (*hits.relations, *hits.facts) for c in r.chunk_ids])
     entity_docs = await _entity_documents(kg, [e.entity_id for e in hits.entities])
     items, chars = _items_and_chars(hits)
+    rendered = result.to_llm_text()
     overall = Measurement(await path_documents(kg, hits, "passages"), ms, items, chars,
-                          llm_chars=len(result.to_llm_text())).score(gold, ks)
+                          llm_chars=len(rendered)).score(gold, ks)
     started = time.perf_counter()
     vector = (await kg.embedder.aembed([question.question]))[0]
     dense_hits = await dense_passages(kg.store, vector, top_k)
@@ -182,6 +184,7 @@ async def measure_question(kg: KnowledgeGraph, question: Question, ks: Sequence[
         "retrieve": _as_dict(overall), "dense": _as_dict(dense),
         "paths": {p: _as_dict(m) for p, m in per_path.items()},
         "evidence": evidence_items(result, hits, gold, chunk_docs, entity_docs),
+        "evidence_text": rendered,
     }
 
 

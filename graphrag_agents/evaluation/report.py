@@ -71,6 +71,9 @@ def summary_markdown(summary: dict[str, Any]) -> str:
            f"built in {build['ingest_seconds'] + build['finalize_seconds']:.0f} s: ingest "
            f"{build['ingest_seconds']:.0f} s, finalize {build['finalize_seconds']:.0f} s"
            + (f"; {build['unchanged']} paragraphs were already in the graph)." if build.get("unchanged") else ").")),
+        f"This run asked {summary.get('asked_this_run', 0)} questions in {summary.get('seconds_this_run', 0):.0f} s "
+        f"({summary.get('cpu_seconds_this_run', 0):.0f} s of CPU in the eval process; the database server's own "
+        "CPU is not counted).",
         "",
         "Supporting-paragraph recall (%), top_k " + top + ", each method measured in the same run:",
         "",

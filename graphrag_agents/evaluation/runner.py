@@ -20,9 +20,10 @@ from ..errors import ConfigurationError
 from ..ingest.plan import ExtractorName
 from ..ingest.progress import Progress, want_progress
 from ..kg import KnowledgeGraph
-from .build import BuildInfo, open_eval_graph
+from .build import BuildInfo, ensure_built, open_eval_graph
 from .dataset import Question, corpus_digest, load_dataset
 from .measure import PATHS, measure_question
+from .report import write_reports
 
 __all__ = ["Answerer", "AnswererFactory", "EvalOptions", "EvalRun", "parse_ks", "read_records", "run_eval"]
 
@@ -53,6 +54,9 @@ class EvalOptions:
     model: str | None = None
     """litellm model name of the reference agent (and the llm extractor); None: retrieval only."""
     agent_mode: str = "retrieve_first"
+    max_tokens: int = 256
+    """Cap on each answer the model writes (the prompts ask for one or two sentences; a small model that starts
+    repeating itself would otherwise write until its context is full)."""
     paths: tuple[str, ...] = PATHS
     progress: bool | None = None
     """Progress bars (None: when stderr is a terminal)."""
@@ -61,7 +65,8 @@ class EvalOptions:
         """What the records depend on; a resumed run must have the same."""
         return {"corpus_digest": digest, "extractor": self.extractor, "ks": list(self.ks), "paths": list(self.paths),
                 "embed_model": embed_model, "model": self.model,
-                "agent_mode": self.agent_mode if self.model else None}
+                "agent_mode": self.agent_mode if self.model else None,
+                "max_tokens": self.max_tokens if self.model else None}
 
 
 @dataclass
@@ -134,9 +139,7 @@ async def run_eval(questions_path: str | Path, corpus_path: str | Path, options:
         DatasetError: a file is malformed (the message names the line).
         ConfigurationError: ``out`` holds records made with other settings.
     """
-    from .report import write_reports
-
-    started = time.perf_counter()
+    started, cpu_started = time.perf_counter(), time.process_time()
     if any(k < 1 for k in options.ks) or not options.ks:
         raise ConfigurationError(f"--k needs positive integers, got {list(options.ks)}")
     unknown = sorted(set(options.paths) - set(PATHS))
@@ -149,12 +152,14 @@ async def run_eval(questions_path: str | Path, corpus_path: str | Path, options:
     out.mkdir(parents=True, exist_ok=True)
     results_path = out / RESULTS
     done = {r["id"]: r for r in read_records(results_path)}
-    kg, build = await open_eval_graph(
-        corpus, extractor=options.extractor, data_dir=options.data_dir or out / "falkordb", url=options.url,
-        graph=options.graph, llm=options.model if options.extractor == "llm" else None, progress=options.progress)
+    data_dir = options.data_dir or out / "falkordb"
+    kg = await open_eval_graph(corpus, extractor=options.extractor, data_dir=data_dir, url=options.url,
+                               graph=options.graph, llm=options.model if options.extractor == "llm" else None)
     try:
         _check_config(out, options.settings(corpus_digest(corpus), kg.embedder.model_name), bool(done))
-        factory = answerer or (_agent_factory(options) if options.model else None)
+        build = await ensure_built(kg, corpus, extractor=options.extractor, data_dir=data_dir,
+                                   progress=options.progress)
+        factory = answerer or (_agent_factory(options.model, options) if options.model else None)
         answer = factory(kg) if factory is not None else None
         todo = [q for q in questions if q.id not in done]
         if todo:
@@ -177,21 +182,21 @@ async def run_eval(questions_path: str | Path, corpus_path: str | Path, options:
             "corpus_paragraphs": len(corpus), "build": asdict(build), "ks": list(options.ks),
             "paths": list(options.paths), "model": options.model,
             "agent_mode": options.agent_mode if options.model or answerer else None,
-            "asked_this_run": len(todo), "seconds_this_run": round(time.perf_counter() - started, 1)}
-    wanted = {d for r in records for m in (r["retrieve"], r["dense"], *r["paths"].values()) for d in m["docs"]}
-    wanted.update(g for r in records for g in r["gold"])
-    titles = {p.id: p.title for p in corpus if p.id in wanted}
-    summary, files = write_reports(out, records, meta, titles)
+            "asked_this_run": len(todo), "seconds_this_run": round(time.perf_counter() - started, 1),
+            "cpu_seconds_this_run": round(time.process_time() - cpu_started, 1)}
+    summary, files = write_reports(out, records, meta, {p.id: p.title for p in corpus})
     return EvalRun(out=out, summary=summary, asked=len(todo), reused=len(questions) - len(todo), build=build,
                    files=files)
 
 
-def _agent_factory(options: EvalOptions) -> AnswererFactory:
+def _agent_factory(model: str, options: EvalOptions) -> AnswererFactory:
+    """The reference agent on ``model`` (a litellm name), each answer capped at ``options.max_tokens``."""
+    from ..models.langchain_model import langchain_chat_model
     from .answer import agent_answerer
 
     def make(kg: KnowledgeGraph) -> Answerer:
-        assert options.model is not None
-        return agent_answerer(kg, options.model, options.agent_mode)
+        chat = langchain_chat_model(model, max_tokens=options.max_tokens)
+        return agent_answerer(kg, chat, options.agent_mode)
 
     return make
 
