@@ -16,8 +16,19 @@ for _var in ("FALKOR_URL", "FALKOR_HOST", "FALKOR_PORT", "GRAPHRAG_EMBED_MODEL",
 
 @pytest.fixture(scope="session")
 def data_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    """The session's embedded FalkorDB folder."""
-    yield tmp_path_factory.mktemp("falkordb")
+    """The session's embedded FalkorDB folder; its server runs for the whole session.
+
+    Holding a reference keeps tests from restarting the server (and replaying a growing append-only file) each
+    time a test's last graph closes.
+    """
+    from graphrag_agents.store.embedded import acquire_server, release_server
+
+    folder = tmp_path_factory.mktemp("falkordb")
+    server = acquire_server(folder)
+    try:
+        yield folder
+    finally:
+        release_server(server)
 
 
 @pytest.fixture(scope="session")

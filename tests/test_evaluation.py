@@ -196,6 +196,10 @@ async def test_rerun_does_no_retrieval_for_finished_questions(first_run: tuple[P
     run = await run_eval(*tiny, EvalOptions(out=out, data_dir=data_dir, progress=False))
     assert (run.asked, run.reused, run.build.reused) == (0, 3, True)
     assert (out / "results.jsonl").read_bytes() == before
+    assert [r["asked"] for r in read_records(out / "runs.jsonl", key="asked")] == [3]  # a report-only run: no entry
+    assert "Time: 3 questions asked in one run" in (out / "summary.md").read_text(encoding="utf-8")
+    with pytest.raises(ConfigurationError, match="--extractor llm needs a chat model"):
+        await run_eval(*tiny, EvalOptions(out=out, data_dir=data_dir, extractor="llm", progress=False))
     with pytest.raises(ConfigurationError, match="differing: ks"):
         await run_eval(*tiny, EvalOptions(out=out, data_dir=data_dir, ks=(3,), progress=False))
 

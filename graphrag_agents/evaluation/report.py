@@ -57,23 +57,34 @@ def _row(cells: Iterable[object]) -> str:
     return "| " + " | ".join(str(c) for c in cells) + " |"
 
 
+def _time_line(runs: list[dict[str, Any]]) -> str:
+    if not runs:
+        return "Time: not recorded (no runs.jsonl in the output folder)."
+    asked = sum(int(r["asked"]) for r in runs)
+    seconds = sum(float(r["seconds"]) for r in runs)
+    cpu = sum(float(r["cpu_seconds"]) for r in runs)
+    where = "in one run" if len(runs) == 1 else f"over {len(runs)} runs (resumed)"
+    build = "graph build included" if not all(r["graph_reused"] for r in runs) else "graph reused"
+    return (f"Time: {asked} questions asked {where}, {seconds:.0f} s wall ({build}), {cpu:.0f} s of CPU in the "
+            "eval process (the database server's own CPU is not counted).")
+
+
 def summary_markdown(summary: dict[str, Any]) -> str:
     """The summary as Markdown: retrieval table (baseline first), per-type table, answers table, notes."""
     ks = [str(k) for k in summary["ks"]]
     top = ks[-1]
     methods: dict[str, dict[str, Any]] = summary["methods"]
     build = summary["build"]
+    runs = summary.get("runs", [])
     lines = [
         f"{summary['questions']} questions ({', '.join(f'{n} {t}' for t, n in summary['types'].items())}) "
         f"over {summary['corpus_paragraphs']} paragraphs; graph `{build['graph']}`: {build['chunks']} chunks, "
         f"{build['entities']} entities, {build['relations']} relations ({build['extractor']} extractor, "
-        + ("reused from cache)." if build["reused"] else
-           f"built in {build['ingest_seconds'] + build['finalize_seconds']:.0f} s: ingest "
-           f"{build['ingest_seconds']:.0f} s, finalize {build['finalize_seconds']:.0f} s"
-           + (f"; {build['unchanged']} paragraphs were already in the graph)." if build.get("unchanged") else ").")),
-        f"This run asked {summary.get('asked_this_run', 0)} questions in {summary.get('seconds_this_run', 0):.0f} s "
-        f"({summary.get('cpu_seconds_this_run', 0):.0f} s of CPU in the eval process; the database server's own "
-        "CPU is not counted).",
+        f"built in {build['ingest_seconds'] + build['finalize_seconds']:.0f} s: "
+        f"ingest {build['ingest_seconds']:.0f} s, finalize {build['finalize_seconds']:.0f} s"
+        + (f", {build['unchanged']} paragraphs already in the graph" if build.get("unchanged") else "")
+        + ("; reused from the cache)." if build["reused"] and all(run["graph_reused"] for run in runs) else ")."),
+        _time_line(runs),
         "",
         "Supporting-paragraph recall (%), top_k " + top + ", each method measured in the same run:",
         "",

@@ -1,9 +1,9 @@
 """The resumable evaluation loop: build (or reuse) the graph, measure each question, append its record, report.
 
 ``--out`` holds ``config.json`` (the settings the records were made with), ``results.jsonl`` (one record per
-finished question, appended as each finishes) and the reports. Running again with the same settings skips the
-questions already in ``results.jsonl``: no retrieval and no model call is repeated for them. A record cut short
-by an interruption is dropped and its question asked again.
+finished question, appended as each finishes), ``runs.jsonl`` (how long each run took) and the reports.
+Running again with the same settings skips the questions already in ``results.jsonl``: no retrieval and no
+model call is repeated for them. A record cut short by an interruption is dropped and its question asked again.
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ __all__ = ["Answerer", "AnswererFactory", "EvalOptions", "EvalRun", "parse_ks", 
 
 RESULTS = "results.jsonl"
 CONFIG = "config.json"
+RUNS = "runs.jsonl"
 
 Answerer = Callable[[Question], Awaitable[dict[str, Any]]]
 """Answers one question; returns the record's ``agent`` part (see :mod:`.answer`)."""
@@ -83,8 +84,9 @@ class EvalRun:
     files: dict[str, Path] = field(default_factory=dict)
 
 
-def read_records(path: Path) -> list[dict[str, Any]]:
-    """The complete records of ``results.jsonl``; a torn last line (interrupted write) is cut off the file."""
+def read_records(path: Path, key: str = "id") -> list[dict[str, Any]]:
+    """The complete records (objects with ``key``) of a JSONL file; a torn last line (an interrupted write) is
+    cut off the file."""
     if not path.exists():
         return []
     records: list[dict[str, Any]] = []
@@ -95,7 +97,7 @@ def read_records(path: Path) -> list[dict[str, Any]]:
                 record = json.loads(line)
             except ValueError:
                 break
-            if not line.endswith(b"\n") or not isinstance(record, dict) or "id" not in record:
+            if not line.endswith(b"\n") or not isinstance(record, dict) or key not in record:
                 break
             records.append(record)
             good += len(line)
@@ -114,7 +116,17 @@ def _check_config(out: Path, settings: dict[str, Any], have_records: bool) -> No
             raise ConfigurationError(
                 f"{out} holds results made with other settings (differing: {', '.join(differs)}). Pick another "
                 f"--out, or delete {out / RESULTS} to start over.")
-    path.write_text(json.dumps(settings, indent=2), encoding="utf-8")
+    path.write_text(json.dumps(settings, indent=2) + "\n", encoding="utf-8")
+
+
+def _log_run(out: Path, run: dict[str, Any]) -> list[dict[str, Any]]:
+    """Append ``run`` to ``runs.jsonl`` when it asked anything; every logged run of ``out`` (a resumed evaluation
+    took the sum of their times; a run that only rewrote the reports is not logged)."""
+    path = out / RUNS
+    if run["asked"]:
+        with path.open("a", encoding="utf-8") as sink:
+            sink.write(json.dumps(run) + "\n")
+    return read_records(path, key="asked")
 
 
 def _base_record(question: Question) -> dict[str, Any]:
@@ -142,6 +154,9 @@ async def run_eval(questions_path: str | Path, corpus_path: str | Path, options:
     started, cpu_started = time.perf_counter(), time.process_time()
     if any(k < 1 for k in options.ks) or not options.ks:
         raise ConfigurationError(f"--k needs positive integers, got {list(options.ks)}")
+    if options.extractor == "llm" and not options.model:
+        raise ConfigurationError("--extractor llm needs a chat model: pass --model or set GRAPHRAG_MODEL, or use "
+                                 "--extractor ner (offline).")
     unknown = sorted(set(options.paths) - set(PATHS))
     if unknown:
         raise ConfigurationError(f"unknown retrieve paths {unknown}; known paths: {', '.join(PATHS)}")
@@ -182,8 +197,9 @@ async def run_eval(questions_path: str | Path, corpus_path: str | Path, options:
             "corpus_paragraphs": len(corpus), "build": asdict(build), "ks": list(options.ks),
             "paths": list(options.paths), "model": options.model,
             "agent_mode": options.agent_mode if options.model or answerer else None,
-            "asked_this_run": len(todo), "seconds_this_run": round(time.perf_counter() - started, 1),
-            "cpu_seconds_this_run": round(time.process_time() - cpu_started, 1)}
+            "runs": _log_run(out, {"asked": len(todo), "seconds": round(time.perf_counter() - started, 1),
+                                   "cpu_seconds": round(time.process_time() - cpu_started, 1),
+                                   "graph_reused": build.reused})}
     summary, files = write_reports(out, records, meta, {p.id: p.title for p in corpus})
     return EvalRun(out=out, summary=summary, asked=len(todo), reused=len(questions) - len(todo), build=build,
                    files=files)

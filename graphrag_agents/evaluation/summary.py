@@ -95,6 +95,10 @@ def summarize(records: Sequence[dict[str, Any]], meta: dict[str, Any]) -> dict[s
         "answers": _answers(records),
     }
     notes: list[str] = []
+    failed = int(meta.get("build", {}).get("failed", 0))
+    if failed:
+        notes.append(f"{failed} paragraphs could not be ingested; their recall counts as a miss, and the next run "
+                     "tries them again.")
     if summary["answers"] is None:
         notes.append("Answer metrics skipped: no model configured (set GRAPHRAG_MODEL or pass --model to run the "
                      "reference agent).")

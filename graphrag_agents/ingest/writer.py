@@ -100,7 +100,8 @@ def delete_document_query() -> list[str]:
     return [
         "OPTIONAL MATCH (:Document {id: $doc_id})-[:HAS_CHUNK]->(c:Chunk)\n"
         "WITH collect(c.id) AS cids\n"
-        "OPTIONAL MATCH (e:__Entity__)-[:MENTIONED_IN]->(c:Chunk) WHERE c.id IN cids\n"
+        # Reached from the document (an index seek), not by filtering every chunk on c.id IN cids.
+        "OPTIONAL MATCH (:Document {id: $doc_id})-[:HAS_CHUNK]->(:Chunk)<-[:MENTIONED_IN]-(e:__Entity__)\n"
         "WITH cids, collect(DISTINCT e) AS ents\n"
         "UNWIND (CASE WHEN size(ents) = 0 THEN [null] ELSE ents END) AS e\n"
         "OPTIONAL MATCH (e)-[r:RELATES]-()\n"

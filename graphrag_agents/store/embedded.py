@@ -78,15 +78,21 @@ def _socket_path(data_dir: Path) -> Path:
 
 
 def _probe(sock_path: Path, timeout: float = 0.5) -> str:
-    """``ready`` (PONG), ``loading`` (replaying its append-only file) or ``down`` (no usable answer)."""
-    try:
-        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as conn:
-            conn.settimeout(timeout)
+    """``ready`` (PONG), ``loading`` (replaying its append-only file: it says so, or it accepted the connection
+    but is too busy replaying slow commands to answer) or ``down`` (nothing listening, or a wrong answer)."""
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as conn:
+        conn.settimeout(timeout)
+        try:
             conn.connect(str(sock_path))
+        except OSError:
+            return "down"
+        try:
             conn.sendall(b"PING\r\n")
             reply = conn.recv(64)
-    except OSError:
-        return "down"
+        except TimeoutError:
+            return "loading"
+        except OSError:
+            return "down"
     if reply.startswith(b"+PONG"):
         return "ready"
     return "loading" if reply.startswith(b"-LOADING") else "down"
@@ -298,9 +304,6 @@ class EmbeddedServer:
                 return False
             time.sleep(delay)
             delay = min(delay * 1.5, 0.05)
-            time.sleep(delay)
-            delay = min(delay * 1.5, 0.05)
-        return False
 
 
 _servers: dict[Path, EmbeddedServer] = {}

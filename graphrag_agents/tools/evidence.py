@@ -31,7 +31,8 @@ class Evidence(BaseModel):
 class EvidenceLedger:
     """Numbers evidence across calls and keeps the newest ``capacity`` items.
 
-    The same (kind, key) returned twice keeps its first number, so repeated retrieval does not inflate numbers.
+    The same (kind, key) returned twice keeps its first number, so repeated retrieval does not inflate numbers;
+    a relation returned as a fact and as a link is the same item.
     """
 
     def __init__(self, capacity: int = 2000) -> None:
@@ -45,7 +46,8 @@ class EvidenceLedger:
     def add(self, tool: str, kind: EvidenceKind, content: str, source: str | None = None,
             key: str | None = None) -> Evidence:
         """Number one item; ``key`` (default: the content) identifies repeats of the same item."""
-        dedup = (kind, key if key is not None else content)
+        # A fact is a relation found by its sentence: the same relation from both paths is one piece of evidence.
+        dedup = ("relation" if kind == "fact" else kind, key if key is not None else content)
         known = self._by_key.get(dedup)
         if known is not None and known in self._items:
             self._items.move_to_end(known)

@@ -80,6 +80,9 @@ def number_retrieval(ledger: EvidenceLedger, hits: RetrievalHits, min_score: flo
     ]
     relations = [_relation_item(ledger, r, "relation") for r in hits.relations if keep(r.score)]
     facts = [_relation_item(ledger, f, "fact") for f in hits.facts if keep(f.score)]
+    # A relation both paths found has one number; it is shown once, under facts.
+    in_facts = {f.n for f in facts}
+    relations = [item for item in relations if item.n not in in_facts]
     passages = [
         PassageItem(n=ledger.add("retrieve", "passage", p.text, source=p.path or p.document_id, key=p.chunk_id).n,
                     document_id=p.document_id, file=_file_label(p), heading=p.heading, text=p.text, score=p.score)
