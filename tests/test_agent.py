@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import uuid
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
@@ -131,6 +132,10 @@ async def test_ungrounded_draft_gets_one_revision_with_the_findings(toolkit: Gra
     feedback = model.calls[2][-1]
     assert isinstance(feedback, HumanMessage)
     assert "NOT grounded" in feedback.text and '"Alice Smith works at Acme Corp."' in feedback.text
+    n = evidence_number(last_tool_text(model.calls[1]), "works at Acme Corp")
+    # The check names the evidence that holds the uncited sentence, so the model knows what to cite.
+    named = re.search(r"\(evidence \[([\d, ]+)\] holds its figures and names\)", feedback.text)
+    assert named is not None and str(n) in named.group(1).split(", ")
     assert result.check is not None and result.check.uncited == []
 
 

@@ -389,3 +389,32 @@ def test_every_result_field_is_described() -> None:
     for model in (CitationCheck, CitedSource, UnsupportedClaim):
         for name, info in model.model_fields.items():
             assert info.description, f"{model.__name__}.{name} has no description"
+
+
+@pytest.mark.parametrize(
+    ("answer", "suggested"),
+    [
+        ("Globex acquired Initech in 1999.", [2]),  # one item holds the names and the figure
+        ("Alice works at Acme Corp.", [1]),
+        ("Jeff Porcaro was a drummer at Acme.", []),  # no single item holds both names
+        ("Globex acquired Initech in 2001.", []),  # the figure is in no item
+        ("Initech was bought.", [2]),  # a lone first-word name counts
+        ("The graph does not say who founded Globex.", None),  # a lack statement is not uncited at all
+        ("Globex acquired Initech [2].", None),  # cited: nothing to suggest
+    ],
+)
+def test_uncited_sentences_get_the_evidence_that_holds_them(answer: str, suggested: list[int] | None) -> None:
+    result = check(answer)
+    if suggested is None:
+        assert result.suggested == [] and result.uncited == []
+        return
+    assert result.uncited == [answer]
+    assert [s.evidence for s in result.suggested] == ([suggested] if suggested else [])
+    if suggested:
+        assert f"evidence [{suggested[0]}] holds its figures and names" in result.to_llm_text()
+
+
+def test_suggestions_are_newest_first_and_capped() -> None:
+    items = [Evidence(n=n, tool="retrieve", kind="fact", content="Globex acquired Initech.") for n in range(1, 7)]
+    result = check_citations("Globex acquired Initech.", items)
+    assert [s.evidence for s in result.suggested] == [[6, 5, 4]]

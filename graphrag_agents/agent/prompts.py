@@ -39,7 +39,8 @@ def revision_prompt(check: CitationCheck, draft: str) -> str:
     return (
         "Your draft failed the citation check:\n"
         f"{check.to_llm_text(4000)}\n\n"
-        "Rewrite the whole answer: put [n] after every sentence that states a name or a figure, cite only "
+        "Rewrite the whole answer: put [n] after every sentence that states a name or a figure (where the check "
+        "names the evidence that has them, cite that number), cite only "
         "evidence numbers you were given, and drop or correct every claim the cited evidence does not support. "
         "If the evidence does not answer the question, say that the knowledge graph does not say."
     )

@@ -1,6 +1,6 @@
 """The framework-neutral tools: ``ToolSpec``, the evidence ledger, typed results, ``check_citations``, the toolkit."""
 
-from .citations import CitationCheck, CitedSource, UnsupportedClaim, check_citations
+from .citations import CitationCheck, CitationSuggestion, CitedSource, UnsupportedClaim, check_citations
 from .evidence import Evidence, EvidenceLedger
 from .plan import CHEAP_PLAN_LIMITS, PlanLimits, RuleBasedIngestionPlanner
 from .results import EntityItem, OntologyResult, PassageItem, RelationItem, RetrieveResult, StatusResult, ToolResult
@@ -12,6 +12,7 @@ __all__ = [
     "CHEAP_PLAN_LIMITS",
     "AddFactsResult",
     "CitationCheck",
+    "CitationSuggestion",
     "CitedSource",
     "EntityItem",
     "Evidence",

@@ -19,6 +19,9 @@ Markdown code are not citations. Then, as the reference's "Evidence and citation
   ignoring case and accents. The sentence's first word counts only when it starts a run or the sentence names
   something else, and never when it is an opener ("The", "However", "He") or a label ("Answer:").
   The evidence's ``source`` (its file path or document id) is not searched.
+* ``suggested``: for each uncited sentence, up to three evidence numbers (newest first) whose text holds all of
+  its figures and names by the rule above, so the revision can cite them; the check never adds a citation
+  itself.
 * ``grounded``: our reading of the reference is literal: "An answer that cites no real evidence is not
   grounded" and "the claim checks are warnings and never change grounded". So ``grounded`` is true exactly
   when the answer cites at least one number that is real evidence; invalid numbers (removed from ``answer``),
@@ -34,18 +37,19 @@ from collections.abc import Callable, Iterable, Mapping
 
 from pydantic import BaseModel, Field
 
-from ._claims import EvidenceIndex, claim_text, extract_figures, extract_names, is_lack_statement
+from ._claims import EvidenceIndex, Name, claim_text, extract_figures, extract_names, is_lack_statement
 from ._sentences import INLINE_CODE_RE, MARKER_RE, code_spans, split_sentences
 from .evidence import Evidence, EvidenceKind, EvidenceLedger
 from .results import ToolResult
 
-__all__ = ["CitationCheck", "CitedSource", "UnsupportedClaim", "check_citations"]
+__all__ = ["CitationCheck", "CitationSuggestion", "CitedSource", "UnsupportedClaim", "check_citations"]
 
 MAX_RANGE = 100
 """The widest range a marker may cite (``[1-100]``); wider ones are invalid."""
 _SEPARATORS = str.maketrans({sep: "," for sep in "，、;；"})
 _DASHES = str.maketrans({dash: "-" for dash in "–—~〜"})
 _SENTENCE_CHARS = 300
+_MAX_SUGGESTED = 3
 # Pathologically nested markers could need one pass per level; past this, what is left stays in the text but is
 # never cited (a sentence only cites numbers that are real evidence).
 _MAX_PASSES = 4
@@ -73,6 +77,13 @@ class UnsupportedClaim(BaseModel):
     )
 
 
+class CitationSuggestion(BaseModel):
+    """Evidence that holds every figure and name of a sentence the answer left uncited."""
+
+    sentence: str = Field(description="The uncited sentence, as it reads in the checked answer.")
+    evidence: list[int] = Field(description="Numbers of evidence holding all its figures and names (newest first).")
+
+
 class CitationCheck(ToolResult):
     """The result of checking an answer's [n] citations against the session's evidence."""
 
@@ -89,6 +100,10 @@ class CitationCheck(ToolResult):
     unsupported: list[UnsupportedClaim] = Field(
         default_factory=list, description="Cited sentences whose figures or names their evidence lacks."
     )
+    suggested: list[CitationSuggestion] = Field(
+        default_factory=list,
+        description="For uncited sentences: evidence that holds all their figures and names, to cite as [n].",
+    )
 
     def to_llm_text(self, max_chars: int = 8000) -> str:
         """A compact summary a model can act on: grounded or not, what to remove, cite or correct."""
@@ -102,9 +117,11 @@ class CitationCheck(ToolResult):
         if not self.uncited and not self.unsupported:
             head.append("Every cited figure and name was found in its evidence." if self.grounded else
                         "Cite evidence as [n] after each claim, or say the graph does not have the answer.")
+        hints = {suggestion.sentence: suggestion.evidence for suggestion in self.suggested}
         sections = [
             ("Sentences stating a figure or name without an [n] of their own (cite or remove):",
-             [f'- "{_clip(s)}"' for s in self.uncited]),
+             [f'- "{_clip(s)}"' + (f" (evidence {_numbers(hints[s])} holds its figures and names)" if s in hints
+                                   else "") for s in self.uncited]),
             ("Cited sentences whose evidence lacks a figure or name (correct the claim or the citation):",
              [_unsupported_line(c) for c in self.unsupported]),
         ]
@@ -140,6 +157,8 @@ def check_citations(
     indexes: dict[int, EvidenceIndex] = {}
     uncited: list[str] = []
     unsupported: list[UnsupportedClaim] = []
+    suggested: list[CitationSuggestion] = []
+    finder = _Holders(items, indexes)
     for sentence in split_sentences(cleaned):
         if not sentence.checked:
             continue
@@ -150,8 +169,12 @@ def check_citations(
         claims = claim_text(MARKER_RE.sub(" ", without_code))
         figures = extract_figures(claims)
         if not numbers:
-            if (figures or extract_names(claims, lone_first=True)) and not is_lack_statement(claims):
+            lone_names = extract_names(claims, lone_first=True)
+            if (figures or lone_names) and not is_lack_statement(claims):
                 uncited.append(_display(raw))
+                holders = finder.holding(figures, lone_names)
+                if holders:
+                    suggested.append(CitationSuggestion(sentence=_display(raw), evidence=holders))
             continue
         names = extract_names(claims)
         evid = [indexes.setdefault(n, EvidenceIndex(items[n].content)) for n in numbers]
@@ -164,7 +187,26 @@ def check_citations(
     sources = [CitedSource(n=n, tool=items[n].tool, kind=items[n].kind, content=items[n].content)
                for n in cited]
     return CitationCheck(answer=cleaned, grounded=bool(cited), cited=cited, invalid=invalid, sources=sources,
-                         uncited=uncited, unsupported=unsupported)
+                         uncited=uncited, unsupported=unsupported, suggested=suggested)
+
+
+class _Holders:
+    """Finds the evidence items that hold all of a sentence's figures and names (indexes built on demand)."""
+
+    def __init__(self, items: Mapping[int, Evidence], indexes: dict[int, EvidenceIndex]) -> None:
+        self.items, self.indexes = items, indexes
+
+    def holding(self, figures: list[str], names: list[Name]) -> list[int]:
+        found: list[int] = []
+        for n in sorted(self.items, reverse=True):  # newest first: the latest retrieval is the likeliest source
+            index = self.indexes.get(n)
+            if index is None:
+                index = self.indexes[n] = EvidenceIndex(self.items[n].content)
+            if all(f in index.figures for f in figures) and all(w in index.words for nm in names for w in nm.words):
+                found.append(n)
+                if len(found) == _MAX_SUGGESTED:
+                    break
+        return found
 
 
 def _as_mapping(
