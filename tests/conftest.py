@@ -50,3 +50,20 @@ async def kg(data_dir: Path, embedder) -> AsyncIterator[object]:  # type: ignore
     finally:
         await graph.store.delete()
         await graph.close()
+
+
+@pytest.fixture
+async def acme_corpus_kg(kg):  # type: ignore[no-untyped-def]
+    """``kg`` holding the small corpus of ``acme_corpus.py``: one document, Alice Smith WORKS_AT Acme Corp."""
+    from acme_corpus import write_acme
+
+    await write_acme(kg)
+    return kg
+
+
+@pytest.fixture
+def acme_read_toolkit(acme_corpus_kg):  # type: ignore[no-untyped-def]
+    """A read-only :class:`GraphRAGToolkit` on ``acme_corpus_kg``."""
+    from graphrag_agents.tools.toolkit import GraphRAGToolkit
+
+    return GraphRAGToolkit(acme_corpus_kg, read_only=True)

@@ -15,6 +15,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from acme_corpus import QUESTION, TEXT, cite, write_acme
+from fake_chat import tool_call
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
@@ -28,48 +30,12 @@ from langgraph.prebuilt import ToolNode, create_react_agent, tools_condition
 from graphrag_agents.adapters import langchain as langchain_adapter
 from graphrag_agents.adapters.langchain import GraphRAGLangChainToolkit, as_langchain_tools, run_sync
 from graphrag_agents.errors import ConfigurationError
-from graphrag_agents.ingest.records import (
-    ChunkRecord,
-    DocumentBatch,
-    DocumentRecord,
-    EntityRecord,
-    RelationRecord,
-    entity_id,
-)
-from graphrag_agents.ingest.writer import write_document
 from graphrag_agents.kg import KnowledgeGraph
 from graphrag_agents.tools.citations import CitationCheck
 from graphrag_agents.tools.results import RetrieveResult
 from graphrag_agents.tools.toolkit import READ_TOOLS, GraphRAGToolkit
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
-QUESTION = "Where does Alice Smith work?"
-TEXT = "Alice Smith works at Acme Corp in Berlin. Acme Corp was founded in 1999."
-
-
-async def _acme(kg: KnowledgeGraph) -> None:
-    """One document, two entities and a relation, written directly (no extractor)."""
-    await kg.ensure_schema()
-    chunk = ChunkRecord(id="acme#0", index=0, text=TEXT)
-    alice, acme = entity_id("Person", "Alice Smith"), entity_id("Company", "Acme Corp")
-    await write_document(kg.store, DocumentBatch(
-        DocumentRecord(id="acme", title="Acme", content_hash="h"), [chunk],
-        [EntityRecord(alice, "Person", "Alice Smith", "An engineer", [chunk.id]),
-         EntityRecord(acme, "Company", "Acme Corp", "A company in Berlin", [chunk.id])],
-        [RelationRecord(alice, acme, "WORKS_AT", "Alice Smith works at Acme Corp in Berlin.", chunk.id)],
-    ))
-    await kg.finalize()
-
-
-def cite(text: str, claim: str = "works at Acme Corp") -> int:
-    """The evidence number of the first item in a tool's text that says ``claim``."""
-    number = None
-    for line in text.splitlines():
-        marker = re.match(r"\[(\d+)\]", line)
-        number = int(marker.group(1)) if marker else number
-        if claim in line and number is not None:
-            return number
-    raise AssertionError(f"no evidence says {claim!r}: {text}")
 
 
 class ScriptedChatModel(BaseChatModel):
@@ -89,19 +55,15 @@ class ScriptedChatModel(BaseChatModel):
         return self
 
 
-def _call(name: str, args: dict[str, Any]) -> dict[str, Any]:
-    return {"name": name, "args": args, "id": f"call_{uuid.uuid4().hex[:8]}", "type": "tool_call"}
-
-
 def retrieve_then_check(messages: list[BaseMessage]) -> AIMessage:
     """retrieve the question, cite the first evidence number the tool returned, check, then answer."""
     results = [m for m in messages if isinstance(m, ToolMessage)]
     if not results:
-        return AIMessage("", tool_calls=[_call("retrieve", {"question": QUESTION})])
+        return AIMessage("", tool_calls=[tool_call("retrieve", {"question": QUESTION})])
     last = results[-1]
     if last.name == "retrieve":
         answer = f"Alice Smith works at Acme Corp [{cite(str(last.content))}]."
-        return AIMessage("", tool_calls=[_call("check_citations", {"answer": answer})])
+        return AIMessage("", tool_calls=[tool_call("check_citations", {"answer": answer})])
     return AIMessage(f"Checked: {str(last.content).splitlines()[0]}")
 
 
@@ -222,9 +184,8 @@ async def test_base_toolkit(kg: KnowledgeGraph) -> None:
 # -- in LangGraph -------------------------------------------------------------------------------------------
 
 
-async def test_hand_built_state_graph_retrieves_then_checks_citations(kg: KnowledgeGraph) -> None:
-    await _acme(kg)
-    lc = GraphRAGLangChainToolkit(toolkit=GraphRAGToolkit(kg, read_only=True), scope="per_thread")
+async def test_hand_built_state_graph_retrieves_then_checks_citations(acme_read_toolkit: GraphRAGToolkit) -> None:
+    lc = GraphRAGLangChainToolkit(toolkit=acme_read_toolkit, scope="per_thread")
     app = _hand_built_graph(lc.get_tools(), InMemorySaver())
     config: RunnableConfig = {"configurable": {"thread_id": "t"}}
     state = await app.ainvoke({"messages": [HumanMessage(QUESTION)]}, config)
@@ -236,9 +197,8 @@ async def test_hand_built_state_graph_retrieves_then_checks_citations(kg: Knowle
 
 
 @pytest.mark.filterwarnings("ignore:create_react_agent has been moved")  # create_agent needs `langchain`
-async def test_create_react_agent(kg: KnowledgeGraph) -> None:
-    await _acme(kg)
-    lc = GraphRAGLangChainToolkit(toolkit=GraphRAGToolkit(kg, read_only=True))
+async def test_create_react_agent(acme_read_toolkit: GraphRAGToolkit) -> None:
+    lc = GraphRAGLangChainToolkit(toolkit=acme_read_toolkit)
     agent = create_react_agent(ScriptedChatModel(script=retrieve_then_check), lc.get_tools())
     _assert_grounded_run(await agent.ainvoke({"messages": [HumanMessage(QUESTION)]}))
 
@@ -249,10 +209,10 @@ async def test_tool_errors_reach_the_model_with_their_hint(kg: KnowledgeGraph) -
     graph.add_edge(START, "tools")
     node = graph.compile()
     calls = [
-        _call("retrieve", {"question": QUESTION}),  # the graph does not exist yet
-        _call("retrieve", {"question": "ok", "top_k": 0}),
+        tool_call("retrieve", {"question": QUESTION}),  # the graph does not exist yet
+        tool_call("retrieve", {"question": "ok", "top_k": 0}),
         # keys LangChain reserves for itself still reach the core, which refuses them
-        _call("retrieve", {"question": "ok", "config": {}, "run_manager": 1, "callbacks": 2}),
+        tool_call("retrieve", {"question": "ok", "config": {}, "run_manager": 1, "callbacks": 2}),
     ]
     out = (await node.ainvoke({"messages": [AIMessage("", tool_calls=calls)]}))["messages"][1:]
     missing, bounds, reserved = (str(m.content) for m in out)
@@ -272,13 +232,12 @@ async def test_string_input_is_refused_by_the_core(kg: KnowledgeGraph) -> None:
 # -- evidence sessions --------------------------------------------------------------------------------------
 
 
-async def test_numbering_is_per_session_or_per_thread(kg: KnowledgeGraph) -> None:
-    await _acme(kg)
-    toolkit = GraphRAGToolkit(kg, read_only=True)
+async def test_numbering_is_per_session_or_per_thread(acme_read_toolkit: GraphRAGToolkit) -> None:
+    toolkit = acme_read_toolkit
 
     async def number(tools: Sequence[BaseTool], name: str, thread: str | None = None) -> int:
         config: RunnableConfig | None = {"configurable": {"thread_id": thread}} if thread else None
-        message = await {t.name: t for t in tools}[name].ainvoke(_call(name, {}), config)
+        message = await {t.name: t for t in tools}[name].ainvoke(tool_call(name, {}), config)
         assert isinstance(message, ToolMessage)
         return int(message.artifact.n)
 
@@ -298,10 +257,9 @@ async def test_numbering_is_per_session_or_per_thread(kg: KnowledgeGraph) -> Non
 # -- the sync path ------------------------------------------------------------------------------------------
 
 
-async def test_sync_path_from_a_worker_thread_of_the_running_loop(kg: KnowledgeGraph) -> None:
-    await _acme(kg)
-    tools = {t.name: t for t in as_langchain_tools(GraphRAGToolkit(kg, read_only=True))}
-    message = await asyncio.to_thread(tools["retrieve"].invoke, _call("retrieve", {"question": QUESTION}))
+async def test_sync_path_from_a_worker_thread_of_the_running_loop(acme_read_toolkit: GraphRAGToolkit) -> None:
+    tools = {t.name: t for t in as_langchain_tools(acme_read_toolkit)}
+    message = await asyncio.to_thread(tools["retrieve"].invoke, tool_call("retrieve", {"question": QUESTION}))
     assert isinstance(message, ToolMessage) and isinstance(message.artifact, RetrieveResult)
     n = message.artifact.passages[0].n
     text = await asyncio.to_thread(tools["check_citations"].invoke, {"answer": f"Alice Smith works at Acme [{n}]."})
@@ -346,7 +304,7 @@ def sync_kg(data_dir: Path, embedder: Any) -> Iterator[KnowledgeGraph]:
 
 
 def test_fully_synchronous_app(sync_kg: KnowledgeGraph) -> None:
-    run_sync(_acme(sync_kg))
+    run_sync(write_acme(sync_kg))
     tools = as_langchain_tools(GraphRAGToolkit(sync_kg, read_only=True))
     _assert_grounded_run(_hand_built_graph(tools).invoke({"messages": [HumanMessage(QUESTION)]}))
 

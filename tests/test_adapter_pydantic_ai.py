@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 
 import pytest
+from acme_corpus import QUESTION, TEXT, cite
 from pydantic_ai import Agent, capture_run_messages
 from pydantic_ai.exceptions import UnexpectedModelBehavior
 from pydantic_ai.messages import (
@@ -26,48 +27,12 @@ from pydantic_ai.tools import ToolDefinition
 from pydantic_ai.toolsets import AbstractToolset
 
 from graphrag_agents.adapters.pydantic_ai import GraphRAGToolset
-from graphrag_agents.ingest.records import (
-    ChunkRecord,
-    DocumentBatch,
-    DocumentRecord,
-    EntityRecord,
-    RelationRecord,
-    entity_id,
-)
-from graphrag_agents.ingest.writer import write_document
 from graphrag_agents.kg import KnowledgeGraph
 from graphrag_agents.tools.citations import CitationCheck
 from graphrag_agents.tools.results import RetrieveResult
 from graphrag_agents.tools.toolkit import READ_TOOLS, GraphRAGToolkit
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
-QUESTION = "Where does Alice Smith work?"
-TEXT = "Alice Smith works at Acme Corp in Berlin. Acme Corp was founded in 1999."
-
-
-async def _acme(kg: KnowledgeGraph) -> None:
-    """One document, two entities and a relation, written directly (no extractor)."""
-    await kg.ensure_schema()
-    chunk = ChunkRecord(id="acme#0", index=0, text=TEXT)
-    alice, acme = entity_id("Person", "Alice Smith"), entity_id("Company", "Acme Corp")
-    await write_document(kg.store, DocumentBatch(
-        DocumentRecord(id="acme", title="Acme", content_hash="h"), [chunk],
-        [EntityRecord(alice, "Person", "Alice Smith", "An engineer", [chunk.id]),
-         EntityRecord(acme, "Company", "Acme Corp", "A company in Berlin", [chunk.id])],
-        [RelationRecord(alice, acme, "WORKS_AT", "Alice Smith works at Acme Corp in Berlin.", chunk.id)],
-    ))
-    await kg.finalize()
-
-
-def cite(text: str, claim: str = "works at Acme Corp") -> int:
-    """The evidence number of the first item in a tool's text that says ``claim``."""
-    number = None
-    for line in text.splitlines():
-        marker = re.match(r"\[(\d+)\]", line)
-        number = int(marker.group(1)) if marker else number
-        if claim in line and number is not None:
-            return number
-    raise AssertionError(f"no evidence says {claim!r}: {text}")
 
 
 def _returns(messages: list[ModelMessage]) -> list[ToolReturnPart]:
@@ -100,9 +65,8 @@ def _first(returns: list[ToolReturnPart], name: str) -> ToolReturnPart:
     return next(p for p in returns if p.tool_name == name)
 
 
-async def test_function_model_retrieves_then_checks_citations(kg: KnowledgeGraph) -> None:
-    await _acme(kg)
-    toolset = GraphRAGToolset(GraphRAGToolkit(kg, read_only=True))
+async def test_function_model_retrieves_then_checks_citations(acme_read_toolkit: GraphRAGToolkit) -> None:
+    toolset = GraphRAGToolset(acme_read_toolkit)
     agent = Agent(FunctionModel(retrieve_then_check), toolsets=[toolset])
     result = await agent.run(QUESTION)
     returns = _returns(result.all_messages())
@@ -147,9 +111,8 @@ async def test_schemas_match_the_snapshot(kg: KnowledgeGraph) -> None:
     assert text == snapshot.read_text()
 
 
-async def test_test_model_calls_every_tool_without_an_unhandled_error(kg: KnowledgeGraph) -> None:
-    await _acme(kg)
-    toolkit = GraphRAGToolkit(kg)  # read and write tools
+async def test_test_model_calls_every_tool_without_an_unhandled_error(acme_corpus_kg: KnowledgeGraph) -> None:
+    toolkit = GraphRAGToolkit(acme_corpus_kg)  # read and write tools
     names = {s.name for s in toolkit.tool_specs()}
     agent = Agent(TestModel(), toolsets=[GraphRAGToolset(toolkit, max_retries=1)])
     with capture_run_messages() as messages:
@@ -171,8 +134,7 @@ async def test_test_model_calls_every_tool_without_an_unhandled_error(kg: Knowle
             assert part.metadata is not None and part.content == part.metadata.to_llm_text()
 
 
-async def test_tool_errors_become_retries_with_the_hint(kg: KnowledgeGraph) -> None:
-    await _acme(kg)
+async def test_tool_errors_become_retries_with_the_hint(acme_read_toolkit: GraphRAGToolkit) -> None:
 
     def model(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
         if len(messages) == 1:  # only the prompt: a call the core refuses, then one it accepts
@@ -181,7 +143,7 @@ async def test_tool_errors_become_retries_with_the_hint(kg: KnowledgeGraph) -> N
             return ModelResponse(parts=[ToolCallPart("retrieve", {"question": QUESTION, "top_k": 3})])
         return ModelResponse(parts=[TextPart("done")])
 
-    toolset = GraphRAGToolset(GraphRAGToolkit(kg, read_only=True), max_retries=2)
+    toolset = GraphRAGToolset(acme_read_toolkit, max_retries=2)
     with capture_run_messages() as messages:
         result = await Agent(FunctionModel(model), toolsets=[toolset]).run(QUESTION)
     assert result.output == "done"
@@ -230,9 +192,8 @@ async def _checks(toolset: GraphRAGToolset, runs: int, conversation: bool = Fals
     return grounded
 
 
-async def test_scope_per_run_per_conversation_and_shared(kg: KnowledgeGraph) -> None:
-    await _acme(kg)
-    toolkit = GraphRAGToolkit(kg, read_only=True)
+async def test_scope_per_run_per_conversation_and_shared(acme_read_toolkit: GraphRAGToolkit) -> None:
+    toolkit = acme_read_toolkit
     assert await _checks(GraphRAGToolset(toolkit.new_session()), 2) == [False, False], "per_run: a fresh numbering"
     conv = GraphRAGToolset(toolkit.new_session(), scope="per_conversation")
     assert await _checks(conv, 2, conversation=True) == [False, True], "a continued conversation keeps its numbers"

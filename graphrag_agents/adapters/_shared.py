@@ -1,4 +1,4 @@
-"""What the framework adapters share: evidence sessions per conversation, and the wrong-event-loop error.
+"""What the adapters share: evidence sessions per conversation or client, and the wrong-event-loop error.
 
 Imports no framework.
 """
@@ -21,42 +21,52 @@ _LOOP_MESSAGES = ("attached to a different loop", "Event loop is closed")
 
 @dataclass
 class SessionPool:
-    """Hands out one :class:`GraphRAGToolkit` session per key (a run, thread or conversation id).
+    """Toolkit sessions by key (a run, thread, conversation or HTTP client), made with ``base.new_session()``.
 
-    A ``None`` key, or a pool built with ``per_key=False``, always gets ``base``: one numbering shared by every
-    caller. A forgotten conversation loses its evidence; citing it then checks as invalid.
+    Each key gets its own evidence numbering; at most ``capacity`` are kept and, when one more is made, the one
+    :meth:`_victim` names is forgotten (here the least recently used). A forgotten key loses its evidence; citing
+    it then checks as invalid. :meth:`session_for` gives callers without a key, or a pool built with
+    ``per_key=False``, the ``base`` session: one numbering shared by every caller.
     """
 
     base: GraphRAGToolkit
-    """The session every caller without a key shares."""
-    per_key: bool
-    """Give each key its own session (``base.new_session()``)."""
+    """The toolkit sessions are made from, and the session every caller without a key shares."""
+    per_key: bool = True
+    """Give each key its own session in :meth:`session_for` (otherwise every caller gets ``base``)."""
     capacity: int = DEFAULT_MAX_SESSIONS
-    """Keyed sessions kept; the least recently used is dropped first."""
+    """Keyed sessions kept at most."""
     _sessions: OrderedDict[str, GraphRAGToolkit] = field(default_factory=OrderedDict, init=False, repr=False)
 
     def __post_init__(self) -> None:
         if self.capacity < 1:
             raise ValueError(f"max_sessions must be at least 1, not {self.capacity}")
 
-    def get(self, key: str | None) -> GraphRAGToolkit:
-        """The session of ``key``, made on first use."""
-        if not self.per_key or key is None:
-            return self.base
+    def __contains__(self, key: object) -> bool:
+        return key in self._sessions
+
+    def __len__(self) -> int:
+        return len(self._sessions)
+
+    def get(self, key: str) -> GraphRAGToolkit:
+        """The session of ``key`` (made on first use), marked as the most recently used."""
         session = self._sessions.get(key)
-        if session is None:
-            session = self._sessions[key] = self.base.new_session()
-            while len(self._sessions) > self.capacity:
-                self._sessions.popitem(last=False)
-        else:
+        if session is not None:
             self._sessions.move_to_end(key)
+            return session
+        session = self._sessions[key] = self.base.new_session()
+        while len(self._sessions) > self.capacity:
+            del self._sessions[self._victim(keep=key)]
         return session
 
-    def peek(self, key: str | None) -> GraphRAGToolkit | None:
-        """The session of ``key`` if there is one (``base`` without a key or per-key sessions); makes none."""
+    def session_for(self, key: str | None) -> GraphRAGToolkit:
+        """The session of ``key``; ``base`` for a ``None`` key or a pool without per-key sessions."""
         if not self.per_key or key is None:
             return self.base
-        return self._sessions.get(key)
+        return self.get(key)
+
+    def _victim(self, keep: str) -> str:
+        """The key to forget when the pool is full (never ``keep``, the session just made)."""
+        return next(k for k in self._sessions if k != keep)
 
 
 def wrong_loop_error(exc: BaseException) -> ConfigurationError | None:

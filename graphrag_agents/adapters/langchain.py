@@ -170,7 +170,7 @@ def _tool(spec: ToolSpec, pool: SessionPool, router: _LoopRouter, max_chars: int
 
     async def acall(args: Any, config: RunnableConfig) -> tuple[str, ToolResult]:
         router.remember()
-        session = pool.get(_thread_id(config))
+        session = pool.session_for(_thread_id(config))
         try:
             result = await session.call(name, args)
         except ToolError as err:
@@ -267,5 +267,5 @@ class GraphRAGLangChainToolkit(BaseToolkit):
 
         Use it to check a draft against the same numbering: ``await lc.session_for(config).check_citations(text)``.
         """
-        return self._pool.get(_thread_id(config))
+        return self._pool.session_for(_thread_id(config))
 

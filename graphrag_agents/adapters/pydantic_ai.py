@@ -105,7 +105,7 @@ class GraphRAGToolset(AbstractToolset[Any]):
         ``agent.run`` (``toolset.session_for(result.run_id)``). A key never seen gets a new, empty session.
         """
         key = self._key(run) if isinstance(run, RunContext) else run
-        return self._pool.get(key)
+        return self._pool.session_for(key)
 
     async def get_tools(self, ctx: RunContext[Any]) -> dict[str, ToolsetTool[Any]]:
         """One tool per spec, with the core's JSON Schema and a validator that runs the core's input model."""
