@@ -6,6 +6,9 @@
     python cookbook/mcp/mcp_client.py --url http://127.0.0.1:8000/mcp   # a running HTTP server
                                                           # (sends GRAPHRAG_MCP_TOKEN as a bearer token if set)
 
+Run it in the folder where you ran ``graphrag-agents demo``: the stdio server it starts opens ``./.graphrag`` (or
+``GRAPHRAG_HOME``, or the FalkorDB server that ``FALKOR_URL`` / ``FALKOR_HOST`` names).
+
 It prints the server's instructions and tools, retrieves evidence for the question, drafts an extractive answer
 citing the best passage as [n], and checks it with ``check_citations`` on the same connection (the numbers are
 per connection). A made-up citation comes back invalid.
@@ -33,11 +36,31 @@ def _demo_question() -> str:
     return str(json.loads(text.splitlines()[1])["question"])
 
 
+def _headers() -> dict[str, str]:
+    token = os.environ.get("GRAPHRAG_MCP_TOKEN")
+    return {"Authorization": f"Bearer {token}"} if token else {}
+
+
+async def _unreachable(url: str) -> str | None:
+    """Why the HTTP endpoint cannot be used (no server, token refused), or None.
+
+    The SDK reports both as a bare "Server returned an error response"; one plain request says which it is.
+    """
+    ping = {"jsonrpc": "2.0", "id": 0, "method": "ping"}
+    try:
+        async with httpx2.AsyncClient(headers=_headers(), timeout=10) as http:
+            response = await http.post(url, json=ping, headers={"Accept": "application/json, text/event-stream"})
+    except httpx2.TransportError as exc:
+        return f"No server answers at {url} ({exc}). Start one: graphrag-mcp --transport http"
+    if response.status_code == 401:
+        return (f"{url} refused the request (401 Unauthorized): set GRAPHRAG_MCP_TOKEN to the token the server "
+                "was started with.")
+    return None
+
+
 def _transport(args: argparse.Namespace) -> Any:
     if args.url:
-        token = os.environ.get("GRAPHRAG_MCP_TOKEN")
-        headers = {"Authorization": f"Bearer {token}"} if token else {}
-        return streamable_http_client(args.url, http_client=httpx2.AsyncClient(headers=headers, timeout=120))
+        return streamable_http_client(args.url, http_client=httpx2.AsyncClient(headers=_headers(), timeout=120))
     server = StdioServerParameters(command=sys.executable,
                                    args=["-m", "graphrag_agents.adapters.mcp", "--read-only", "--graph", args.graph],
                                    env=dict(os.environ))
@@ -54,6 +77,10 @@ def _first_sentence(text: str) -> str:
 
 
 async def main(args: argparse.Namespace) -> int:
+    problem = await _unreachable(args.url) if args.url else None
+    if problem:
+        print(problem, file=sys.stderr)
+        return 1
     async with Client(_transport(args), read_timeout_seconds=120) as client:
         print(f"Connected ({client.protocol_version}). Instructions:\n{client.instructions}\n")
         for tool in (await client.list_tools()).tools:
