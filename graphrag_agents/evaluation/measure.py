@@ -28,7 +28,7 @@ from ..retrieval.hits import EntityHit, RelationHit, RetrievalHits
 from ..retrieval.passages import dense_passages
 from ..tools.evidence import EvidenceLedger
 from ..tools.read_tools import number_retrieval
-from ..tools.results import RetrieveResult
+from ..tools.results import RelationItem, RetrieveResult
 from .dataset import Question
 from .metrics import all_gold_at_k, recall_at_k, unique
 
@@ -114,8 +114,13 @@ async def path_documents(kg: KnowledgeGraph, hits: RetrievalHits, path: str) -> 
 def _items_and_chars(hits: RetrievalHits) -> tuple[int, int]:
     texts = [p.text for p in hits.passages]
     texts += [f"{e.name} {e.description}" for e in hits.entities]
-    texts += [r.fact for r in (*hits.relations, *hits.facts)]
+    # A relation found by both the facts and the links path is one item (retrieve numbers and shows it once).
+    texts += [r.fact for r in {_relation_key(r): r for r in (*hits.relations, *hits.facts)}.values()]
     return len(texts), sum(len(t) for t in texts)
+
+
+def _relation_key(r: RelationHit | RelationItem) -> tuple[str, str, str, str]:
+    return r.source, r.type, r.target, r.fact
 
 
 def evidence_items(result: RetrieveResult, hits: RetrievalHits, gold: Sequence[str], chunk_docs: dict[str, str],
@@ -124,7 +129,8 @@ def evidence_items(result: RetrieveResult, hits: RetrievalHits, gold: Sequence[s
 
     Each row is flagged ``gold`` when the item comes from a supporting paragraph: a passage of one, a relation
     whose fact sentence is in one, an entity mentioned in one. ``result`` must be ``hits`` numbered without a
-    score floor, so that its entities, relations and facts line up with those of ``hits``.
+    score floor, so that its entities line up with those of ``hits`` (relations are matched by source, type,
+    target and fact).
     """
     gold_set = set(gold)
     rows: list[dict[str, Any]] = []
@@ -132,9 +138,10 @@ def evidence_items(result: RetrieveResult, hits: RetrievalHits, gold: Sequence[s
         rows.append({"n": item.n, "kind": "entity", "title": e.path, "score": e.score,
                      "gold": any(d in gold_set for d in entity_docs.get(e.entity_id, [])),
                      "text": f"{e.name} ({e.label})" + (f": {e.description}" if e.description else "")})
-    for kind, items, relations in (("relation", result.relations, hits.relations),
-                                   ("fact", result.facts, hits.facts)):
-        for rel, r in zip(items, relations, strict=True):
+    found = {_relation_key(r): r for r in (*hits.relations, *hits.facts)}
+    for kind, items in (("relation", result.relations), ("fact", result.facts)):
+        for rel in items:
+            r = found[_relation_key(rel)]
             rows.append({"n": rel.n, "kind": kind, "title": f"{r.source} -[{r.type}]-> {r.target}",
                          "score": r.score, "gold": any(chunk_docs.get(c) in gold_set for c in r.chunk_ids),
                          "text": r.fact})
