@@ -20,7 +20,8 @@ _SECRET_ENV = re.compile(r"(?i)(KEY|TOKEN|SECRET|PASSWORD)")
 
 def mask_secrets(text: str, extra: Sequence[str] = ()) -> str:
     """``text`` with URL passwords, API keys, bearer tokens, secret environment values and ``extra`` as ``***``."""
-    secrets = [value for value in extra if value and len(value) >= 6]
+    # Values named by the caller are known secrets: masked from 4 characters (shorter ones would mask words).
+    secrets = [value for value in extra if value and len(value) >= 4]
     secrets += [v for k, v in os.environ.items() if _SECRET_ENV.search(k) and len(v) >= 8]
     for secret in sorted(set(secrets), key=len, reverse=True):
         text = text.replace(secret, "***")

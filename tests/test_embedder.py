@@ -310,6 +310,9 @@ def test_mask_secrets() -> None:
     for secret in ("sk-abcdefghijklmnop", "abc.def-ghijkl", "supersecretvalue"):
         assert secret not in masked
     assert mask_secrets("plain words stay") == "plain words stay"
+    # A key the caller names is masked even when short; shorter than 4 characters would mask ordinary words.
+    assert mask_secrets("AuthenticationError: key k3y9 rejected", ["k3y9"]) == "AuthenticationError: key *** rejected"
+    assert mask_secrets("the key abc", ["abc"]) == "the key abc"
 
 
 async def _no_sleep(_seconds: float) -> None:

@@ -19,6 +19,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal, Protocol
 
+from ._markdown import fenced_lines
+
 __all__ = ["CHUNKERS", "Chunk", "Chunker", "FixedChunker", "SentenceChunker", "StructuralChunker",
            "get_chunker", "sentence_spans", "split_sentences"]
 
@@ -242,7 +244,6 @@ class FixedChunker:
 
 
 _ATX = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
-_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _SETEXT = re.compile(r"^ {0,3}(=+|-{2,})[ \t]*$")
 _ADORNMENT = re.compile(r"^([!-/:-@\[-`{-~])\1*[ \t]*$")
 
@@ -257,23 +258,15 @@ class _Heading:
 
 def _markdown_headings(lines: list[str]) -> list[_Heading]:
     headings: list[_Heading] = []
-    fence: str | None = None
+    fenced = fenced_lines(lines)
     for i, line in enumerate(lines):
-        opener = _FENCE.match(line)
-        if opener:
-            marker = opener.group(1)
-            if fence is None:
-                fence = marker
-            elif marker[0] == fence[0] and len(marker) >= len(fence):
-                fence = None
-            continue
-        if fence is not None:
+        if fenced[i]:
             continue
         atx = _ATX.match(line)
         if atx:
             headings.append(_Heading(i, i, len(atx.group(1)), (atx.group(2) or "").strip()))
         elif (i >= 1 and _SETEXT.match(line) and lines[i - 1].strip() and not _ATX.match(lines[i - 1])
-              and not _FENCE.match(lines[i - 1]) and (i == 1 or not lines[i - 2].strip())
+              and not fenced[i - 1] and (i == 1 or not lines[i - 2].strip())
               and not (headings and headings[-1].last_line == i - 1)):
             headings.append(_Heading(i - 1, i, 1 if line.strip()[0] == "=" else 2, lines[i - 1].strip()))
     return headings

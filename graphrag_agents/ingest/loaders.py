@@ -16,6 +16,7 @@ from pathlib import Path, PurePosixPath
 from typing import IO, Any
 
 from graphrag_agents.errors import ConfigurationError, GraphRAGError
+from graphrag_agents.ingest._markdown import fenced_lines
 
 __all__ = [
     "SUPPORTED_SUFFIXES",
@@ -147,26 +148,17 @@ def _decode_text(data: bytes, name: str) -> str:
     return text
 
 
-_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _ATX_H1 = re.compile(r"^ {0,3}#[ \t]+(.+?)(?:[ \t]+#+)?[ \t]*$")
 _SETEXT_H1 = re.compile(r"^ {0,3}=+[ \t]*$")
 
 
 def _markdown_title(text: str) -> str | None:
     """First level-1 heading (ATX ``# Title`` or Setext ``Title`` over ``===``), outside code fences."""
-    fence: str | None = None
+    lines = text.split("\n")
     previous = ""
-    for line in text.split("\n"):
-        opener = _FENCE.match(line)
-        if opener:
-            marker = opener.group(1)
-            if fence is None:
-                fence = marker
-            elif marker[0] == fence[0] and len(marker) >= len(fence):
-                fence = None
+    for line, fenced in zip(lines, fenced_lines(lines), strict=True):
+        if fenced:
             previous = ""
-            continue
-        if fence is not None:
             continue
         atx = _ATX_H1.match(line)
         if atx and atx.group(1).strip("# \t"):

@@ -166,6 +166,7 @@ def _no_duplicates(labels: list[str], kind: str) -> None:
 
 
 _T = TypeVar("_T", EntityType, RelationType)
+_V = TypeVar("_V")
 
 
 class Ontology(BaseModel):
@@ -224,27 +225,15 @@ class Ontology(BaseModel):
         entities = [e.model_copy(deep=True) for e in self.entities]
         relations = [r.model_copy(deep=True) for r in self.relations]
         for new in other.entities:
-            old = _find(entities, new.label, "Entity")
-            if old is None:
-                entities.append(new.model_copy(deep=True))
-                changes.added_entities.append(new.label)
-                continue
-            _merge_description(old, new, changes)
-            for prop in new.properties:
-                if prop not in old.properties:
-                    old.properties.append(prop)
-                    changes.added_properties.append((old.label, prop))
+            old = _merge_type(entities, new, "Entity", changes.added_entities, changes)
+            if old is not None:
+                props = _extend(old.properties, new.properties)
+                changes.added_properties.extend((old.label, prop) for prop in props)
         for new_rel in other.relations:
-            old_rel = _find(relations, new_rel.label, "Relation")
-            if old_rel is None:
-                relations.append(new_rel.model_copy(deep=True))
-                changes.added_relations.append(new_rel.label)
-                continue
-            _merge_description(old_rel, new_rel, changes)
-            for pair in new_rel.patterns:
-                if pair not in old_rel.patterns:
-                    old_rel.patterns.append(pair)
-                    changes.added_patterns.append((old_rel.label, *pair))
+            old_rel = _merge_type(relations, new_rel, "Relation", changes.added_relations, changes)
+            if old_rel is not None:
+                pairs = _extend(old_rel.patterns, new_rel.patterns)
+                changes.added_patterns.extend((old_rel.label, *pair) for pair in pairs)
         merged = Ontology(entities=entities, relations=relations)
         merged.check_patterns()
         return merged, changes
@@ -269,6 +258,28 @@ def _find(types: list[_T], label: str, kind: str) -> _T | None:
             raise ToolError(f"{kind} type {label!r} differs only in letter case from the declared "
                             f"{existing.label!r}.", f"Use the declared spelling {existing.label!r}.")
     return None
+
+
+def _merge_type(types: list[_T], new: _T, kind: str, added: list[str], changes: OntologyChanges) -> _T | None:
+    """Append a copy of ``new`` to ``types`` if its label is new (listed in ``added``) and return None; otherwise
+    merge its description into the type already there and return that type, whose members the caller extends."""
+    old = _find(types, new.label, kind)
+    if old is None:
+        types.append(new.model_copy(deep=True))
+        added.append(new.label)
+        return None
+    _merge_description(old, new, changes)
+    return old
+
+
+def _extend(items: list[_V], new: list[_V]) -> list[_V]:
+    """Append to ``items`` what ``new`` holds and it lacks, in order; return what was appended."""
+    appended: list[_V] = []
+    for item in new:
+        if item not in items:
+            items.append(item)
+            appended.append(item)
+    return appended
 
 
 def _merge_description(old: EntityType | RelationType, new: EntityType | RelationType,

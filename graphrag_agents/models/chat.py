@@ -15,15 +15,13 @@ from __future__ import annotations
 
 import asyncio
 import os
-import random
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from ..errors import ConfigurationError, GraphRAGError
-from ..store.connection import mask_secrets
-from .litellm_embedder import _CONFIG_NAMES, _import_litellm, _is_instance, _is_transient, _status
+from ._litellm_retry import LiteLLMCaller, describe_error, import_litellm
 
 __all__ = ["ChatModel", "ChatModelError", "ChatUsage", "chat_model_from"]
 
@@ -100,7 +98,7 @@ class ChatModel:
             ConfigurationError: bad key, unknown model or a request the provider refuses (not retried).
             ChatModelError: rate limits, timeouts or server errors that outlasted the retries.
         """
-        litellm: Any = _import_litellm()
+        litellm: Any = import_litellm()
         litellm.suppress_debug_info = True  # no "Give Feedback" banners on stdout (MCP stdio owns it)
         kwargs: dict[str, Any] = {
             "model": self.model,
@@ -131,36 +129,24 @@ class ChatModel:
         return str(_field(message, "content") or "")
 
     async def _send(self, litellm: Any, kwargs: dict[str, Any]) -> Any:
-        for attempt in range(1, self.max_attempts + 1):
+        async def attempt() -> Any:
             self.usage.attempts += 1
-            try:
-                return await asyncio.wait_for(litellm.acompletion(**kwargs), self.timeout + 5)
-            except Exception as exc:
-                if not _is_transient(litellm, exc):
-                    raise self._classify(litellm, exc) from None
-                if attempt == self.max_attempts:
-                    raise ChatModelError(
-                        f"Chat model {self.model} failed {attempt} times: {self.describe(exc)}. "
-                        "Fix: retry later, lower the request rate, or check the model server."
-                    ) from None
-                await asyncio.sleep(self.backoff_s * 2 ** (attempt - 1) * (0.5 + random.random()))
-        raise AssertionError("unreachable")
+            return await asyncio.wait_for(litellm.acompletion(**kwargs), self.timeout + 5)
 
-    def _classify(self, litellm: Any, exc: Exception) -> GraphRAGError:
-        message = self.describe(exc)
-        if _is_instance(litellm, exc, _CONFIG_NAMES) or _status(exc) in (400, 401, 403, 404, 422):
-            return ConfigurationError(
-                f"Chat model {self.model} refused the request: {message}. Fix: check GRAPHRAG_MODEL, the "
-                "provider's API key variable and the api_base."
-            )
-        return ChatModelError(f"Chat model {self.model} failed: {message}.")
+        caller = LiteLLMCaller(
+            f"Chat model {self.model}",
+            self._api_key,
+            ChatModelError,
+            config_fix="check GRAPHRAG_MODEL, the provider's API key variable and the api_base.",
+            retry_fix="retry later, lower the request rate, or check the model server.",
+            max_attempts=self.max_attempts,
+            backoff_s=self.backoff_s,
+        )
+        return await caller.call(litellm, attempt)
 
     def describe(self, exc: BaseException) -> str:
         """``exc`` as one line with API keys and tokens masked."""
-        text = f"{type(exc).__name__}: {exc}"
-        if self._api_key and len(self._api_key) >= 4:
-            text = text.replace(self._api_key, "***")
-        return mask_secrets(" ".join(text.split()))[:500]
+        return describe_error(exc, self._api_key)
 
 
 def chat_model_from(llm: ChatModel | str | None, env: Mapping[str, str] | None = None) -> ChatModel | None:

@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
-import os
-import random
 from collections.abc import Mapping, Sequence
 from types import ModuleType
 from typing import Any
@@ -18,21 +16,10 @@ import numpy.typing as npt
 
 from graphrag_agents._secrets import mask_secrets
 from graphrag_agents.errors import ConfigurationError, GraphRAGError
+from graphrag_agents.models._litellm_retry import LiteLLMCaller, import_litellm
 from graphrag_agents.models.embedder import l2_normalise, text_list
 
 __all__ = ["EmbeddingProviderError", "LiteLLMEmbedder", "mask_secrets", "native_dimension", "parse_embed_env"]
-
-_TRANSIENT_STATUS = frozenset({408, 409, 425, 429, 500, 502, 503, 504, 529})
-_TRANSIENT_NAMES = (
-    "RateLimitError",
-    "Timeout",
-    "APIConnectionError",
-    "InternalServerError",
-    "ServiceUnavailableError",
-    "BadGatewayError",
-)
-_CONFIG_NAMES = ("AuthenticationError", "PermissionDeniedError", "NotFoundError", "BadRequestError")
-
 
 class EmbeddingProviderError(GraphRAGError):
     """The embedding provider kept failing (rate limit, outage, timeout) past the retries; keys are masked."""
@@ -136,7 +123,7 @@ class LiteLLMEmbedder:
         items = text_list(texts)
         if not items:
             return np.zeros((0, self.dimension), dtype=np.float32)
-        litellm = _import_litellm()
+        litellm = import_litellm()
         gate = asyncio.Semaphore(self.concurrency)
 
         async def run(batch: list[str]) -> npt.NDArray[np.float32]:
@@ -156,19 +143,7 @@ class LiteLLMEmbedder:
             kwargs["api_key"] = self._api_key
         if self._send_dimensions:
             kwargs["dimensions"] = self.dimension
-        for attempt in range(1, self.max_attempts + 1):
-            try:
-                response = await litellm.aembedding(**kwargs)
-                break
-            except Exception as exc:
-                if not _is_transient(litellm, exc):
-                    raise self._classify(litellm, exc) from None
-                if attempt == self.max_attempts:
-                    raise EmbeddingProviderError(
-                        f"Embedding model {self.model_name} failed {attempt} times: "
-                        f"{self._describe(exc)}. Fix: retry later, or lower the request rate."
-                    ) from None
-                await asyncio.sleep(min(8.0, 0.5 * 2 ** (attempt - 1)) * (0.5 + random.random()))
+        response = await self._caller().call(litellm, lambda: litellm.aembedding(**kwargs))
         return self._vectors(response, len(batch))
 
     def _vectors(self, response: Any, expected_rows: int) -> npt.NDArray[np.float32]:
@@ -190,51 +165,18 @@ class LiteLLMEmbedder:
             )
         return l2_normalise(matrix)
 
-    def _classify(self, litellm: ModuleType, exc: Exception) -> GraphRAGError:
-        message = self._describe(exc)
-        if _is_instance(litellm, exc, ("UnsupportedParamsError",)):
-            return ConfigurationError(
-                f"Embedding model {self.model_name} does not accept the request: {message}. "
-                "Fix: unset GRAPHRAG_EMBED_DIM or GRAPHRAG_EMBED_SEND_DIMENSIONS."
-            )
-        if _is_instance(litellm, exc, _CONFIG_NAMES) or _status(exc) in (400, 401, 403, 404, 422):
-            return ConfigurationError(
-                f"Embedding model {self.model_name} refused the request: {message}. Fix: check the model "
-                "name, the provider's API key variable and the api_base."
-            )
-        return EmbeddingProviderError(f"Embedding model {self.model_name} failed: {message}.")
-
-    def _describe(self, exc: BaseException) -> str:
-        extra = [self._api_key] if self._api_key else []
-        return mask_secrets(f"{type(exc).__name__}: {exc}", extra)[:500]
-
-
-def _import_litellm() -> ModuleType:
-    # litellm fetches its model price map over the network at import unless told to use the bundled copy.
-    os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
-    try:
-        import litellm
-    except ImportError as exc:
-        raise ConfigurationError("Hosted embedding models need litellm. Fix: pip install litellm") from exc
-    return litellm
-
-
-def _is_transient(litellm: ModuleType, exc: Exception) -> bool:
-    if _is_instance(litellm, exc, _TRANSIENT_NAMES):
-        return True
-    if isinstance(exc, (asyncio.TimeoutError, ConnectionError)):
-        return True
-    return _status(exc) in _TRANSIENT_STATUS
-
-
-def _is_instance(litellm: ModuleType, exc: Exception, names: Sequence[str]) -> bool:
-    classes = tuple(c for c in (getattr(litellm, name, None) for name in names) if isinstance(c, type))
-    return bool(classes) and isinstance(exc, classes)
-
-
-def _status(exc: Exception) -> int | None:
-    status = getattr(exc, "status_code", None)
-    return status if isinstance(status, int) else None
+    def _caller(self) -> LiteLLMCaller:
+        return LiteLLMCaller(
+            f"Embedding model {self.model_name}",
+            self._api_key,
+            EmbeddingProviderError,
+            config_fix="check the model name, the provider's API key variable and the api_base.",
+            retry_fix="retry later, or lower the request rate.",
+            max_attempts=self.max_attempts,
+            backoff_s=0.5,
+            max_backoff_s=8.0,
+            unsupported_fix="unset GRAPHRAG_EMBED_DIM or GRAPHRAG_EMBED_SEND_DIMENSIONS.",
+        )
 
 
 def _field(item: Any, name: str) -> Any:

@@ -1,0 +1,34 @@
+"""Markdown code fences, so that heading detection can skip what they enclose."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+__all__ = ["fenced_lines"]
+
+_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+
+
+def fenced_lines(lines: Sequence[str]) -> list[bool]:
+    """For each line, whether it opens, closes or lies inside a code fence (``` or ~~~).
+
+    A fence closes at a line of the same character at least as long as its opener; an unclosed fence runs
+    to the end.
+
+    Example::
+
+        fenced_lines(["# Title", "```", "# not a heading", "```", "text"])  # [False, True, True, True, False]
+    """
+    fenced: list[bool] = []
+    fence: str | None = None
+    for line in lines:
+        opener = _FENCE.match(line)
+        if opener:
+            marker = opener.group(1)
+            if fence is None:
+                fence = marker
+            elif marker[0] == fence[0] and len(marker) >= len(fence):
+                fence = None
+        fenced.append(bool(opener) or fence is not None)
+    return fenced
