@@ -207,7 +207,7 @@ async def _ask(args: argparse.Namespace) -> int:
 
 
 def _parser() -> tuple[argparse.ArgumentParser, dict[str, Handler]]:
-    parser = argparse.ArgumentParser(prog="graphrag-agents", description=__doc__)
+    parser = argparse.ArgumentParser(prog="graphrag-agents", description=__doc__.replace("``", ""))
     sub = parser.add_subparsers(dest="command", required=True)
     handlers: dict[str, Handler] = {}
 

@@ -56,3 +56,31 @@ async def test_stdio_subprocesses_serve_the_embedded_graph(kg: KnowledgeGraph, d
     ), timeout=90)
     for log in logs:
         assert f"serving graph '{kg.name}' over stdio" in log, "logs go to stderr"
+
+
+def _clean_env(**extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("FALKOR_", "GRAPHRAG_"))}
+    return env | {"HF_HUB_OFFLINE": "1"} | extra
+
+
+def test_read_only_server_on_a_missing_data_folder_fails_at_start(tmp_path: Path) -> None:
+    """A mistyped folder must not start an empty database that fails only at the first tool call."""
+    import subprocess
+
+    missing = tmp_path / "typo" / ".graphrag"
+    run = subprocess.run([sys.executable, "-m", "graphrag_agents.adapters.mcp", "--read-only"],
+                         env=_clean_env(GRAPHRAG_HOME=str(missing)), cwd=tmp_path, stdin=subprocess.DEVNULL,
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode != 0
+    assert f"{missing} does not exist" in run.stderr and "--data-dir (or GRAPHRAG_HOME)" in run.stderr
+    assert run.stdout == "" and not missing.exists()
+
+
+def test_server_on_a_graph_not_built_yet_warns_at_start(data_dir: Path, tmp_path: Path) -> None:
+    import subprocess
+
+    run = subprocess.run([sys.executable, "-m", "graphrag_agents.adapters.mcp", "--graph", "not_built_yet"],
+                         env=_clean_env(GRAPHRAG_HOME=str(data_dir)), cwd=tmp_path, stdin=subprocess.DEVNULL,
+                         capture_output=True, text=True, timeout=120)
+    assert "graph 'not_built_yet' does not exist yet in embedded FalkorDB in" in run.stderr, run.stderr
+    assert run.stdout == ""

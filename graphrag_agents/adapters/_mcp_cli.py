@@ -17,8 +17,12 @@ import logging
 import os
 import sys
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 from ..errors import ConfigurationError
+
+if TYPE_CHECKING:
+    from ..kg import KnowledgeGraph
 
 __all__ = ["add_arguments", "env_flag", "serve"]
 
@@ -78,6 +82,9 @@ async def serve(args: argparse.Namespace) -> int:
 
         check_binding(args.host, token)  # before starting anything
 
+    if read_only:
+        _require_existing_folder(args.url, args.data_dir)
+
     from ..kg import KnowledgeGraph
     from .mcp import GraphRAGMCPServer
 
@@ -94,6 +101,7 @@ async def serve(args: argparse.Namespace) -> int:
             server = build(kg)
             logging.getLogger("graphrag_agents.mcp").info("serving graph %r over stdio (%d tools)", kg.name,
                                                           len(server.tools))
+            await _warn_if_missing(kg)
             await server.server.run(read, write, server.server.create_initialization_options())
         return 0
     async with await KnowledgeGraph.open(url=args.url, graph=args.graph, data_dir=args.data_dir) as kg:
@@ -101,5 +109,29 @@ async def serve(args: argparse.Namespace) -> int:
         logging.getLogger("graphrag_agents.mcp").info(
             "serving graph %r over %s on %s:%d (%d tools)", kg.name, args.transport, args.host, args.port,
             len(server.tools))
+        await _warn_if_missing(kg)
         await server.run(args.transport, host=args.host, port=args.port, path=args.path, log_level=args.log_level)
     return 0
+
+
+def _require_existing_folder(url: str | None, data_dir: str | None) -> None:
+    """A read-only server on the embedded store must find its data folder: a mistyped path would otherwise
+    start an empty database there and fail only at the first tool call."""
+    from ..store.connection import resolve_address
+
+    address = resolve_address(url, data_dir)
+    folder = address.data_dir or ".graphrag"
+    if address.embedded and not os.path.isdir(folder):
+        raise ConfigurationError(
+            f"The data folder {os.path.abspath(folder)} does not exist, and a read-only server only serves a graph "
+            "that is already built. Fix: point --data-dir (or GRAPHRAG_HOME) at the folder holding the graph "
+            "(the .graphrag folder where you ran graphrag-agents ingest or demo), or build the graph there first."
+        )
+
+
+async def _warn_if_missing(kg: KnowledgeGraph) -> None:
+    if not await kg.store.exists():
+        logging.getLogger("graphrag_agents.mcp").warning(
+            "graph %r does not exist yet in %s: the read tools will say so until it is built "
+            "(graphrag-agents ingest ... --graph %s, or the ingest tool)", kg.name, kg.store.address.describe(),
+            kg.name)

@@ -4,21 +4,28 @@ Resolution order: an explicit ``url``; ``FALKOR_URL``; ``FALKOR_HOST`` (+ ``FALK
 ``FALKOR_PASSWORD``); otherwise the embedded server in ``data_dir`` (default ``./.graphrag``, or
 ``GRAPHRAG_HOME``). URLs may be ``falkor://``, ``falkors://``, ``redis://``, ``rediss://`` (TLS) or
 ``unix:///path/to.sock``.
+
+A TLS server whose certificate a private CA signed is trusted with the CA's PEM file, given as the URL query
+``?ssl_ca_certs=/path/ca.pem`` (redis-py's ``from_url`` name, passed on to it) or ``FALKOR_TLS_CA_CERT``; the URL
+wins when both are set. The file must exist and the address must be TLS, else :class:`ConfigurationError`.
 """
 
 from __future__ import annotations
 
 import os
+import socket
+import ssl
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import quote, urlsplit
+from urllib.parse import parse_qs, quote, urlsplit
 
 from .._secrets import mask_secrets
 from ..errors import ConfigurationError
 
-__all__ = ["StoreAddress", "mask_secrets", "resolve_address"]
+__all__ = ["StoreAddress", "check_tls_handshake", "client_kwargs", "mask_secrets", "remote_fix", "resolve_address"]
 
+_CONNECT_TIMEOUT = 5.0
 _SCHEMES = {"falkor": "redis", "falkors": "rediss", "redis": "redis", "rediss": "rediss", "unix": "unix"}
 
 
@@ -30,11 +37,18 @@ class StoreAddress:
     """A redis-style URL of an external server, or None for the embedded server."""
     data_dir: str | None
     """The embedded server's data folder (only when ``url`` is None)."""
+    tls_ca_file: str | None = None
+    """A PEM file of CA certificates to trust for a TLS server (``?ssl_ca_certs=`` or ``FALKOR_TLS_CA_CERT``)."""
 
     @property
     def embedded(self) -> bool:
         """True when this address is the embedded server."""
         return self.url is None
+
+    @property
+    def tls(self) -> bool:
+        """True when the connection to the server is encrypted (``rediss://``)."""
+        return self.url is not None and self.url.startswith("rediss://")
 
     def describe(self) -> str:
         """Where the store is, for error messages (password masked)."""
@@ -56,14 +70,35 @@ def _normalise_url(url: str) -> str:
     return scheme + url[len(parts.scheme):]
 
 
+def _remote(url: str, environ: Mapping[str, str]) -> StoreAddress:
+    """A remote address, with the CA file to trust checked: it must exist and the URL must be TLS."""
+    url_ca = parse_qs(urlsplit(url).query).get("ssl_ca_certs", [""])[-1]
+    ca_file, source = (url_ca, "the URL's ssl_ca_certs") if url_ca else (
+        environ.get("FALKOR_TLS_CA_CERT", ""), "FALKOR_TLS_CA_CERT")
+    address = StoreAddress(url=url, data_dir=None, tls_ca_file=ca_file or None)
+    if not ca_file:
+        return address
+    if not address.tls:
+        raise ConfigurationError(
+            f"A TLS CA file is set ({source}) but the graph store URL {mask_secrets(url)!r} is not TLS. Fix: use "
+            f"rediss://host:port (or FALKOR_TLS=1 with FALKOR_HOST) for a TLS server, or remove {source}."
+        )
+    if not os.path.isfile(ca_file):
+        raise ConfigurationError(
+            f"The TLS CA file {ca_file!r} ({source}) does not exist. Fix: point {source} at the PEM file of the CA "
+            "that signed the FalkorDB server's certificate."
+        )
+    return address
+
+
 def resolve_address(url: str | None = None, data_dir: str | None = None,
                     env: Mapping[str, str] | None = None) -> StoreAddress:
     """Pick the store from ``url``, then the FALKOR_* environment, else the embedded server in ``data_dir``."""
     environ = os.environ if env is None else env
     if url:
-        return StoreAddress(url=_normalise_url(url), data_dir=None)
+        return _remote(_normalise_url(url), environ)
     if environ.get("FALKOR_URL"):
-        return StoreAddress(url=_normalise_url(environ["FALKOR_URL"]), data_dir=None)
+        return _remote(_normalise_url(environ["FALKOR_URL"]), environ)
     host = environ.get("FALKOR_HOST")
     if host:
         port = environ.get("FALKOR_PORT", "6379")
@@ -74,11 +109,74 @@ def resolve_address(url: str | None = None, data_dir: str | None = None,
         if user or password:
             auth = f"{quote(user, safe='')}:{quote(password, safe='')}@"
         scheme = "rediss" if environ.get("FALKOR_TLS", "").lower() in {"1", "true", "yes"} else "redis"
-        return StoreAddress(url=f"{scheme}://{auth}{host}:{port}", data_dir=None)
+        return _remote(f"{scheme}://{auth}{host}:{port}", environ)
     return StoreAddress(url=None, data_dir=data_dir or environ.get("GRAPHRAG_HOME"))
 
 
 def client_kwargs(address: StoreAddress) -> dict[str, Any]:
-    """Timeouts applied to every connection, so a dead host fails fast instead of hanging."""
-    del address
-    return {"socket_connect_timeout": 5.0, "socket_timeout": 120.0}
+    """Timeouts applied to every connection, so a dead host fails fast instead of hanging; the CA file to trust."""
+    kwargs: dict[str, Any] = {"socket_connect_timeout": _CONNECT_TIMEOUT, "socket_timeout": 120.0}
+    if address.tls_ca_file:
+        kwargs["ssl_ca_certs"] = address.tls_ca_file
+    return kwargs
+
+
+class _NoTlsHandshake(ConnectionError):
+    """The server accepted TCP but answered no TLS handshake in time: most likely it does not speak TLS."""
+
+
+def check_tls_handshake(address: StoreAddress) -> None:
+    """For a TLS address, complete one TLS handshake within the connect timeout (certificates are not checked here).
+
+    The FalkorDB client first probes the server over a synchronous connection whose handshake is bounded only by
+    the 120 s read timeout, and retries it, so ``rediss://`` pointed at a plain server would hang for minutes. This
+    fails in seconds instead; the client's own connection, right after, verifies the certificate.
+    """
+    if not address.tls or address.url is None:
+        return
+    parts = urlsplit(address.url)
+    host, port = parts.hostname or "", parts.port or 6379
+    context = ssl.create_default_context()
+    context.check_hostname = False
+    context.verify_mode = ssl.CERT_NONE
+    with socket.create_connection((host, port), timeout=_CONNECT_TIMEOUT) as sock:
+        try:
+            context.wrap_socket(sock, server_hostname=host).close()
+        except TimeoutError as exc:
+            raise _NoTlsHandshake(f"{host}:{port} accepted the connection but answered no TLS handshake within "
+                                  f"{_CONNECT_TIMEOUT:g} s") from exc
+
+
+def _causes(exc: BaseException) -> list[BaseException]:
+    chain: list[BaseException] = []
+    current: BaseException | None = exc
+    while current is not None and current not in chain:
+        chain.append(current)
+        current = current.__cause__ or current.__context__
+    return chain
+
+
+def remote_fix(address: StoreAddress, exc: BaseException) -> str:
+    """The fix to name when the external server at ``address`` failed with ``exc`` (TLS mistakes get their own)."""
+    causes = _causes(exc)
+    text = " ".join(str(cause) for cause in causes)
+    if any(isinstance(c, _NoTlsHandshake) for c in causes):
+        return ("Fix: the server does not speak TLS there: use falkor://host:port (or unset FALKOR_TLS) for a plain "
+                "server, or check the port.")
+    if address.tls and (any(isinstance(c, ssl.SSLCertVerificationError) for c in causes)
+                        or "CERTIFICATE_VERIFY_FAILED" in text):
+        if "hostname" in text.lower() or "IP address mismatch" in text:
+            return "Fix: connect by a host name or IP address that the server's certificate lists."
+        return ("Fix: the server's TLS certificate is not trusted: trust the CA that signed it with "
+                "?ssl_ca_certs=/path/ca.pem in the URL or FALKOR_TLS_CA_CERT=/path/ca.pem.")
+    if address.tls and (any(isinstance(c, ssl.SSLError) for c in causes) or "SSL" in text):
+        return ("Fix: the TLS handshake failed; if the server does not speak TLS, use falkor://host:port (or unset "
+                "FALKOR_TLS), else check the port and the server's TLS settings.")
+    plain_tcp = not address.tls and not (address.url or "unix:").startswith("unix:")
+    if plain_tcp and (any(isinstance(c, ConnectionResetError) for c in causes) or "closed by server" in text):
+        # What a TLS-only server does with a plain client: it closes the connection without a reply.
+        return ("Fix: if the server speaks TLS, use rediss://host:port or FALKOR_TLS=1 (with ?ssl_ca_certs= or "
+                "FALKOR_TLS_CA_CERT for a private CA); else check host, port and password.")
+    tls_hint = "; if the server speaks TLS, use rediss://host:port or FALKOR_TLS=1" if plain_tcp else ""
+    return (f"Fix: start FalkorDB there (or check host, port, TLS and password{tls_hint}), or unset FALKOR_URL / "
+            "FALKOR_HOST to use the embedded default.")

@@ -8,7 +8,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
 from ..errors import StoreUnavailable
-from .connection import StoreAddress, client_kwargs, mask_secrets, resolve_address
+from .connection import StoreAddress, check_tls_handshake, client_kwargs, mask_secrets, remote_fix, resolve_address
 from .embedded import EmbeddedServer, acquire_server, release_server
 
 __all__ = ["GraphStore", "Row"]
@@ -29,6 +29,7 @@ class _StoreClient:
         self.server: EmbeddedServer | None = None
         if address.url is None:
             self.server = acquire_server(address.data_dir)
+        check_tls_handshake(address)
         self._unbound: Any = self._make()  # built off-loop; the first loop that queries adopts it
         self._by_loop: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Any] = weakref.WeakKeyDictionary()
         self.refs = 1
@@ -84,6 +85,11 @@ class GraphStore:
         self.name = name
         self._graphs: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Any] = weakref.WeakKeyDictionary()
 
+    @property
+    def address(self) -> StoreAddress:
+        """Where the store is (``describe()`` it for messages: passwords masked)."""
+        return self._client.address
+
     def _graph(self) -> Any:
         """This graph's handle on the running loop's client (handles keep a per-graph schema cache)."""
         loop = asyncio.get_running_loop()
@@ -101,11 +107,8 @@ class GraphStore:
         except Exception as exc:
             if not _is_connection_error(exc):
                 raise
-            raise StoreUnavailable(
-                f"Could not reach the graph store at {address.describe()}: {mask_secrets(str(exc))}. Fix: start "
-                "FalkorDB there (or check host, port, TLS and password), or unset FALKOR_URL / FALKOR_HOST to use "
-                "the embedded default."
-            ) from exc
+            raise StoreUnavailable(f"Could not reach the graph store at {address.describe()}: "
+                                   f"{mask_secrets(str(exc)).rstrip('.')}. {remote_fix(address, exc)}") from exc
         store = cls(client, name)
         await store.ping()
         return store
@@ -124,11 +127,10 @@ class GraphStore:
         fix = (
             "Fix: check that the data folder is writable and not on a network share, then retry."
             if self._client.server is not None
-            else "Fix: start FalkorDB there (or check host, port, TLS and password), or unset FALKOR_URL / "
-            "FALKOR_HOST to use the embedded default."
+            else remote_fix(self._client.address, exc)
         )
         return StoreUnavailable(f"Could not reach the graph store at {self.location}: "
-                                f"{mask_secrets(str(exc)) or type(exc).__name__}. {fix}")
+                                f"{mask_secrets(str(exc)).rstrip('.') or type(exc).__name__}. {fix}")
 
     async def _call(self, operation: Callable[[], Awaitable[T]]) -> T:
         for attempt in (1, 2):
