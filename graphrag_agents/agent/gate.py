@@ -143,7 +143,9 @@ def citation_gate(session: GraphRAGToolkit | SessionSource, *, accept: AcceptRul
         builder.add_node("agent", call_model)
         builder.add_node("tools", ToolNode(tools))
         builder.add_node("verify", citation_gate(session))
+        builder.add_edge(START, "agent")
         builder.add_conditional_edges("agent", tools_condition, {"tools": "tools", END: "verify"})
+        builder.add_edge("tools", "agent")
         builder.add_edge("verify", END)
     """
 
