@@ -36,6 +36,8 @@ def add_agent_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--min-score", type=float, default=None,
                         help="abstain without calling the model when retrieve's best score is under this")
     parser.add_argument("--max-revisions", type=int, default=1, help="revision turns before the refusal")
+    parser.add_argument("--repair-citations", action="store_true",
+                        help="add the citations the check suggests to a draft that lacks them (small models)")
     parser.add_argument("--top-k", type=int, default=None, help="items per retrieve path (the agent's own retrieve)")
 
 
@@ -146,7 +148,7 @@ async def run_agent(toolkit: GraphRAGToolkit, question: str, args: argparse.Name
     options: dict[str, Any] = {"top_k": args.top_k} if args.top_k else {}
     agent = build_grounded_agent(None, toolkit.new_session(), mode=mode,
                                  min_score=args.min_score, max_revisions=args.max_revisions,
-                                 retrieve_options=options)
+                                 retrieve_options=options, repair_citations=args.repair_citations)
     print(f"Agent ({mode} mode, model {model_or_none()}):", file=steps)
     state: dict[str, Any] = {}
     try:
@@ -175,6 +177,7 @@ async def run_agent(toolkit: GraphRAGToolkit, question: str, args: argparse.Name
                   file=out)
         tools = ", ".join(f"{c['name']}{'' if c['ok'] else ' (error)'}" for c in result.tool_calls) or "none"
         print(f"({result.llm_calls} LLM calls, {result.tokens['total']} tokens, tool calls: {tools}"
+              f"{', citations added by the check' if result.repaired else ''}"
               f"{', abstained: ' + str(result.abstain_reason) if result.abstained else ''})", file=out)
     return 1 if result.abstained else 0
 
@@ -234,4 +237,5 @@ def _json(result: Any) -> dict[str, Any]:
         "citation_check": result.check.model_dump(mode="json") if result.check else None,
         "sources": [s.model_dump(mode="json") for s in result.sources], "tool_calls": result.tool_calls,
         "llm_calls": result.llm_calls, "tokens": result.tokens, "revisions": result.revisions,
+        "repaired": result.repaired,
     }

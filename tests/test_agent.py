@@ -404,3 +404,50 @@ def test_public_names_match_all() -> None:
     public = {name for name in vars(agent_pkg) if not name.startswith("_")}
     modules = {"gate", "graph", "prompts", "state"}
     assert public - modules == set(agent_pkg.__all__)
+
+
+@pytest.mark.parametrize(
+    ("draft", "repaired"),
+    [
+        ("Globex acquired Initech in 1999.", "Globex acquired Initech in 1999 [2]."),
+        ('He said "Globex acquired Initech."', 'He said "Globex acquired Initech [2]."'),
+        ("Alice works at Acme Corp [1]. Globex acquired Initech!", "Alice works at Acme Corp [1]. "
+                                                                  "Globex acquired Initech [2]!"),
+        ("Globex acquired   Initech\nin 1999", "Globex acquired   Initech\nin 1999 [2]"),
+        ("Globex acquired Initech in 2001.", None),  # no item holds 2001: nothing to suggest, no repair
+        ("Alice works at Acme Corp [1]. Bob left.", None),  # one uncited sentence has no suggestion
+        ("Alice works at Acme Corp [1].", None),  # nothing uncited: nothing to repair
+    ],
+)
+def test_add_suggested_citations(draft: str, repaired: str | None) -> None:
+    from graphrag_agents.agent import add_suggested_citations
+    from graphrag_agents.tools.citations import check_citations
+    from graphrag_agents.tools.evidence import Evidence
+
+    evidence = [Evidence(n=1, tool="retrieve", kind="fact", content="Alice works at Acme Corp."),
+                Evidence(n=2, tool="retrieve", kind="fact", content="Globex acquired Initech in 1999.")]
+    assert add_suggested_citations(check_citations(draft, evidence)) == repaired
+
+
+async def test_repair_citations_serves_a_draft_the_check_can_cite(toolkit: GraphRAGToolkit) -> None:
+    model = ScriptedChatModel(steps=[AIMessage("Alice Smith works at Acme Corp.")])
+    agent = build_grounded_agent(model, toolkit, mode="retrieve_first", repair_citations=True)
+    result = result_of(await agent.ainvoke({"question": QUESTION}))
+    assert not result.abstained and result.repaired and result.llm_calls == 1 and result.revisions == 0
+    assert result.answer.startswith("Alice Smith works at Acme Corp [") and result.check is not None
+    assert result.check.uncited == [] and [s.n for s in result.sources] == result.check.cited
+    # The added number is evidence that holds the sentence's names, as the check requires of any citation.
+    assert all("Alice Smith" in s.content and "Acme Corp" in s.content for s in result.sources)
+
+    # Off (the default), the same draft gets the revision turn, then the refusal.
+    model = ScriptedChatModel(steps=[AIMessage("Alice Smith works at Acme Corp.")] * 2)
+    result = result_of(await build_grounded_agent(model, toolkit, mode="retrieve_first").ainvoke(
+        {"question": QUESTION}))
+    assert result.abstained and not result.repaired and result.llm_calls == 2
+
+
+async def test_repair_never_serves_an_unsupported_claim(toolkit: GraphRAGToolkit) -> None:
+    model = ScriptedChatModel(steps=[AIMessage("Alice Smith works at Initech.")] * 2)
+    agent = build_grounded_agent(model, toolkit, mode="retrieve_first", repair_citations=True)
+    result = result_of(await agent.ainvoke({"question": QUESTION}))
+    assert result.abstained and not result.repaired

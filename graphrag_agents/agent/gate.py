@@ -12,6 +12,7 @@ cited sentence whose figures or names its evidence lacks). Pass
 
 from __future__ import annotations
 
+import re
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Annotated, Any, Protocol, runtime_checkable
@@ -32,6 +33,7 @@ __all__ = [
     "CitationGateState",
     "SessionSource",
     "Verdict",
+    "add_suggested_citations",
     "citation_gate",
     "cites_evidence",
     "last_ai_text",
@@ -42,6 +44,9 @@ __all__ = [
 
 REFUSAL = "I don't have enough evidence in the knowledge graph to answer that question."
 """The fixed refusal: the same text on every abstention, so abstentions stay machine-detectable."""
+
+# Sentence-final punctuation and closing quotes: a repaired marker goes before them ("... Acme Corp [4].").
+_CLOSERS = ".!?…\"'”’)"
 
 AcceptRule = Callable[[CitationCheck], bool]
 """Decides whether a checked draft may be served."""
@@ -72,6 +77,8 @@ class Verdict:
     accepted: bool
     sources: list[Evidence] = field(default_factory=list)
     """The cited evidence, with its document (``source``), when accepted."""
+    repaired: bool = False
+    """The draft passed only after :func:`add_suggested_citations` gave its uncited sentences their markers."""
 
     @property
     def answer(self) -> str:
@@ -79,13 +86,44 @@ class Verdict:
         return self.check.answer
 
 
-async def verify_draft(draft: str, session: GraphRAGToolkit, accept: AcceptRule = strictly_grounded) -> Verdict:
-    """Check ``draft`` against ``session``'s evidence (no LLM) and apply ``accept``."""
+async def verify_draft(draft: str, session: GraphRAGToolkit, accept: AcceptRule = strictly_grounded, *,
+                       repair: bool = False) -> Verdict:
+    """Check ``draft`` against ``session``'s evidence (no LLM) and apply ``accept``.
+
+    With ``repair``, a draft that fails is given the citations the check suggests for its uncited sentences
+    (:func:`add_suggested_citations`) and checked again; it passes only if the repaired text passes ``accept``.
+    """
     check = await session.check_citations(draft)
+    repaired = False
+    if not accept(check) and repair and (fixed := add_suggested_citations(check)) is not None:
+        second = await session.check_citations(fixed)
+        if accept(second):
+            check, repaired = second, True
     if not accept(check):
         return Verdict(check=check, accepted=False)
     sources = [item for n in check.cited if (item := session.ledger.get(n)) is not None]
-    return Verdict(check=check, accepted=True, sources=sources)
+    return Verdict(check=check, accepted=True, sources=sources, repaired=repaired)
+
+
+def add_suggested_citations(check: CitationCheck) -> str | None:
+    """``check.answer`` with each uncited sentence given the newest evidence number the check suggests for it.
+
+    A suggested item holds every figure and name of its sentence, by the same literal rule the check applies to
+    the citations a model writes, so a repaired sentence is exactly as supported as a cited one. Returns None
+    when there is nothing to repair or some uncited sentence has no suggestion (the draft cannot pass).
+    """
+    suggested = {s.sentence: s.evidence[0] for s in check.suggested if s.evidence}
+    if not check.uncited or any(sentence not in suggested for sentence in check.uncited):
+        return None
+    text = check.answer
+    for sentence, n in suggested.items():
+        found = re.search(r"\s+".join(re.escape(word) for word in sentence.split()), text)
+        if found is None:
+            return None
+        body = found.group().rstrip(_CLOSERS)
+        end = found.start() + len(body)
+        text = f"{text[:end]} [{n}]{text[end:]}"
+    return text
 
 
 def last_ai_text(messages: list[BaseMessage] | list[AnyMessage]) -> str:
@@ -119,7 +157,7 @@ GateNode = Callable[[Mapping[str, Any], RunnableConfig], Awaitable[dict[str, Any
 
 
 def citation_gate(session: GraphRAGToolkit | SessionSource, *, accept: AcceptRule = strictly_grounded,
-                  refusal: str = REFUSAL, messages_only: bool = False) -> GateNode:
+                  refusal: str = REFUSAL, messages_only: bool = False, repair: bool = False) -> GateNode:
     """A LangGraph node that checks the last AI message and serves it, or the refusal.
 
     Put it last in your own graph, after the model stops calling tools. It writes the keys of
@@ -135,6 +173,8 @@ def citation_gate(session: GraphRAGToolkit | SessionSource, *, accept: AcceptRul
         accept: which checked drafts pass; default :func:`strictly_grounded`.
         refusal: the fixed text served instead of a rejected draft.
         messages_only: write only ``messages``.
+        repair: give uncited sentences the citations the check suggests before deciding (see
+            :func:`verify_draft`); the served answer then carries them.
 
     Example::
 
@@ -155,7 +195,8 @@ def citation_gate(session: GraphRAGToolkit | SessionSource, *, accept: AcceptRul
         return session.session_for(config)
 
     async def gate(state: Mapping[str, Any], config: RunnableConfig) -> dict[str, Any]:
-        verdict = await verify_draft(last_ai_text(list(state.get("messages") or [])), resolve(config), accept)
+        verdict = await verify_draft(last_ai_text(list(state.get("messages") or [])), resolve(config), accept,
+                                     repair=repair)
         refused = [] if verdict.accepted else [AIMessage(refusal)]
         if messages_only:
             return {"messages": refused} if refused else {}

@@ -70,6 +70,7 @@ def build_grounded_agent(
     retrieve_options: Mapping[str, Any] | None = None,
     evidence_chars: int = 8000,
     text_tool_calls: bool = True,
+    repair_citations: bool = False,
     name: str = "grounded_agent",
 ) -> CompiledStateGraph[GroundedAgentState, None, GroundedAgentInput, GroundedAgentState]:
     """The reference agent: answer from the graph with ``[n]`` citations, verified, or the fixed refusal.
@@ -94,6 +95,10 @@ def build_grounded_agent(
         evidence_chars: size of the evidence text the agent's own retrieve shows the model.
         text_tool_calls: in ``tools`` mode, run tool calls a model wrote as bare JSON text (small local models
             do) as real ones.
+        repair_citations: when a draft fails the check, first give its uncited sentences the evidence numbers
+            the check suggests (items holding all their figures and names) and check again; a repaired draft
+            that passes is served (``repaired`` is true in the final state) without a revision turn. Off by
+            default: it lets models that do not cite (small local ones) answer, at the check's literal standard.
         name: the compiled graph's name.
 
     Returns:
@@ -117,7 +122,7 @@ def build_grounded_agent(
     nodes = _Nodes(chat, toolkit, mode=mode, max_revisions=max_revisions, refusal=refusal, min_score=min_score,
                    accept=accept, system_prompt=system_prompt, max_tool_rounds=max_tool_rounds,
                    retrieve_options=dict(retrieve_options or {}), evidence_chars=evidence_chars,
-                   text_tool_calls=text_tool_calls)
+                   text_tool_calls=text_tool_calls, repair_citations=repair_citations)
     builder = StateGraph(GroundedAgentState, input_schema=GroundedAgentInput)
     builder.add_node("prepare", nodes.prepare)
     builder.add_node("agent", nodes.agent)
@@ -161,8 +166,9 @@ class _Nodes:
     def __init__(self, model: BaseChatModel, toolkit: GraphRAGToolkit, *, mode: AgentMode, max_revisions: int,
                  refusal: str, min_score: float | None, accept: AcceptRule, system_prompt: str | None,
                  max_tool_rounds: int, retrieve_options: dict[str, Any], evidence_chars: int,
-                 text_tool_calls: bool) -> None:
+                 text_tool_calls: bool, repair_citations: bool) -> None:
         self.mode = mode
+        self.repair_citations = repair_citations
         self.max_revisions = max_revisions
         self.refusal = refusal
         self.min_score = min_score
@@ -230,7 +236,7 @@ class _Nodes:
             "answer": "", "abstained": False, "abstain_reason": None, "verdict": None, "draft": "",
             "citation_check": None,
             "sources": [], "tool_calls": [], "llm_calls": 0, "tokens": TokenUsage(input=0, output=0, total=0),
-            "revisions": 0, "tool_rounds": 0, "best_score": None, "context": "",
+            "revisions": 0, "repaired": False, "tool_rounds": 0, "best_score": None, "context": "",
         }
 
     async def gate(self, state: State) -> Update:
@@ -298,8 +304,9 @@ class _Nodes:
     async def verify(self, state: State) -> Update:
         """Check the draft: serve it, ask for one more revision, or serve the refusal."""
         draft = last_ai_text(state["messages"])
-        verdict = await verify_draft(draft, self.session(state), self.accept)
-        update: Update = {"draft": draft, "citation_check": verdict.check.model_dump(mode="json")}
+        verdict = await verify_draft(draft, self.session(state), self.accept, repair=self.repair_citations)
+        update: Update = {"draft": draft, "citation_check": verdict.check.model_dump(mode="json"),
+                          "repaired": verdict.repaired}
         if verdict.accepted:
             return {**update, "verdict": "accepted", "answer": verdict.answer, "abstained": False,
                     "abstain_reason": None, "sources": [item.model_dump(mode="json") for item in verdict.sources]}

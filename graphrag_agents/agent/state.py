@@ -88,6 +88,8 @@ class GroundedAgentState(TypedDict, total=False):
     tokens: TokenUsage
     revisions: int
     """Revision turns used (each after a draft failed the check)."""
+    repaired: bool
+    """The answer passed only once the check's suggested citations were added (``repair_citations``)."""
     tool_rounds: int
     """Rounds of model tool calls run (``tools`` mode)."""
     best_score: float | None
@@ -130,6 +132,8 @@ class GroundedAnswer:
     llm_calls: int = 0
     tokens: TokenUsage = field(default_factory=lambda: TokenUsage(input=0, output=0, total=0))
     revisions: int = 0
+    repaired: bool = False
+    """The served answer carries citations the check suggested, not the model (``repair_citations``)."""
 
     @classmethod
     def from_state(cls, state: Mapping[str, Any]) -> GroundedAnswer:
@@ -146,6 +150,7 @@ class GroundedAnswer:
             llm_calls=int(state.get("llm_calls", 0)),
             tokens=state.get("tokens") or TokenUsage(input=0, output=0, total=0),
             revisions=int(state.get("revisions", 0)),
+            repaired=bool(state.get("repaired", False)),
         )
 
     def to_text(self, source_chars: int = 200) -> str:

@@ -30,6 +30,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--agent-mode", default="retrieve_first", choices=["retrieve_first", "tools"],
                         help="retrieve_first suits small local models; tools lets the model call the tools")
     parser.add_argument("--max-tokens", type=int, default=256, help="cap on each answer the model writes")
+    parser.add_argument("--repair-citations", action="store_true",
+                        help="let the agent add the citations the check suggests to a draft that lacks them")
     parser.add_argument("--quiet", "-q", action="store_true", help="no progress bars")
 
 
@@ -39,7 +41,8 @@ async def run(args: argparse.Namespace) -> int:
     options = EvalOptions(
         out=args.out, extractor=args.extractor, ks=parse_ks(args.k), limit=args.limit,
         data_dir=Path(args.data_dir) if args.data_dir else None, url=args.url, graph=args.graph, model=model,
-        agent_mode=args.agent_mode, max_tokens=args.max_tokens, progress=False if args.quiet else None,
+        agent_mode=args.agent_mode, max_tokens=args.max_tokens, repair_citations=args.repair_citations,
+        progress=False if args.quiet else None,
     )
     if options.limit is not None and options.limit < 1:
         print("error: --limit must be at least 1", file=sys.stderr)

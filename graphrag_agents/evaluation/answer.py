@@ -75,7 +75,7 @@ def score_answer(question: Question, state: dict[str, Any], ms: float) -> dict[s
         "contains": answer_in_prediction(prediction, answers) if question.answerable else None,
         "llm_calls": result.llm_calls, "tokens": int(result.tokens.get("total", 0)),
         "tool_calls": sum(1 for call in result.tool_calls if call.get("by") == "model"),
-        "revisions": result.revisions, "ms": round(ms), "error": None,
+        "revisions": result.revisions, "repaired": result.repaired, "ms": round(ms), "error": None,
         "evidence": split_evidence(_read_text(state), cited),
     }
 

@@ -108,13 +108,14 @@ def summary_markdown(summary: dict[str, Any]) -> str:
     answers = summary.get("answers")
     if answers:
         unans = answers["unanswerable_accuracy"]
-        lines += ["", f"Reference agent (`{summary.get('model')}`, mode {summary.get('agent_mode')}), "
+        repair = ", citations repaired" if summary.get("repair_citations") else ""
+        lines += ["", f"Reference agent (`{summary.get('model')}`, mode {summary.get('agent_mode')}{repair}), "
                       f"{answers['questions']} questions:", "",
-                  _row(["EM", "F1", "answer in text", "answer in draft", "grounded", "abstained",
-                        "unanswerable acc.", "LLM calls / q", "tokens / q", "p50 s", "p95 s"]), _row(["-"] * 11),
+                  _row(["EM", "F1", "answer in text", "answer in draft", "grounded", "repaired", "abstained",
+                        "unanswerable acc.", "LLM calls / q", "tokens / q", "p50 s", "p95 s"]), _row(["-"] * 12),
                   _row([_pct(answers["em"]), _pct(answers["f1"]), _pct(answers["contains"]),
                         _pct(answers.get("draft_contains", 0.0)),
-                        _pct(answers["grounded_rate"]),
+                        _pct(answers["grounded_rate"]), _pct(answers.get("repaired_rate", 0.0)),
                         _pct(answers["abstention_rate"]), "n/a" if unans is None else _pct(unans),
                         f"{answers['llm_calls']:.2f}", f"{answers['tokens']:,}", f"{answers['ms_p50'] / 1000:.1f}",
                         f"{answers['ms_p95'] / 1000:.1f}"])]

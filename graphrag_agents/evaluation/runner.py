@@ -58,6 +58,8 @@ class EvalOptions:
     max_tokens: int = 256
     """Cap on each answer the model writes (the prompts ask for one or two sentences; a small model that starts
     repeating itself would otherwise write until its context is full)."""
+    repair_citations: bool = False
+    """Let the agent add the citations the check suggests to a failing draft (``build_grounded_agent``)."""
     paths: tuple[str, ...] = PATHS
     progress: bool | None = None
     """Progress bars (None: when stderr is a terminal)."""
@@ -67,7 +69,9 @@ class EvalOptions:
         return {"corpus_digest": digest, "extractor": self.extractor, "ks": list(self.ks), "paths": list(self.paths),
                 "embed_model": embed_model, "model": self.model,
                 "agent_mode": self.agent_mode if self.model else None,
-                "max_tokens": self.max_tokens if self.model else None}
+                "max_tokens": self.max_tokens if self.model else None,
+                # Only when on, so folders made before the option existed still resume.
+                **({"repair_citations": True} if self.model and self.repair_citations else {})}
 
 
 @dataclass
@@ -197,6 +201,7 @@ async def run_eval(questions_path: str | Path, corpus_path: str | Path, options:
             "corpus_paragraphs": len(corpus), "build": asdict(build), "ks": list(options.ks),
             "paths": list(options.paths), "model": options.model,
             "agent_mode": options.agent_mode if options.model or answerer else None,
+            "repair_citations": options.repair_citations if options.model or answerer else None,
             "runs": _log_run(out, {"asked": len(todo), "seconds": round(time.perf_counter() - started, 1),
                                    "cpu_seconds": round(time.process_time() - cpu_started, 1),
                                    "graph_reused": build.reused})}
@@ -212,7 +217,7 @@ def _agent_factory(model: str, options: EvalOptions) -> AnswererFactory:
 
     def make(kg: KnowledgeGraph) -> Answerer:
         chat = langchain_chat_model(model, max_tokens=options.max_tokens)
-        return agent_answerer(kg, chat, options.agent_mode)
+        return agent_answerer(kg, chat, options.agent_mode, repair_citations=options.repair_citations)
 
     return make
 

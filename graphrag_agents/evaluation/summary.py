@@ -71,6 +71,7 @@ def _answers(records: Sequence[dict[str, Any]]) -> dict[str, Any] | None:
                                      for r, a in agents if r["answerable"]), 4),
         "grounded_rate": round(mean(float(bool(a["grounded"]) and not a["abstained"]) for _, a in agents), 4),
         "abstention_rate": round(mean(float(bool(a["abstained"])) for _, a in agents), 4),
+        "repaired_rate": round(mean(float(bool(a.get("repaired"))) for _, a in agents), 4),
         "unanswerable_accuracy": (round(mean(float(bool(a["abstained"])) for a in unanswerable), 4)
                                   if unanswerable else None),
         "unanswerable": len(unanswerable),
