@@ -418,3 +418,10 @@ def test_suggestions_are_newest_first_and_capped() -> None:
     items = [Evidence(n=n, tool="retrieve", kind="fact", content="Globex acquired Initech.") for n in range(1, 7)]
     result = check_citations("Globex acquired Initech.", items)
     assert [s.evidence for s in result.suggested] == [[6, 5, 4]]
+
+
+def test_suggestions_stop_after_twenty_sentences() -> None:
+    """Each suggestion may read every evidence item: only the first 20 uncited sentences get one (linear time)."""
+    items = [Evidence(n=1, tool="retrieve", kind="fact", content="Globex acquired Initech.")]
+    result = check_citations(" ".join(["Globex acquired Initech."] * 25), items)
+    assert len(result.uncited) == 25 and len(result.suggested) == 20

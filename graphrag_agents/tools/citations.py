@@ -19,9 +19,9 @@ Markdown code are not citations. Then, as the reference's "Evidence and citation
   ignoring case and accents. The sentence's first word counts only when it starts a run or the sentence names
   something else, and never when it is an opener ("The", "However", "He") or a label ("Answer:").
   The evidence's ``source`` (its file path or document id) is not searched.
-* ``suggested``: for each uncited sentence, up to three evidence numbers (newest first) whose text holds all of
-  its figures and names by the rule above, so the revision can cite them; the check never adds a citation
-  itself.
+* ``suggested``: for each uncited sentence (the first 20), up to three evidence numbers (newest first) whose
+  text holds all of its figures and names by the rule above, so the revision can cite them; the check never adds
+  a citation itself.
 * ``grounded``: our reading of the reference is literal: "An answer that cites no real evidence is not
   grounded" and "the claim checks are warnings and never change grounded". So ``grounded`` is true exactly
   when the answer cites at least one number that is real evidence; invalid numbers (removed from ``answer``),
@@ -50,6 +50,9 @@ _SEPARATORS = str.maketrans({sep: "," for sep in "，、;；"})
 _DASHES = str.maketrans({dash: "-" for dash in "–—~〜"})
 _SENTENCE_CHARS = 300
 _MAX_SUGGESTED = 3
+# Suggestions are searched for the first uncited sentences only: each search may read every evidence item, and
+# the check must stay linear in the answer's length.
+_MAX_SUGGESTED_SENTENCES = 20
 # Pathologically nested markers could need one pass per level; past this, what is left stays in the text but is
 # never cited (a sentence only cites numbers that are real evidence).
 _MAX_PASSES = 4
@@ -172,7 +175,7 @@ def check_citations(
             lone_names = extract_names(claims, lone_first=True)
             if (figures or lone_names) and not is_lack_statement(claims):
                 uncited.append(_display(raw))
-                holders = finder.holding(figures, lone_names)
+                holders = finder.holding(figures, lone_names) if len(uncited) <= _MAX_SUGGESTED_SENTENCES else []
                 if holders:
                     suggested.append(CitationSuggestion(sentence=_display(raw), evidence=holders))
             continue
