@@ -26,6 +26,7 @@ from langchain_core.utils.function_calling import convert_to_openai_tool
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.graph import START, MessagesState, StateGraph
 from langgraph.prebuilt import ToolNode, create_react_agent, tools_condition
+from snapshot import assert_snapshot
 
 from graphrag_agents.adapters import langchain as langchain_adapter
 from graphrag_agents.adapters.langchain import GraphRAGLangChainToolkit, as_langchain_tools, run_sync
@@ -34,8 +35,6 @@ from graphrag_agents.kg import KnowledgeGraph
 from graphrag_agents.tools.citations import CitationCheck
 from graphrag_agents.tools.results import RetrieveResult
 from graphrag_agents.tools.toolkit import READ_TOOLS, GraphRAGToolkit
-
-SNAPSHOTS = Path(__file__).parent / "snapshots"
 
 
 class ScriptedChatModel(BaseChatModel):
@@ -164,10 +163,7 @@ async def test_schemas_langchain_sends_match_the_snapshot(kg: KnowledgeGraph) ->
     sent = {t.name: convert_to_openai_tool(t) for t in tools}
     assert set(sent) == set(READ_TOOLS)
     text = json.dumps(sent, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
-    snapshot = SNAPSHOTS / "langchain_read_tools.json"
-    if not snapshot.exists():  # first run writes it; commit the file
-        snapshot.write_text(text)
-    assert text == snapshot.read_text()
+    assert_snapshot("langchain_read_tools.json", text)
 
 
 async def test_base_toolkit(kg: KnowledgeGraph) -> None:

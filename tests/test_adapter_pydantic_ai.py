@@ -25,14 +25,13 @@ from pydantic_ai.models.function import AgentInfo, FunctionModel
 from pydantic_ai.models.test import TestModel
 from pydantic_ai.tools import ToolDefinition
 from pydantic_ai.toolsets import AbstractToolset
+from snapshot import assert_snapshot
 
 from graphrag_agents.adapters.pydantic_ai import GraphRAGToolset
 from graphrag_agents.kg import KnowledgeGraph
 from graphrag_agents.tools.citations import CitationCheck
 from graphrag_agents.tools.results import RetrieveResult
 from graphrag_agents.tools.toolkit import READ_TOOLS, GraphRAGToolkit
-
-SNAPSHOTS = Path(__file__).parent / "snapshots"
 
 
 def _returns(messages: list[ModelMessage]) -> list[ToolReturnPart]:
@@ -105,10 +104,7 @@ async def test_schemas_match_the_snapshot(kg: KnowledgeGraph) -> None:
     seen = {t.name: {"description": t.description, "parameters": t.parameters_json_schema} for t in seen_tools}
     assert set(seen) == set(READ_TOOLS)
     text = json.dumps(seen, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
-    snapshot = SNAPSHOTS / "pydantic_ai_read_tools.json"
-    if not snapshot.exists():  # first run writes it; commit the file
-        snapshot.write_text(text)
-    assert text == snapshot.read_text()
+    assert_snapshot("pydantic_ai_read_tools.json", text)
 
 
 async def test_test_model_calls_every_tool_without_an_unhandled_error(acme_corpus_kg: KnowledgeGraph) -> None:

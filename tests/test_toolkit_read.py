@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
+from snapshot import assert_snapshot
 
 from graphrag_agents.errors import GraphNotFound, ReadOnlyViolation, ToolError
 from graphrag_agents.ingest.records import (
@@ -20,8 +20,6 @@ from graphrag_agents.ingest.writer import write_document
 from graphrag_agents.kg import KnowledgeGraph
 from graphrag_agents.tools.results import PassageItem, RetrieveResult
 from graphrag_agents.tools.toolkit import READ_TOOLS, WRITE_TOOLS, GraphRAGToolkit
-
-SNAPSHOTS = Path(__file__).parent / "snapshots"
 
 
 async def _acme_graph(kg: KnowledgeGraph) -> None:
@@ -162,11 +160,7 @@ def test_to_llm_text_budget_snapshot() -> None:
     text = _sample_result().to_llm_text(max_chars=4000)
     assert len(text) <= 4000
     assert "more omitted)" in text and "score 0.5" in text
-    snapshot = SNAPSHOTS / "retrieve_budget.txt"
-    if not snapshot.exists():  # first run writes it; commit the file
-        snapshot.parent.mkdir(exist_ok=True)
-        snapshot.write_text(text)
-    assert text == snapshot.read_text()
+    assert_snapshot("retrieve_budget.txt", text)
 
 
 def test_whole_floats_print_as_integers() -> None:

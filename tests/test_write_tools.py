@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from snapshot import assert_snapshot
 from test_loaders import make_pdf
 
 from graphrag_agents.errors import ReadOnlyViolation, ToolError
@@ -288,18 +289,11 @@ async def test_symlink_and_spelling_are_one_document_and_sessions_run_together(k
     assert rows == [[1]]  # replaced in place, never duplicated
 
 
-def _snapshot(name: str, text: str) -> None:
-    path = Path(__file__).parent / "snapshots" / name
-    if not path.exists():  # first run writes it; commit the file
-        path.write_text(text)
-    assert text == path.read_text(), f"{name} changed: delete the snapshot to accept the new output"
-
-
 async def test_write_schemas_and_texts_snapshot(kg: KnowledgeGraph, corpus: Path) -> None:
     specs = {s.name: {"description": s.description, "annotations": s.annotations.as_mcp(),
                       "input_schema": s.input_schema} for s in GraphRAGToolkit(kg, files_root=corpus).tool_specs()
              if s.name in WRITE_TOOLS}
-    _snapshot("write_tools.json", json.dumps(specs, indent=1, ensure_ascii=False, sort_keys=True) + "\n")
+    assert_snapshot("write_tools.json", json.dumps(specs, indent=1, ensure_ascii=False, sort_keys=True) + "\n")
     result = IngestResult(
         documents=[IngestDocument(document_id=f"file:notes/n{i}.md", path=f"notes/n{i}.md", status="ingested",
                                   chunks=3, entities=4, relations=2,
@@ -312,4 +306,4 @@ async def test_write_schemas_and_texts_snapshot(kg: KnowledgeGraph, corpus: Path
         hint="Call finalize after the last batch.")
     text = result.to_llm_text(max_chars=2500)
     assert len(text) <= 2500 and "more omitted)" in text and "Person-WORKS_AT->Place" in text
-    _snapshot("ingest_budget.txt", text)
+    assert_snapshot("ingest_budget.txt", text)
