@@ -16,18 +16,15 @@ import argparse
 import logging
 import os
 import sys
-from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
+from .._env import env_flag
 from ..errors import ConfigurationError
 
 if TYPE_CHECKING:
     from ..kg import KnowledgeGraph
 
 __all__ = ["add_arguments", "env_flag", "serve"]
-
-_TRUE = {"1", "true", "yes", "on"}
-_FALSE = {"", "0", "false", "no", "off"}
 
 
 def add_arguments(parser: argparse.ArgumentParser, *, common: bool = False) -> None:
@@ -52,16 +49,6 @@ def add_arguments(parser: argparse.ArgumentParser, *, common: bool = False) -> N
                         help="results longer than this are shortened (default 40000)")
     parser.add_argument("--log-level", default="info", choices=("debug", "info", "warning", "error"),
                         help="log level; logs go to stderr (default info)")
-
-
-def env_flag(name: str, env: Mapping[str, str] | None = None) -> bool:
-    """A boolean environment variable (1/true/yes/on or 0/false/no/off); ConfigurationError otherwise."""
-    raw = (os.environ if env is None else env).get(name, "").strip().lower()
-    if raw in _TRUE:
-        return True
-    if raw in _FALSE:
-        return False
-    raise ConfigurationError(f"{name} must be true or false, got {raw!r}.")
 
 
 def _configure_logging(level: str) -> None:

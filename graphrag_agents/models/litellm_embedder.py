@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from graphrag_agents._env import env_bool
 from graphrag_agents._secrets import mask_secrets
 from graphrag_agents.errors import ConfigurationError, GraphRAGError
 from graphrag_agents.models._litellm_retry import LiteLLMCaller, import_litellm
@@ -44,15 +45,7 @@ def parse_embed_env(env: Mapping[str, str]) -> tuple[int | None, bool | None]:
             dimension = 0
         if dimension <= 0:
             raise ConfigurationError(f"GRAPHRAG_EMBED_DIM must be a positive integer, got {raw_dim!r}.")
-    raw_send = env.get("GRAPHRAG_EMBED_SEND_DIMENSIONS", "").strip().lower()
-    send: bool | None = None
-    if raw_send in ("1", "true", "yes", "on"):
-        send = True
-    elif raw_send in ("0", "false", "no", "off"):
-        send = False
-    elif raw_send:
-        raise ConfigurationError(f"GRAPHRAG_EMBED_SEND_DIMENSIONS must be true or false, got {raw_send!r}.")
-    return dimension, send
+    return dimension, env_bool("GRAPHRAG_EMBED_SEND_DIMENSIONS", env)
 
 
 class LiteLLMEmbedder:
