@@ -6,12 +6,15 @@ Imports no framework.
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
-from ..errors import ConfigurationError
+from ..errors import ConfigurationError, ToolError
+from ..tools.results import ToolResult
 from ..tools.toolkit import GraphRAGToolkit
 
-__all__ = ["DEFAULT_MAX_SESSIONS", "SessionPool", "wrong_loop_error"]
+__all__ = ["DEFAULT_MAX_SESSIONS", "SessionPool", "call_tool", "wrong_loop_error"]
 
 DEFAULT_MAX_SESSIONS = 64
 """Conversations whose evidence an adapter keeps; the least recently used one is forgotten first."""
@@ -82,3 +85,15 @@ def wrong_loop_error(exc: BaseException) -> ConfigurationError | None:
             "graphrag_agents.adapters.langchain.run_sync(...) so the tools' sync path shares its loop)."
         )
     return None
+
+
+async def call_tool(session: GraphRAGToolkit, name: str, args: Any,
+                    tool_error: Callable[[ToolError], Exception]) -> ToolResult:
+    """Run tool ``name`` in ``session``; a :class:`ToolError` becomes the framework's error (``tool_error``), a
+    call from the wrong event loop the :func:`wrong_loop_error` that names the fix."""
+    try:
+        return await session.call(name, args)
+    except ToolError as err:
+        raise tool_error(err) from err
+    except RuntimeError as exc:
+        raise (wrong_loop_error(exc) or exc) from exc

@@ -42,7 +42,7 @@ from ..errors import ConfigurationError, ToolError
 from ..tools.results import ToolResult
 from ..tools.spec import ToolSpec
 from ..tools.toolkit import GraphRAGToolkit
-from ._shared import DEFAULT_MAX_SESSIONS, SessionPool, wrong_loop_error
+from ._shared import DEFAULT_MAX_SESSIONS, SessionPool, call_tool
 
 try:
     from langchain_core.runnables import RunnableConfig
@@ -170,13 +170,8 @@ def _tool(spec: ToolSpec, pool: SessionPool, router: _LoopRouter, max_chars: int
 
     async def acall(args: Any, config: RunnableConfig) -> tuple[str, ToolResult]:
         router.remember()
-        session = pool.session_for(_thread_id(config))
-        try:
-            result = await session.call(name, args)
-        except ToolError as err:
-            raise ToolException(_error_text(err)) from err
-        except RuntimeError as exc:
-            raise (wrong_loop_error(exc) or exc) from exc
+        result = await call_tool(pool.session_for(_thread_id(config)), name, args,
+                                 lambda err: ToolException(_error_text(err)))
         return result.to_llm_text(max_chars), result
 
     def call(args: Any, config: RunnableConfig) -> tuple[str, ToolResult]:

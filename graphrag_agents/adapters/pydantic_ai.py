@@ -30,7 +30,7 @@ from pydantic_core import SchemaValidator, core_schema
 from ..errors import ConfigurationError, ToolError
 from ..tools.spec import ToolSpec
 from ..tools.toolkit import GraphRAGToolkit
-from ._shared import DEFAULT_MAX_SESSIONS, SessionPool, wrong_loop_error
+from ._shared import DEFAULT_MAX_SESSIONS, SessionPool, call_tool
 
 try:
     from pydantic_ai import RunContext, ToolReturn
@@ -129,11 +129,5 @@ class GraphRAGToolset(AbstractToolset[Any]):
     async def call_tool(self, name: str, tool_args: dict[str, Any], ctx: RunContext[Any],
                         tool: ToolsetTool[Any]) -> ToolReturn[str]:
         """Run the tool in the run's evidence session; the model reads the text, ``metadata`` is the typed result."""
-        session = self.session_for(ctx)
-        try:
-            result = await session.call(name, tool_args)
-        except ToolError as err:
-            raise ModelRetry(str(err)) from err
-        except RuntimeError as exc:
-            raise (wrong_loop_error(exc) or exc) from exc
+        result = await call_tool(self.session_for(ctx), name, tool_args, lambda err: ModelRetry(str(err)))
         return ToolReturn(return_value=result.to_llm_text(self.max_chars), metadata=result)
