@@ -14,23 +14,17 @@ they link everything to everything, and skipping them also bounds the fan-out of
 
 from __future__ import annotations
 
-import math
 from collections.abc import Collection, Sequence
 
 from ..store.graph import GraphStore
 from ._cypher import QueryVector, vector_param
 from .candidates import COSINE, Candidate
 
-__all__ = ["HUB_MENTIONS", "bridge_candidates", "rarity"]
+__all__ = ["HUB_MENTIONS", "bridge_candidates"]
 
 HUB_MENTIONS = 30
 """Entities mentioned in more chunks than this are hubs and are not followed."""
 _ENTITIES_PER_SEED = 50
-
-
-def rarity(mentions: int) -> float:
-    """How much a shared entity links two chunks: 1 / ln(1 + chunks mentioning it)."""
-    return 1.0 / math.log(1 + max(1, mentions))
 
 
 async def bridge_candidates(store: GraphStore, seeds: Sequence[tuple[str, float]], vector: QueryVector,

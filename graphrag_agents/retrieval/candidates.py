@@ -21,7 +21,7 @@ from typing import Any
 from ..ingest.records import name_key
 from ..store.graph import GraphStore
 from ._cypher import QueryVector, cosine, vector_param
-from .fulltext import MAX_DF, query_terms, weighted_terms_query
+from .fulltext import MAX_DF, label_count, query_terms, weighted_terms_query
 from .names import Anchor
 
 __all__ = ["Candidate", "entity_candidates", "lexical_candidates", "title_key", "vector_candidates"]
@@ -120,7 +120,8 @@ async def lexical_candidates(store: GraphStore, question: str, vector: QueryVect
     query = _LEXICAL.replace("{filter}", "WITH w, total, node WHERE node.document_id IN $docs "
                              if document_ids else "")
     rows = await store.ro_query(query, {
-        "terms": terms, "maxdf": MAX_DF, "pre": _LEX_PRE, "k": int(k), "k1": BM25_K1, "b": BM25_B,
+        "n": await label_count(store, "Chunk"), "terms": terms, "maxdf": MAX_DF, "pre": _LEX_PRE, "k": int(k),
+        "k1": BM25_K1, "b": BM25_B,
         "v": vector_param(vector), "docs": list(document_ids or []),
     })
     found = []

@@ -9,17 +9,18 @@ from ..store.graph import GraphStore
 from ._cypher import QueryVector, vector_param
 from .hits import RelationHit
 
-__all__ = ["RELATION_RETURN", "facts", "relation_hit"]
+__all__ = ["DOC_FILTER", "RELATION_RETURN", "facts", "relation_hit"]
 
 _MAX_POOL = 200
 
 RELATION_RETURN = ("a.name, a.label, r.type, b.name, b.label, r.fact, r.chunk_ids, a.id, b.id")
 """The columns :func:`relation_hit` reads, for a match that binds ``(a)-[r]->(b)``."""
 
-_DOC_FILTER = (
+DOC_FILTER = (
     "CALL { WITH r UNWIND r.chunk_ids AS cid MATCH (c:Chunk {id: cid}) WHERE c.document_id IN $docs "
     "RETURN c LIMIT 1 } "
 )
+"""Keeps a relation ``r`` only when one of its chunks belongs to a document in ``$docs``."""
 
 
 def relation_hit(row: Sequence[Any], score: float, path: str, hop: int = 0) -> RelationHit:
@@ -45,7 +46,7 @@ async def facts(store: GraphStore, vector: QueryVector, top_k: int,
     rows = await store.ro_query(
         "CALL db.idx.vector.queryRelationships('RELATES', 'embedding', $k, vecf32($v)) "
         "YIELD relationship, score WITH relationship AS r, score "
-        + (_DOC_FILTER if document_ids else "")
+        + (DOC_FILTER if document_ids else "")
         + f"WITH r, score, startNode(r) AS a, endNode(r) AS b RETURN {RELATION_RETURN}, score "
         "ORDER BY score ASC LIMIT $top",
         {"k": int(k), "v": vector_param(vector), "docs": list(document_ids or []), "top": int(top_k)},

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["MAX_DF", "STOPWORDS", "fulltext_query", "query_terms", "weighted_terms_query"]
+from ..store.graph import GraphStore
+
+__all__ = ["MAX_DF", "STOPWORDS", "fulltext_query", "label_count", "query_terms", "weighted_terms_query"]
 
 STOPWORDS = frozenset(
     "a an and are as at be been but by did do does for from had has have how i in into is it its of on "
@@ -44,7 +46,8 @@ def weighted_terms_query(label: str) -> str:
     """Cypher that looks up each of ``$terms`` in ``label``'s full-text index, weighted by rarity.
 
     FalkorDB's full-text score counts occurrences but ignores how rare a term is, so each term is looked up
-    once to count the nodes containing it (df, over the ``n`` nodes of the label) and weighted by
+    once to count the nodes containing it (df, over the ``$n`` nodes of the label: :func:`label_count`) and
+    weighted by
     idf = ln(1 + (n - df + 0.5) / (df + 0.5)); terms in ``$maxdf`` nodes or more are dropped. The query then
     yields one row per (term, matching node) with ``w`` = [term, idf], ``node`` and ``total`` (the summed idf
     of the question's terms); callers aggregate ``sum(w[1])`` per node. ``label`` is one of ours, never user
@@ -52,8 +55,7 @@ def weighted_terms_query(label: str) -> str:
     """
     assert label in ("Chunk", "__Entity__")
     return (
-        f"MATCH (x:{label}) WITH count(x) AS n "
-        "UNWIND $terms AS t "
+        "WITH $n AS n UNWIND $terms AS t "
         f"CALL {{ WITH t CALL db.idx.fulltext.queryNodes('{label}', t) YIELD node RETURN node LIMIT $maxdf }} "
         "WITH n, t, count(node) AS df WHERE df < $maxdf "
         "WITH t, log(1 + (n - df + 0.5) / (df + 0.5)) AS idf "
@@ -61,3 +63,14 @@ def weighted_terms_query(label: str) -> str:
         "UNWIND weights AS w "
         f"CALL db.idx.fulltext.queryNodes('{label}', w[0]) YIELD node "
     )
+
+
+async def label_count(store: GraphStore, label: str) -> int:
+    """How many ``label`` nodes the graph holds: ``$n`` of :func:`weighted_terms_query`.
+
+    Asked on its own because FalkorDB answers exactly ``MATCH (x:L) RETURN count(x)`` from the label's stored
+    size, while the same count inside a larger query scans every node of the label.
+    """
+    assert label in ("Chunk", "__Entity__")
+    rows = await store.ro_query(f"MATCH (x:{label}) RETURN count(x)")
+    return int(rows[0][0]) if rows else 0

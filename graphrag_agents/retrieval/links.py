@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from ..store.graph import GraphStore
 from ._cypher import QueryVector, cosine, vector_param
-from .facts import RELATION_RETURN, relation_hit
+from .facts import DOC_FILTER, RELATION_RETURN, relation_hit
 from .hits import RelationHit
 from .names import Anchor
 
@@ -38,10 +38,7 @@ def hop_shares(cap: int, hops: int) -> list[int]:
 
 
 def _query(filtered: bool) -> str:
-    doc_filter = (
-        "CALL { WITH r UNWIND r.chunk_ids AS cid MATCH (c:Chunk {id: cid}) WHERE c.document_id IN $docs "
-        "RETURN c LIMIT 1 } "
-    ) if filtered else ""
+    doc_filter = DOC_FILTER if filtered else ""
     return (
         "UNWIND $frontier AS fid MATCH (e:__Entity__ {id: fid}) "
         "CALL { WITH e MATCH (e)-[r:RELATES]-(:__Entity__) WHERE NOT id(r) IN $seen RETURN r LIMIT $fanout } "

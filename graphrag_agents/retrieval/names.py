@@ -18,7 +18,7 @@ from typing import Any
 from ..ingest.records import name_key
 from ..store.graph import GraphStore
 from ._cypher import QueryVector, cosine, vector_param
-from .fulltext import MAX_DF, STOPWORDS, query_terms, weighted_terms_query
+from .fulltext import MAX_DF, STOPWORDS, label_count, query_terms, weighted_terms_query
 from .hits import EntityHit
 
 __all__ = ["Anchor", "NameKey", "anchors_from", "exact_names", "fuzzy_names", "name_keys", "specificity"]
@@ -170,6 +170,7 @@ async def fuzzy_names(store: GraphStore, question: str, vector: QueryVector, top
         "WITH node AS e " + doc_filter + columns,
     ]
     if params["terms"]:
+        params["n"] = await label_count(store, "__Entity__")
         queries.append(weighted_terms_query("__Entity__")
                        + "WITH node AS e, sum(w[1]) AS s ORDER BY s DESC LIMIT $k " + doc_filter + columns)
     results = await asyncio.gather(*(store.ro_query(q, params) for q in queries))

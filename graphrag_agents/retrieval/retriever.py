@@ -20,7 +20,7 @@ from ..store.graph import GraphStore
 from ._cypher import VectorParam
 from .facts import facts
 from .hits import EntityHit, PassageHit, RelationHit, RetrievalHits
-from .links import MAX_HOPS, links
+from .links import links
 from .names import Anchor, anchors_from, exact_names, fuzzy_names
 from .passages import passages
 
@@ -68,7 +68,6 @@ async def retrieve(store: GraphStore, embedder: Embedder, question: str, *, path
     """
     chosen = _paths(paths)
     top_k = max(1, min(MAX_TOP_K, int(top_k)))
-    hops = max(1, min(MAX_HOPS, int(expand_hops)))
     docs = list(document_ids) if document_ids else None
     vector = VectorParam((await embedder.aembed([question]))[0].tolist())
     hits = RetrievalHits(question=question, paths_run=chosen)
@@ -84,7 +83,7 @@ async def retrieve(store: GraphStore, embedder: Embedder, question: str, *, path
         return anchors_from(exact, fuzzy)
 
     async def run_links() -> list[RelationHit]:
-        return await links(store, vector, await anchors(), top_k, hops, docs)
+        return await links(store, vector, await anchors(), top_k, expand_hops, docs)
 
     tasks: list[asyncio.Future[Any]] = [exact_task, fuzzy_task]
     facts_task: asyncio.Future[list[RelationHit]] = asyncio.ensure_future(
