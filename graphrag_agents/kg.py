@@ -252,8 +252,9 @@ class KnowledgeGraph:
         await self.require_exists()
         async with self.lock.exclusive():
             merged = await merge_unknown_duplicates(self.store)
-        missing = await self._missing_vectors()
-        with Progress(want_progress(progress) and sum(missing.values()) > 0) as bars:
+        # The counts only size the progress bars: without bars, embed_missing's own walk is the only pass.
+        missing = await self._missing_vectors() if want_progress(progress) else {}
+        with Progress(sum(missing.values()) > 0) as bars:
             for kind, total in missing.items():
                 bars.add(kind, f"Embedding {kind}", total=total)
             embedded = await embed_missing(self.store, self.embedder,

@@ -72,9 +72,7 @@ class PrunedReport:
         """Count an entity of an undeclared type."""
         self.entity_types[label] = self.entity_types.get(label, 0) + 1
         if _declarable(label):
-            entities = self._call()["entities"]
-            if not any(e["label"] == label for e in entities):
-                entities.append({"label": label})
+            self.drop_entity_call(label)
 
     def drop_relation_type(self, relation: str, source: str | None, target: str | None) -> None:
         """Count a relation of an undeclared type; its (source, target) joins the call when both are typed."""

@@ -144,8 +144,7 @@ class _Handlers:
         return result
 
     async def finalize(self, _: FinalizeInput | None = None) -> FinalizeResult:
-        await self.kg.require_exists()
-        report = await self.kg.finalize()
+        report = await self.kg.finalize()  # raises GraphNotFound first when there is no graph
         self.state.finalize_pending = False
         status, embedded = report.status, report.embedded
         extra = {f.name: getattr(report, f.name) for f in dataclasses.fields(report)
