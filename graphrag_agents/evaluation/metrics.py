@@ -18,6 +18,8 @@ from collections import Counter
 from collections.abc import Collection, Iterable, Sequence
 from typing import TypeVar
 
+from ..tools._sentences import MARKER_RE
+
 __all__ = [
     "all_gold_at_k",
     "answer_in_prediction",
@@ -34,7 +36,8 @@ __all__ = [
 _T = TypeVar("_T")
 _ARTICLES = re.compile(r"\b(a|an|the)\b")
 _PUNCTUATION = str.maketrans("", "", string.punctuation)
-_MARKER = re.compile(r"\s*[\[［【]\s*\d+(?:\s*[,，;；\-–—]\s*\d+)*\s*[\]］】]")
+# The citation check's own marker rule (with the space before a marker), so every marker it reads is removed.
+_MARKER = re.compile(r"\s*(?:" + MARKER_RE.pattern + ")")
 
 
 def unique(items: Iterable[_T]) -> list[_T]:
