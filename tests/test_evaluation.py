@@ -302,3 +302,30 @@ def test_cli_eval_prints_the_summary(first_run: tuple[Path, Any], tiny: tuple[Pa
     assert "1 questions evaluated, 0 kept" in out and "graph reused" in out and "dense-only (baseline)" in out
     assert main([*args, "--k", "0,x"]) == 2
     assert "--k takes positive integers" in capsys.readouterr().err
+
+
+async def test_a_failed_agent_run_records_every_key_of_a_scored_one(kg: KnowledgeGraph) -> None:
+    pytest.importorskip("langgraph")
+    from langchain_core.language_models import BaseChatModel
+    from langchain_core.messages import BaseMessage
+    from langchain_core.outputs import ChatResult
+
+    from graphrag_agents.evaluation.answer import agent_answerer, score_answer
+    from graphrag_agents.evaluation.dataset import Question
+
+    class Failing(BaseChatModel):
+        @property
+        def _llm_type(self) -> str:
+            return "failing"
+
+        def _generate(self, messages: list[BaseMessage], stop: Any = None, run_manager: Any = None,
+                      **kwargs: Any) -> ChatResult:
+            raise RuntimeError("provider down")
+
+    await kg.ingest(text="Ada Lovelace wrote the first program.", document_id="ada")
+    await kg.finalize(progress=False)
+    question = Question(id="q", question="Who wrote the first program?", answer="Ada Lovelace",
+                        supporting_paragraph_ids=("ada",))
+    failed = await agent_answerer(kg, Failing(), "retrieve_first")(question)
+    assert failed["error"] == "RuntimeError: provider down" and failed["em"] == 0.0
+    assert set(failed) == set(score_answer(question, {}, 0.0))

@@ -54,6 +54,15 @@ def _read_text(state: dict[str, Any]) -> str:
     return "\n".join(m.text for m in state.get("messages", []) if isinstance(m, ToolMessage))
 
 
+# The record of a question whose run failed: every key score_answer writes, empty (em, f1, contains, ms and error
+# are set per question).
+_NO_ANSWER: dict[str, Any] = {
+    "answer": "", "abstained": False, "abstain_reason": None, "grounded": False, "cited": [], "invalid": [],
+    "draft": "", "uncited": [], "unsupported": [], "llm_calls": 0, "tokens": 0, "tool_calls": 0, "revisions": 0,
+    "repaired": False, "evidence": [],
+}
+
+
 def score_answer(question: Question, state: dict[str, Any], ms: float) -> dict[str, Any]:
     """The record's ``agent`` part from a final state of the reference agent."""
     from ..agent import GroundedAnswer
@@ -105,12 +114,9 @@ def agent_answerer(kg: KnowledgeGraph, model: str | BaseChatModel, mode: str = "
         try:
             state = await agent.ainvoke({"question": question.question})
         except Exception as exc:  # a provider failure costs this question, not the run
-            return {"answer": "", "abstained": False, "abstain_reason": None, "grounded": False, "cited": [],
-                    "invalid": [], "draft": "", "uncited": [], "unsupported": [],
-                    "em": 0.0 if question.answerable else None, "f1": 0.0 if question.answerable else None,
-                    "contains": 0.0 if question.answerable else None, "llm_calls": 0, "tokens": 0,
-                    "tool_calls": 0, "revisions": 0, "ms": round((time.perf_counter() - started) * 1000),
-                    "error": f"{type(exc).__name__}: {exc}", "evidence": []}
+            zero = 0.0 if question.answerable else None
+            return {**_NO_ANSWER, "em": zero, "f1": zero, "contains": zero,
+                    "ms": round((time.perf_counter() - started) * 1000), "error": f"{type(exc).__name__}: {exc}"}
         return score_answer(question, dict(state), (time.perf_counter() - started) * 1000)
 
     return answer
