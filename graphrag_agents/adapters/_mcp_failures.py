@@ -19,7 +19,7 @@ from ..errors import ConfigurationError, StoreUnavailable
 from ..models.litellm_embedder import EmbeddingProviderError
 from ._shared import wrong_loop_error
 
-__all__ = ["Failure", "classify", "describe_failure", "mask"]
+__all__ = ["Failure", "classify", "describe_failure"]
 
 logger = logging.getLogger("graphrag_agents.mcp")
 
@@ -43,11 +43,6 @@ _SUMMARIES = {
     "configuration": "The server is misconfigured",
     "internal": "The tool failed with an unexpected error",
 }
-
-
-def mask(text: str, extra: Sequence[str] = ()) -> str:
-    """``text`` with API keys, bearer tokens, secret environment values, ``extra`` and URL passwords masked."""
-    return mask_secrets(text, extra)
 
 
 @dataclass(frozen=True)
@@ -109,6 +104,6 @@ def describe_failure(tool: str, exc: BaseException | None, *, secrets_to_mask: S
     else:
         kind = classify(exc)
         message = _SUMMARIES[kind]
-        detail = mask("".join(traceback.format_exception(type(exc), exc, exc.__traceback__)), secrets_to_mask)
+        detail = mask_secrets("".join(traceback.format_exception(type(exc), exc, exc.__traceback__)), secrets_to_mask)
         logger.error("tool %s failed (%s, reference %s):\n%s", tool, kind, reference, detail)
     return Failure(kind=kind, message=f"{message} while running {tool}", hint=_NEXT_STEPS[kind], reference=reference)

@@ -35,10 +35,11 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic import BaseModel, ValidationError
 from pydantic_core import to_jsonable_python
 
+from .._secrets import mask_secrets
 from ..errors import GraphRAGError, ToolError
 from ..kg import KnowledgeGraph
 from ..tools.toolkit import FinalizePolicy, GraphRAGToolkit
-from ._mcp_failures import describe_failure, mask
+from ._mcp_failures import describe_failure
 from ._mcp_instructions import build_instructions
 from ._mcp_sessions import ConnectionSession, SessionStore
 from ._mcp_truncate import ResultTooLarge, Truncation, truncate_json
@@ -190,7 +191,7 @@ class GraphRAGMCPServer:
             with anyio.move_on_after(self.call_timeout) as deadline:
                 result = await session.call(name, arguments)
         except ToolError as exc:
-            return _error(mask(str(exc), secrets))
+            return _error(mask_secrets(str(exc), secrets))
         except Exception as exc:
             return _error(describe_failure(name, exc, secrets_to_mask=secrets).text())
         finally:
@@ -331,7 +332,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return asyncio.run(serve(args))
     except GraphRAGError as exc:
-        print(f"error: {mask(str(exc), [os.environ.get('GRAPHRAG_MCP_TOKEN', '')])}", file=sys.stderr)
+        print(f"error: {mask_secrets(str(exc), [os.environ.get('GRAPHRAG_MCP_TOKEN', '')])}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130

@@ -24,6 +24,7 @@ from .inputs import CheckCitationsInput, GetOntologyInput, RetrieveInput, Status
 from .plan import CHEAP_PLAN_LIMITS, PlanLimits
 from .read_tools import number_ontology, number_retrieval, number_status
 from .results import OntologyResult, RetrieveResult, StatusResult, ToolResult
+from .sandbox import DEFAULT_MAX_FILE_BYTES
 from .spec import ToolAnnotations, ToolSpec
 from .write_results import AddFactsResult, FinalizeResult, IngestResult, PreviewFilesResult, SetOntologyResult
 from .write_tools import attach_write_state, finalize_directly
@@ -33,7 +34,6 @@ __all__ = ["READ_TOOLS", "WRITE_TOOLS", "FinalizePolicy", "GraphRAGToolkit"]
 FinalizePolicy = Literal["manual", "on_write", "never"]
 READ_TOOLS = ("status", "get_ontology", "retrieve", "check_citations")
 WRITE_TOOLS = ("preview_files", "set_ontology", "ingest", "finalize", "add_facts")
-DEFAULT_MAX_FILE_BYTES = 50 * 1024 * 1024
 _TENANT = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,62}$")
 
 _READ = ToolAnnotations(read_only=True, destructive=False, idempotent=True, open_world=False)

@@ -55,7 +55,6 @@ def _not_blank(value: str) -> str:
 
 
 Label = Annotated[str, Field(min_length=1, max_length=MAX_LABEL_CHARS), AfterValidator(_label)]
-Text = Annotated[str, AfterValidator(clean_text)]
 Name = Annotated[str, Field(min_length=1, max_length=300), AfterValidator(clean_text), AfterValidator(_not_blank)]
 Description = Annotated[str, Field(max_length=2000), AfterValidator(clean_text)]
 DocumentId = Annotated[str, Field(min_length=1, max_length=512), AfterValidator(clean_text),

@@ -14,11 +14,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from .._secrets import mask_secrets
 from ..errors import ToolError
 from ..ingest.plan import SourceDocument
 from ..ingest.report import DocumentStatus, IngestReport
 from ..ingest.writer import replace_document, write_document
-from ..store.connection import mask_secrets
 from ._facts import FACTS_ORIGIN, build_facts_batch, derived_id
 from ._ingest import check_text_target, collect_files, group_paths, read_sources
 from ._preview import preview_files
