@@ -198,10 +198,14 @@ class _Holders:
 
     def __init__(self, items: Mapping[int, Evidence], indexes: dict[int, EvidenceIndex]) -> None:
         self.items, self.indexes = items, indexes
+        self._newest_first: list[int] | None = None  # sorted on the first search, reused for the next ones
 
     def holding(self, figures: list[str], names: list[Name]) -> list[int]:
+        if self._newest_first is None:
+            # Newest first: the latest retrieval is the likeliest source.
+            self._newest_first = sorted(self.items, reverse=True)
         found: list[int] = []
-        for n in sorted(self.items, reverse=True):  # newest first: the latest retrieval is the likeliest source
+        for n in self._newest_first:
             index = self.indexes.get(n)
             if index is None:
                 index = self.indexes[n] = EvidenceIndex(self.items[n].content)
