@@ -57,8 +57,8 @@ def _compatible(a: str, b: str) -> bool:
     return a == b or UNKNOWN_LABEL in (a, b)
 
 
-async def _stored_candidates(store: GraphStore, embedder: Embedder | None,
-                             entity: EntityRecord) -> list[Candidate]:
+async def _stored_candidates(store: GraphStore, entity: EntityRecord,
+                             vector: Sequence[float] | None) -> list[Candidate]:
     found: dict[str, Candidate] = {}
     query = fulltext_query(entity.name)
     if query:
@@ -69,8 +69,7 @@ async def _stored_candidates(store: GraphStore, embedder: Embedder | None,
             score = _similar(entity.name, str(name))
             if score and cid != entity.id and _compatible(entity.label, str(label)):
                 found[str(cid)] = Candidate(str(cid), str(label), str(name), str(desc or ""), score)
-    if embedder is not None:
-        vector = (await embedder.aembed([entity.name]))[0]
+    if vector is not None:
         rows = await store.ro_query(
             "CALL db.idx.vector.queryNodes('__Entity__', 'embedding', 5, vecf32($v)) YIELD node, score "
             "RETURN node.id, node.label, node.name, node.description, score", {"v": [float(x) for x in vector]})
@@ -94,8 +93,12 @@ async def candidate_pairs(store: GraphStore | None, embedder: Embedder | None,
                 small, big = (a, b) if len(a.name) <= len(b.name) else (b, a)
                 pairs.append((small, Candidate(big.id, big.label, big.name, big.description, score)))
     if store is not None:
-        for entity in entities:
-            pairs += [(entity, c) for c in await _stored_candidates(store, embedder, entity)]
+        # One embedder call for the document's names, not one per entity (each may be a paid request).
+        vectors: list[Sequence[float] | None] = [None] * len(entities)
+        if embedder is not None and entities:
+            vectors = [row.tolist() for row in await embedder.aembed([e.name for e in entities])]
+        for entity, vector in zip(entities, vectors, strict=True):
+            pairs += [(entity, c) for c in await _stored_candidates(store, entity, vector)]
     unique: dict[frozenset[str], tuple[EntityRecord, Candidate]] = {}
     for pair in sorted(pairs, key=lambda p: p[1].score, reverse=True):
         unique.setdefault(frozenset((pair[0].id, pair[1].id)), pair)
