@@ -17,9 +17,10 @@ from .ingest.embedding import EmbedCounts, embed_missing
 from .ingest.extract_ner import NerExtractor
 from .ingest.ontology import EntityType, Ontology, OntologyChanges, RelationType
 from .ingest.ontology_store import DEFAULT_ONTOLOGY, load_ontology, merge_ontology, to_ontology
-from .ingest.pipeline import IngestContext, content_hash, run_ingest
+from .ingest.pipeline import IngestContext, run_ingest
 from .ingest.plan import IngestPlan, SourceDocument
 from .ingest.progress import Progress, want_progress
+from .ingest.records import derived_id
 from .ingest.report import DocumentStatus, IngestReport
 from .ingest.rwlock import KeyedLocks, ReadWriteLock
 from .ingest.writer import delete_document, document_exists
@@ -159,7 +160,7 @@ class KnowledgeGraph:
             raise ConfigurationError("Pass either text=... or paths=[...] to ingest (exactly one of them).")
         sources: list[SourceDocument] = []
         if text is not None:
-            doc_id = document_id or "text:" + content_hash(text)[:16]
+            doc_id = document_id or derived_id("text", text)
             if not text.strip():  # refused before anything (even the graph) is created
                 return _failed_report(doc_id, "the text is empty")
             sources.append(SourceDocument(doc_id, doc_id, text=text, title=title))

@@ -10,7 +10,6 @@ the exclusive side of the readers-writer lock, because it deletes the entities i
 
 from __future__ import annotations
 
-import hashlib
 import json
 import time
 from collections.abc import Sequence
@@ -29,7 +28,7 @@ from .loaders import DocumentLoadError, load_bytes
 from .ontology import Ontology
 from .plan import IngestPlan, SourceDocument
 from .progress import Progress
-from .records import ChunkRecord, DocumentBatch, DocumentRecord, MetaValue, chunk_id
+from .records import ChunkRecord, DocumentBatch, DocumentRecord, MetaValue, chunk_id, content_hash
 from .report import DocumentStatus, IngestReport, IngestStatus, PrunedReport
 from .resolve import resolve_llm_verified
 from .rwlock import KeyedLocks, ReadWriteLock
@@ -40,11 +39,6 @@ __all__ = ["DocumentStatus", "IngestContext", "IngestStatus", "content_hash", "r
 _WINDOW = 256
 _GROUP_DOCS = 100
 _GROUP_CHUNKS = 2000
-
-
-def content_hash(text: str) -> str:
-    """sha256 of the UTF-8 text."""
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 @dataclass

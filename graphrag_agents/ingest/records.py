@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import re
 import unicodedata
 from dataclasses import dataclass, field
@@ -13,6 +14,8 @@ __all__ = [
     "EntityRecord",
     "RelationRecord",
     "chunk_id",
+    "content_hash",
+    "derived_id",
     "entity_id",
     "name_key",
 ]
@@ -34,6 +37,16 @@ def entity_id(label: str, name: str) -> str:
 def chunk_id(document_id: str, index: int) -> str:
     """Stable chunk id within its document."""
     return f"{document_id}#{index}"
+
+
+def content_hash(text: str) -> str:
+    """sha256 of the UTF-8 text."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def derived_id(prefix: str, text: str) -> str:
+    """A default document id for a text: ``prefix:`` and the start of the text's sha256 (``text:1f2e...``)."""
+    return f"{prefix}:" + content_hash(text)[:16]
 
 
 @dataclass

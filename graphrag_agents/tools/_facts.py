@@ -8,7 +8,6 @@ refused with the exact ``set_ontology`` call that declares it, rather than silen
 
 from __future__ import annotations
 
-import hashlib
 import json
 from dataclasses import dataclass, field
 
@@ -22,21 +21,17 @@ from ..ingest.records import (
     EntityRecord,
     RelationRecord,
     chunk_id,
+    content_hash,
     entity_id,
     name_key,
 )
 from .write_inputs import AddFactsInput
 
-__all__ = ["FACTS_ORIGIN", "build_facts_batch", "derived_id"]
+__all__ = ["FACTS_ORIGIN", "build_facts_batch"]
 
 FACTS_ORIGIN = "add_facts"
 """The ``origin`` stored on documents written by ``add_facts`` (they have no file loader)."""
 _MAX_PROBLEMS = 8
-
-
-def derived_id(prefix: str, text: str) -> str:
-    """A default document id for a text: ``prefix:`` and the start of the text's sha256 (``facts:1f2e...``)."""
-    return f"{prefix}:" + hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
 @dataclass
@@ -169,6 +164,6 @@ def build_facts_batch(args: AddFactsInput, ontology: Ontology, document_id: str)
     payload = json.dumps([args.text, [e.model_dump() for e in args.entities],
                           [r.model_dump() for r in args.relations]], ensure_ascii=False, sort_keys=True)
     document = DocumentRecord(id=document_id, title=args.title or document_id,
-                              content_hash=hashlib.sha256(payload.encode("utf-8")).hexdigest(),
+                              content_hash=content_hash(payload),
                               metadata={"origin": FACTS_ORIGIN, "facts": len(relations)})
     return DocumentBatch(document, chunks, list(entities.values()), list(relations.values()))

@@ -17,9 +17,10 @@ from typing import TYPE_CHECKING, Any
 from .._secrets import mask_secrets
 from ..errors import ToolError
 from ..ingest.plan import SourceDocument
+from ..ingest.records import derived_id
 from ..ingest.report import DocumentStatus, IngestReport
 from ..ingest.writer import replace_document, write_document
-from ._facts import FACTS_ORIGIN, build_facts_batch, derived_id
+from ._facts import FACTS_ORIGIN, build_facts_batch
 from ._ingest import check_text_target, collect_files, group_paths, read_sources
 from ._preview import preview_files
 from .plan import PlanLimits, PlannedFile, RuleBasedIngestionPlanner, ingest_description, merge_plan_limits
