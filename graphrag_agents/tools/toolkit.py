@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from types import TracebackType
 from typing import Any, Literal
 
@@ -27,7 +27,7 @@ from .results import OntologyResult, RetrieveResult, StatusResult, ToolResult
 from .sandbox import DEFAULT_MAX_FILE_BYTES
 from .spec import ToolAnnotations, ToolSpec
 from .write_results import AddFactsResult, FinalizeResult, IngestResult, PreviewFilesResult, SetOntologyResult
-from .write_tools import attach_write_state, finalize_directly
+from .write_tools import WriteState, finalize_directly, make_write_state
 
 __all__ = ["READ_TOOLS", "WRITE_TOOLS", "FinalizePolicy", "GraphRAGToolkit"]
 
@@ -59,15 +59,12 @@ class _Shared:
 
     kg: KnowledgeGraph
     read_only: bool
-    files_root: str | None
-    max_file_bytes: int | None
-    plan_limits: Mapping[str, Any] | PlanLimits | None
     include: frozenset[str] | None
     finalize_policy: FinalizePolicy
     ledger_capacity: int
+    write: WriteState
+    """The write side's shared state: files root, plan limits and memory, pending finalize."""
     owns_kg: bool = False
-    extra: dict[str, Any] = field(default_factory=dict)
-    """Room for the write side's shared state (plan memory, pending finalize)."""
 
 
 class GraphRAGToolkit:
@@ -107,12 +104,10 @@ class GraphRAGToolkit:
         if unknown:
             raise ValueError(f"Unknown tool names in include: {unknown}; known tools: {sorted(known)}")
         self._shared = _Shared(
-            kg=kg, read_only=read_only, files_root=os.fspath(files_root) if files_root is not None else None,
-            max_file_bytes=max_file_bytes, plan_limits=plan_limits,
-            include=frozenset(include) if include is not None else None,
+            kg=kg, read_only=read_only, include=frozenset(include) if include is not None else None,
             finalize_policy=finalize_policy, ledger_capacity=ledger_capacity,
+            write=make_write_state(files_root, max_file_bytes, plan_limits),
         )
-        attach_write_state(self._shared.extra, files_root, max_file_bytes, plan_limits)
         self.ledger = EvidenceLedger(ledger_capacity)
 
     @property
@@ -171,7 +166,7 @@ class GraphRAGToolkit:
         if name in WRITE_TOOLS:
             if shared.read_only:
                 return False
-            if name == "preview_files" and shared.files_root is None:
+            if name == "preview_files" and shared.write.files is None:
                 return False
             if name == "finalize" and shared.finalize_policy != "manual":
                 return False

@@ -47,7 +47,7 @@ from .write_results import (
 if TYPE_CHECKING:
     from .toolkit import GraphRAGToolkit
 
-__all__ = ["WriteState", "attach_write_state", "finalize_directly", "write_specs"]
+__all__ = ["WriteState", "finalize_directly", "make_write_state", "write_specs"]
 
 _CHANGED = frozenset({"ingested", "reextracted", "updated"})
 _PREVIEW = ToolAnnotations(read_only=True, destructive=False, idempotent=True, open_world=False)
@@ -91,17 +91,11 @@ class WriteState:
     """Serialises ``add_facts`` calls, which read a document's state before writing it."""
 
 
-def attach_write_state(extra: dict[str, Any], files_root: str | os.PathLike[str] | None,
-                       max_file_bytes: int | None, plan_limits: Mapping[str, Any] | PlanLimits | None) -> None:
-    """Create the shared write state in a toolkit's ``extra`` (checks ``files_root`` and ``plan_limits`` now)."""
+def make_write_state(files_root: str | os.PathLike[str] | None, max_file_bytes: int | None,
+                     plan_limits: Mapping[str, Any] | PlanLimits | None) -> WriteState:
+    """The shared write state of a new toolkit (checks ``files_root`` and ``plan_limits`` now)."""
     files = FilesRoot(files_root, max_file_bytes=max_file_bytes) if files_root is not None else None
-    extra["write"] = WriteState(files=files, limits=merge_plan_limits(plan_limits))
-
-
-def _state(toolkit: GraphRAGToolkit) -> WriteState:
-    state = toolkit._shared.extra["write"]
-    assert isinstance(state, WriteState)
-    return state
+    return WriteState(files=files, limits=merge_plan_limits(plan_limits))
 
 
 class _Handlers:
@@ -110,7 +104,7 @@ class _Handlers:
     def __init__(self, toolkit: GraphRAGToolkit) -> None:
         self.toolkit = toolkit
         self.kg = toolkit.kg
-        self.state = _state(toolkit)
+        self.state = toolkit._shared.write
         self.policy = toolkit._shared.finalize_policy
 
     # -- preview_files / set_ontology / finalize -----------------------------------------------------------
