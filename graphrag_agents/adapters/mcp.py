@@ -32,12 +32,13 @@ from contextlib import asynccontextmanager
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, Literal
 
-from pydantic import BaseModel, ValidationError
+from pydantic import ValidationError
 from pydantic_core import to_jsonable_python
 
 from .._secrets import mask_secrets
 from ..errors import GraphRAGError, ToolError
 from ..kg import KnowledgeGraph
+from ..tools.results import ToolResult
 from ..tools.toolkit import FinalizePolicy, GraphRAGToolkit
 from ._mcp_failures import describe_failure
 from ._mcp_instructions import build_instructions
@@ -186,7 +187,7 @@ class GraphRAGMCPServer:
         """Run one tool call in ``session`` and shape its result (or failure) for MCP."""
         _quiet_litellm()
         secrets = [self.token] if self.token else []
-        result: BaseModel | None = None
+        result: ToolResult | None = None
         try:
             with anyio.move_on_after(self.call_timeout) as deadline:
                 result = await session.call(name, arguments)
@@ -200,9 +201,8 @@ class GraphRAGMCPServer:
             return _error(describe_failure(name, None, deadline=self.call_timeout).text())
         return self._shape(session, result, ephemeral)
 
-    def _shape(self, session: GraphRAGToolkit, result: BaseModel, ephemeral: bool) -> types.CallToolResult:
-        numbers = getattr(result, "evidence_numbers", None)
-        issued = set(numbers()) if callable(numbers) else set()
+    def _shape(self, session: GraphRAGToolkit, result: ToolResult, ephemeral: bool) -> types.CallToolResult:
+        issued = set(result.evidence_numbers())
         data = _plain(result.model_dump(mode="python"))
         noted = ephemeral and bool(issued)
         if noted:
@@ -220,7 +220,7 @@ class GraphRAGMCPServer:
         return types.CallToolResult(content=[types.TextContent(text=text)],
                                     structured_content=to_jsonable_python(cut.data))
 
-    def _text(self, result: BaseModel, cut: Truncation, *, changed: bool) -> str:
+    def _text(self, result: ToolResult, cut: Truncation, *, changed: bool) -> str:
         """The text block: ``to_llm_text()`` of what is actually sent (the shortened result, when it was cut)."""
         model = result
         if changed:
@@ -229,11 +229,10 @@ class GraphRAGMCPServer:
                 model = type(result).model_validate({k: v for k, v in cut.data.items() if k in fields})
             except ValidationError:
                 return json.dumps(to_jsonable_python(cut.data), ensure_ascii=False)
-        render = getattr(model, "to_llm_text", None)
-        text = str(render(max_chars=self.text_chars)) if callable(render) else model.model_dump_json()
+        text = model.to_llm_text(max_chars=self.text_chars)
         hint = cut.data.get("hint")
         if changed and isinstance(hint, str) and hint not in text:
-            text += f"\nHint: {hint}"  # results without a hint field (check_citations) still say what was cut
+            text += f"\nHint: {hint}"  # a to_llm_text that does not print the hint still says what was cut
         return text
 
     # -- serving ---------------------------------------------------------------------------------------------
@@ -284,14 +283,13 @@ def _version() -> str:
         return "0"
 
 
-def _output_schema(model: type[BaseModel]) -> dict[str, Any] | None:
-    """The result model's JSON Schema, plus the ``hint`` and ``truncated`` keys a shortened result carries."""
+def _output_schema(model: type[ToolResult]) -> dict[str, Any] | None:
+    """The result model's JSON Schema (every result has a ``hint``), plus the ``truncated`` key a shortened
+    result carries."""
     schema = model.model_json_schema(mode="serialization")
     if schema.get("type") != "object":
         return None
     props = schema.setdefault("properties", {})
-    props.setdefault("hint", {"anyOf": [{"type": "string"}, {"type": "null"}], "default": None,
-                              "description": "What to do next, when there is something to say."})
     props["truncated"] = {"type": "boolean", "description": "True when the result was shortened to fit; the hint "
                                                             "names what was cut."}
     return schema
