@@ -204,14 +204,22 @@ class _Nodes:
         return {"answer": self.refusal, "abstained": True, "abstain_reason": reason,
                 "messages": [AIMessage(self.refusal)]}
 
-    async def own_retrieve(self, state: State) -> tuple[RetrieveResult | None, ToolCallRecord]:
-        """The agent's own ``retrieve(question)`` (gate and ``retrieve_first``)."""
+    async def own_retrieve(self, state: State) -> tuple[RetrieveResult | None, ToolCallRecord, Update]:
+        """The agent's own ``retrieve(question)`` (gate and ``retrieve_first``): the result (None when it
+        failed), its call record, and the state update both nodes start from (the record added, and the best
+        score or the ``retrieve_failed`` abstention)."""
         args = {"question": state["question"], **self.retrieve_options}
         try:
-            result = await self.session(state).retrieve(**args)
+            result: RetrieveResult | None = await self.session(state).retrieve(**args)
+            record = _record("retrieve", args, result, by="agent")
         except ToolError as err:
-            return None, _record("retrieve", args, None, by="agent", error=str(err))
-        return result, _record("retrieve", args, result, by="agent")
+            result, record = None, _record("retrieve", args, None, by="agent", error=str(err))
+        update: Update = {"tool_calls": [*state.get("tool_calls", []), record]}
+        if result is None:
+            update.update(self.abstain("retrieve_failed"))
+        else:
+            update["best_score"] = result.best_evidence_score
+        return result, record, update
 
     # -- nodes -------------------------------------------------------------------------------------------------
 
@@ -242,11 +250,9 @@ class _Nodes:
     async def gate(self, state: State) -> Update:
         """``tools`` mode with ``min_score``: retrieve first; abstain on a low score, else hand the model the
         result as if it had called retrieve itself."""
-        result, record = await self.own_retrieve(state)
-        update: Update = {"tool_calls": [*state.get("tool_calls", []), record]}
+        result, record, update = await self.own_retrieve(state)
         if result is None:
-            return {**update, **self.abstain("retrieve_failed")}
-        update["best_score"] = result.best_evidence_score
+            return update
         assert self.min_score is not None
         if not result.evidence_numbers() or result.best_evidence_score < self.min_score:
             return {**update, **self.abstain("low_score")}
@@ -260,11 +266,9 @@ class _Nodes:
 
     async def retrieve(self, state: State) -> Update:
         """``retrieve_first``: retrieve the question; abstain when nothing (or nothing good enough) is found."""
-        result, record = await self.own_retrieve(state)
-        update: Update = {"tool_calls": [*state.get("tool_calls", []), record]}
+        result, _, update = await self.own_retrieve(state)
         if result is None:
-            return {**update, **self.abstain("retrieve_failed")}
-        update["best_score"] = result.best_evidence_score
+            return update
         if not result.evidence_numbers():
             return {**update, **self.abstain("no_evidence")}
         if self.min_score is not None and result.best_evidence_score < self.min_score:
