@@ -110,11 +110,6 @@ def print_check(check: CitationCheck, out: IO[str] | None = None) -> None:
     print(f"  → the reference agent's verify step would {verdict}", file=out)
 
 
-def model_or_none() -> str | None:
-    """The configured chat model's name (``GRAPHRAG_MODEL``), or None."""
-    return configured_model_name()
-
-
 def how_to_configure() -> str:
     """What to set to run the full agent."""
     return (f"No chat model is configured, so the agent itself did not run. To run it, set {MODEL_ENV} to any "
@@ -149,7 +144,7 @@ async def run_agent(toolkit: GraphRAGToolkit, question: str, args: argparse.Name
     agent = build_grounded_agent(None, toolkit.new_session(), mode=mode,
                                  min_score=args.min_score, max_revisions=args.max_revisions,
                                  retrieve_options=options, repair_citations=args.repair_citations)
-    print(f"Agent ({mode} mode, model {model_or_none()}):", file=steps)
+    print(f"Agent ({mode} mode, model {configured_model_name()}):", file=steps)
     state: dict[str, Any] = {}
     try:
         async for kind, data in agent.astream({"question": question}, stream_mode=["updates", "values"]):

@@ -150,17 +150,17 @@ async def _demo(args: argparse.Namespace) -> int:
         altered_draft,
         extractive_draft,
         how_to_configure,
-        model_or_none,
         print_check,
         print_evidence,
         run_agent,
     )
     from .ingest.plan import IngestPlan, SourceDocument
+    from .models.langchain_model import configured_model_name
     from .tools.toolkit import GraphRAGToolkit
 
     args.graph = args.graph or "demo"
     extractor: Literal["ner", "llm"] = "llm" if args.extractor == "llm" or (
-        args.extractor == "auto" and model_or_none()) else "ner"
+        args.extractor == "auto" and configured_model_name()) else "ner"
     async with await _open(args) as kg:
         print(f"Building graph '{kg.name}' on {kg.store.location} from {len(_demo_corpus())} bundled paragraphs "
               f"(HotpotQA, CC BY-SA 4.0), {extractor} extractor...")
@@ -188,7 +188,7 @@ async def _demo(args: argparse.Namespace) -> int:
                 print("The same draft with its first figure changed, to show what the check catches:")
                 print(f"  {altered}")
                 print_check(await session.check_citations(altered))
-        if model_or_none() is None:
+        if configured_model_name() is None:
             print("\n" + how_to_configure())
             return 0
         print()

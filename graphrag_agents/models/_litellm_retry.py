@@ -20,7 +20,7 @@ from typing import TypeVar
 from .._secrets import mask_secrets
 from ..errors import ConfigurationError, GraphRAGError
 
-__all__ = ["LiteLLMCaller", "describe_error", "import_litellm"]
+__all__ = ["LiteLLMCaller", "configured_api_base", "describe_error", "import_litellm", "use_bundled_cost_map"]
 
 _R = TypeVar("_R")
 
@@ -110,10 +110,20 @@ def describe_error(exc: BaseException, api_key: str | None = None) -> str:
     return mask_secrets(text, [api_key] if api_key else [])[:500]
 
 
-def import_litellm() -> ModuleType:
-    """The litellm module, imported now (it takes seconds) with its bundled model price map."""
+def use_bundled_cost_map() -> None:
+    """Make litellm, when it is imported, use its bundled model price map."""
     # litellm fetches its model price map over the network at import unless told to use the bundled copy.
     os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+
+
+def configured_api_base() -> str | None:
+    """The server ``GRAPHRAG_API_BASE`` names for chat models, or None."""
+    return os.environ.get("GRAPHRAG_API_BASE") or None
+
+
+def import_litellm() -> ModuleType:
+    """The litellm module, imported now (it takes seconds) with its bundled model price map."""
+    use_bundled_cost_map()
     try:
         import litellm
     except ImportError as exc:

@@ -14,14 +14,14 @@ Example::
 from __future__ import annotations
 
 import asyncio
-import os
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from ..errors import ConfigurationError, GraphRAGError
-from ._litellm_retry import LiteLLMCaller, describe_error, import_litellm
+from ._litellm_retry import LiteLLMCaller, configured_api_base, describe_error, import_litellm
+from .langchain_model import configured_model_name
 
 __all__ = ["ChatModel", "ChatModelError", "ChatUsage", "chat_model_from"]
 
@@ -77,7 +77,7 @@ class ChatModel:
         if max_attempts < 1:
             raise ValueError("max_attempts must be at least 1")
         self.model = model.strip()
-        self.api_base = api_base or os.environ.get("GRAPHRAG_API_BASE") or None
+        self.api_base = api_base or configured_api_base()
         self.timeout = timeout
         self.max_attempts = max_attempts
         self.temperature = temperature
@@ -153,7 +153,7 @@ def chat_model_from(llm: ChatModel | str | None, env: Mapping[str, str] | None =
     """A :class:`ChatModel` from an instance, a model name, or ``GRAPHRAG_MODEL`` (None when unset)."""
     if isinstance(llm, ChatModel):
         return llm
-    name = llm if llm is not None else (os.environ if env is None else env).get("GRAPHRAG_MODEL", "")
+    name = llm if llm is not None else configured_model_name(env)
     return ChatModel(name) if name and name.strip() else None
 
 

@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from ..errors import ConfigurationError
+from ._litellm_retry import configured_api_base, use_bundled_cost_map
 
 if TYPE_CHECKING:
     from langchain_core.language_models import BaseChatModel
@@ -70,15 +71,14 @@ def langchain_chat_model(
             f"{MODEL_ENV}=openai/gpt-4o-mini (with OPENAI_API_KEY), or {MODEL_ENV}=openai/local with "
             "OPENAI_API_BASE=http://127.0.0.1:8089/v1 for a local OpenAI-compatible server."
         )
-    # litellm fetches its model price map over the network at import unless told to use the bundled copy.
-    os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+    use_bundled_cost_map()
     try:
         from langchain_litellm import ChatLiteLLM
     except ImportError as exc:
         raise ConfigurationError(
             f"The reference agent's default model needs langchain-litellm. Fix: {_INSTALL}"
         ) from exc
-    base = api_base or os.environ.get("GRAPHRAG_API_BASE") or None
+    base = api_base or configured_api_base()
     fields: dict[str, Any] = {
         "model": model,
         "temperature": temperature,
