@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from graphrag_agents.tools._sentences import split_sentences
+from graphrag_agents.citations._sentences import split_sentences
 from graphrag_agents.tools.citations import CitationCheck, CitedSource, UnsupportedClaim, check_citations
 from graphrag_agents.tools.evidence import Evidence, EvidenceLedger
 

@@ -94,7 +94,7 @@ async def test_http_concurrent_clients_get_independent_numbering(kg: KnowledgeGr
 
 async def test_http_read_only_lists_no_write_tools_and_refuses_them(kg: KnowledgeGraph,
                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("graphrag_agents.tools.write_tools.write_specs", fake_write_specs)
+    monkeypatch.setattr("graphrag_agents.tools.toolkit.write_specs", fake_write_specs)
     server = GraphRAGMCPServer(kg, read_only=True)
     async with serving(server) as url, Client(url) as client:
         assert {t.name for t in (await client.list_tools()).tools} == set(READ_TOOLS)

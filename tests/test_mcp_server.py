@@ -126,7 +126,7 @@ class _WriteResult(ToolResult):
     written: int = 0
 
 
-def fake_write_specs(toolkit: GraphRAGToolkit) -> list[ToolSpec]:
+def fake_write_specs(*_: Any) -> list[ToolSpec]:
     """Write tools declared non-destructive on purpose: the server must still mark them destructive."""
     additive = ToolAnnotations(read_only=False, destructive=False, idempotent=False, open_world=True)
 
@@ -157,7 +157,7 @@ async def test_lists_every_tool_with_schema_and_all_four_annotations(kg: Knowled
 
 async def test_write_tools_are_destructive_and_instructions_follow_the_tools(
         kg: KnowledgeGraph, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("graphrag_agents.tools.write_tools.write_specs", fake_write_specs)
+    monkeypatch.setattr("graphrag_agents.tools.toolkit.write_specs", fake_write_specs)
     writer = GraphRAGMCPServer(kg)
     async with Client(writer.server) as client:
         tools = {t.name: t for t in (await client.list_tools()).tools}

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from graphrag_agents.errors import ToolError
-from graphrag_agents.tools import sandbox
-from graphrag_agents.tools.sandbox import FilesRoot
+from graphrag_agents.tools.write import sandbox
+from graphrag_agents.tools.write.sandbox import FilesRoot
 
 posix_only = pytest.mark.skipif(not sandbox._POSIX, reason="needs O_NOFOLLOW and dir_fd (POSIX)")
 SECRET = b"root:x:0:0:SECRET"

@@ -9,7 +9,7 @@ import pytest
 from graphrag_agents.errors import ToolError
 from graphrag_agents.ingest.chunkers import CHUNKERS
 from graphrag_agents.ingest.plan import EXTRACTORS, RESOLVERS
-from graphrag_agents.tools.plan import (
+from graphrag_agents.tools.write.plan import (
     CHEAP_PLAN_LIMITS,
     ChunkParams,
     PlanLimits,

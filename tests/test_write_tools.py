@@ -13,9 +13,9 @@ from test_loaders import make_pdf
 
 from graphrag_agents.errors import ReadOnlyViolation, ToolError
 from graphrag_agents.kg import KnowledgeGraph
-from graphrag_agents.tools import sandbox
 from graphrag_agents.tools.toolkit import READ_TOOLS, WRITE_TOOLS, GraphRAGToolkit
-from graphrag_agents.tools.write_results import FinalizeResult, IngestDocument, IngestResult, PrunedInfo
+from graphrag_agents.tools.write import sandbox
+from graphrag_agents.tools.write.results import FinalizeResult, IngestDocument, IngestResult, PrunedInfo
 
 FAST = [{"match": "*", "extractor": "none"}]  # chunks only: no model to load
 

@@ -22,7 +22,7 @@ from langchain_core.runnables import RunnableConfig
 from langgraph.graph.message import add_messages
 from typing_extensions import TypedDict
 
-from ..tools._sentences import MARKER_RE
+from ..citations._sentences import MARKER_RE
 from ..tools.citations import CitationCheck
 from ..tools.evidence import Evidence
 from ..tools.toolkit import GraphRAGToolkit

@@ -18,7 +18,7 @@ from collections import Counter
 from collections.abc import Collection, Iterable, Sequence
 from typing import TypeVar
 
-from ..tools._sentences import MARKER_RE
+from ..citations._sentences import MARKER_RE
 
 __all__ = [
     "all_gold_at_k",

@@ -1,12 +1,22 @@
-"""The framework-neutral tools: ``ToolSpec``, the evidence ledger, typed results, ``check_citations``, the toolkit."""
+"""The framework-neutral tools: ``ToolSpec``, the evidence ledger, typed results, ``the toolkit.
 
-from .citations import CitationCheck, CitationSuggestion, CitedSource, UnsupportedClaim, check_citations
+The write tools live in :mod:`.write`; ``check_citations`` in :mod:`graphrag_agents.citations`."""
+
+from ..citations import CitationCheck, CitationSuggestion, CitedSource, UnsupportedClaim, check_citations
 from .evidence import Evidence, EvidenceLedger
-from .plan import CHEAP_PLAN_LIMITS, PlanLimits, RuleBasedIngestionPlanner
 from .results import EntityItem, OntologyResult, PassageItem, RelationItem, RetrieveResult, StatusResult, ToolResult
 from .spec import ToolAnnotations, ToolSpec
 from .toolkit import GraphRAGToolkit
-from .write_results import AddFactsResult, FinalizeResult, IngestResult, PreviewFilesResult, SetOntologyResult
+from .write import (
+    CHEAP_PLAN_LIMITS,
+    AddFactsResult,
+    FinalizeResult,
+    IngestResult,
+    PlanLimits,
+    PreviewFilesResult,
+    RuleBasedIngestionPlanner,
+    SetOntologyResult,
+)
 
 __all__ = [
     "CHEAP_PLAN_LIMITS",

@@ -11,27 +11,37 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from types import TracebackType
-from typing import Any, Literal
+from typing import Any
 
 from pydantic import BaseModel
 
+from ..citations import CitationCheck, check_citations
 from ..errors import ReadOnlyViolation, ToolError
 from ..kg import KnowledgeGraph
 from ..store.schema import read_meta
-from .citations import CitationCheck, check_citations
 from .evidence import EvidenceLedger
 from .inputs import CheckCitationsInput, GetOntologyInput, RetrieveInput, StatusInput
-from .plan import CHEAP_PLAN_LIMITS, PlanLimits
 from .read_tools import number_ontology, number_retrieval, number_status
 from .results import OntologyResult, RetrieveResult, StatusResult, ToolResult
-from .sandbox import DEFAULT_MAX_FILE_BYTES
 from .spec import ToolAnnotations, ToolSpec
-from .write_results import AddFactsResult, FinalizeResult, IngestResult, PreviewFilesResult, SetOntologyResult
-from .write_tools import WriteState, finalize_directly, make_write_state
+from .write import (
+    CHEAP_PLAN_LIMITS,
+    DEFAULT_MAX_FILE_BYTES,
+    AddFactsResult,
+    FinalizePolicy,
+    FinalizeResult,
+    IngestResult,
+    PlanLimits,
+    PreviewFilesResult,
+    SetOntologyResult,
+    WriteState,
+    finalize_pending,
+    make_write_state,
+    write_specs,
+)
 
 __all__ = ["READ_TOOLS", "WRITE_TOOLS", "FinalizePolicy", "GraphRAGToolkit"]
 
-FinalizePolicy = Literal["manual", "on_write", "never"]
 READ_TOOLS = ("status", "get_ontology", "retrieve", "check_citations")
 WRITE_TOOLS = ("preview_files", "set_ontology", "ingest", "finalize", "add_facts")
 _TENANT = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,62}$")
@@ -78,7 +88,7 @@ class GraphRAGToolkit:
         max_file_bytes: largest file ``ingest`` reads (None: no limit).
         plan_limits: strategies an agent's ingest plan may pick: ``chunkers``, ``extractors``, ``resolvers``,
             ``max_llm_pairs``, ``max_chunks``, ``tune_params``, merged over ``CHEAP_PLAN_LIMITS``
-            (see :func:`graphrag_agents.tools.plan.merge_plan_limits`).
+            (see :func:`graphrag_agents.tools.write.plan.merge_plan_limits`).
         include: the subset of tool names to offer.
         finalize_policy: ``manual`` (agent calls finalize), ``on_write`` (after every changing ingest),
             ``never`` (you call ``kg.finalize()``).
@@ -181,9 +191,7 @@ class GraphRAGToolkit:
             ToolSpec("check_citations", _DESCRIPTIONS["check_citations"], CheckCitationsInput, CitationCheck,
                      _READ, self._check_citations),
         ]
-        from .write_tools import write_specs
-
-        return specs + write_specs(self)
+        return specs + write_specs(self.kg, self._shared.write, self._shared.finalize_policy)
 
     def tool_specs(self) -> list[ToolSpec]:
         """The tools this toolkit offers (respecting ``include``, ``read_only``, files root and finalize policy)."""
@@ -256,7 +264,15 @@ class GraphRAGToolkit:
 
     async def finalize(self) -> FinalizeResult:
         """Embed and index; under ``finalize_policy="on_write"`` this retries a finalize that failed."""
-        return await finalize_directly(self)
+        policy = self._shared.finalize_policy
+        if policy == "manual" or self.read_only:
+            result = await self.call("finalize", {})
+            assert isinstance(result, FinalizeResult)
+            return result
+        if policy == "never":
+            raise ToolError("finalize_policy is 'never': the toolkit does not finalize.",
+                            "Call kg.finalize() yourself after ingesting.")
+        return await finalize_pending(self.kg, self._shared.write)
 
     async def add_facts(self, text: str, entities: Sequence[Mapping[str, Any]],
                         relations: Sequence[Mapping[str, Any]] = (), **options: Any) -> AddFactsResult:

@@ -2,7 +2,7 @@
 
 Every session of a toolkit shares one :class:`WriteState` (the files root, the plan limits, each document's last
 plan and whether an ``on_write`` finalize is pending). The handlers validate nothing themselves: ``ToolSpec``
-has already run the input models of :mod:`.write_inputs`.
+has already run the input models of :mod:`.inputs`.
 """
 
 from __future__ import annotations
@@ -12,21 +12,20 @@ import dataclasses
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any, Literal
 
-from .._secrets import mask_secrets
-from ..errors import ToolError
-from ..ingest.plan import SourceDocument
-from ..ingest.records import derived_id
-from ..ingest.report import DocumentStatus, IngestReport
-from ..ingest.writer import replace_document, write_document
+from ..._secrets import mask_secrets
+from ...errors import ToolError
+from ...ingest.plan import SourceDocument
+from ...ingest.records import derived_id
+from ...ingest.report import DocumentStatus, IngestReport
+from ...ingest.writer import replace_document, write_document
+from ...kg import KnowledgeGraph
+from ..spec import ToolAnnotations, ToolSpec
 from ._facts import FACTS_ORIGIN, build_facts_batch
 from ._ingest import check_text_target, collect_files, group_paths, read_sources
 from ._preview import preview_files
-from .plan import PlanLimits, PlannedFile, RuleBasedIngestionPlanner, ingest_description, merge_plan_limits
-from .sandbox import FilesRoot
-from .spec import ToolAnnotations, ToolSpec
-from .write_inputs import (
+from .inputs import (
     AddFactsInput,
     FinalizeInput,
     IngestFilesInput,
@@ -34,7 +33,8 @@ from .write_inputs import (
     PreviewFilesInput,
     SetOntologyInput,
 )
-from .write_results import (
+from .plan import PlanLimits, PlannedFile, RuleBasedIngestionPlanner, ingest_description, merge_plan_limits
+from .results import (
     AddFactsResult,
     FinalizeResult,
     IngestDocument,
@@ -43,11 +43,11 @@ from .write_results import (
     PrunedInfo,
     SetOntologyResult,
 )
+from .sandbox import FilesRoot
 
-if TYPE_CHECKING:
-    from .toolkit import GraphRAGToolkit
+__all__ = ["FinalizePolicy", "WriteState", "finalize_pending", "make_write_state", "write_specs"]
 
-__all__ = ["WriteState", "finalize_directly", "make_write_state", "write_specs"]
+FinalizePolicy = Literal["manual", "on_write", "never"]
 
 _CHANGED = frozenset({"ingested", "reextracted", "updated"})
 _PREVIEW = ToolAnnotations(read_only=True, destructive=False, idempotent=True, open_world=False)
@@ -101,11 +101,10 @@ def make_write_state(files_root: str | os.PathLike[str] | None, max_file_bytes: 
 class _Handlers:
     """The write tools of one toolkit session."""
 
-    def __init__(self, toolkit: GraphRAGToolkit) -> None:
-        self.toolkit = toolkit
-        self.kg = toolkit.kg
-        self.state = toolkit._shared.write
-        self.policy = toolkit._shared.finalize_policy
+    def __init__(self, kg: KnowledgeGraph, state: WriteState, policy: FinalizePolicy) -> None:
+        self.kg = kg
+        self.state = state
+        self.policy = policy
 
     # -- preview_files / set_ontology / finalize -----------------------------------------------------------
 
@@ -284,28 +283,18 @@ class _Handlers:
                               hint=hint)
 
 
-async def finalize_directly(toolkit: GraphRAGToolkit) -> FinalizeResult:
-    """``toolkit.finalize()``: the tool under ``manual``; under ``on_write`` it retries a pending finalize."""
-    policy = toolkit._shared.finalize_policy
-    if policy == "manual" or toolkit.read_only:
-        result = await toolkit.call("finalize", {})
-        assert isinstance(result, FinalizeResult)
-        return result
-    if policy == "never":
-        raise ToolError("finalize_policy is 'never': the toolkit does not finalize.",
-                        "Call kg.finalize() yourself after ingesting.")
-    handlers = _Handlers(toolkit)
-    if not handlers.state.finalize_pending:
+async def finalize_pending(kg: KnowledgeGraph, state: WriteState) -> FinalizeResult:
+    """Retry an ``on_write`` finalize that failed; says so when none is pending."""
+    if not state.finalize_pending:
         return FinalizeResult(ran=False, hint="finalize_policy is on_write: each ingest that changed something "
                                               "was finalized, and none failed.")
-    return await handlers.finalize()
+    return await _Handlers(kg, state, "on_write").finalize()
 
 
-def write_specs(toolkit: GraphRAGToolkit) -> list[ToolSpec]:
-    """The write tool specs of ``toolkit`` (the toolkit then offers those its options allow)."""
-    handlers = _Handlers(toolkit)
-    state = handlers.state
-    on_write = handlers.policy == "on_write"
+def write_specs(kg: KnowledgeGraph, state: WriteState, policy: FinalizePolicy) -> list[ToolSpec]:
+    """The write tool specs over ``kg`` (a toolkit then offers those its options allow)."""
+    handlers = _Handlers(kg, state, policy)
+    on_write = policy == "on_write"
     facts = ToolAnnotations(read_only=False, destructive=True, idempotent=True, open_world=on_write)
     ingest_input = IngestFilesInput if state.files is not None else IngestTextInput
     return [
@@ -313,7 +302,7 @@ def write_specs(toolkit: GraphRAGToolkit) -> list[ToolSpec]:
                  handlers.preview),
         ToolSpec("set_ontology", _SET_ONTOLOGY_DESCRIPTION, SetOntologyInput, SetOntologyResult, _ONTOLOGY,
                  handlers.set_ontology),
-        ToolSpec("ingest", ingest_description(state.limits, state.files is not None, handlers.policy),
+        ToolSpec("ingest", ingest_description(state.limits, state.files is not None, policy),
                  ingest_input, IngestResult, _INGEST, handlers.ingest),
         ToolSpec("finalize", _FINALIZE_DESCRIPTION, FinalizeInput, FinalizeResult, _FINALIZE, handlers.finalize),
         ToolSpec("add_facts", _ADD_FACTS_DESCRIPTION, AddFactsInput, AddFactsResult, facts, handlers.add_facts),

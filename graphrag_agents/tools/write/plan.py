@@ -23,9 +23,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..errors import ToolError
-from ..ingest.chunkers import CHUNKERS
-from ..ingest.plan import EXTRACTORS, RESOLVERS, IngestPlan
+from ...errors import ToolError
+from ...ingest.chunkers import CHUNKERS
+from ...ingest.plan import EXTRACTORS, RESOLVERS, IngestPlan
 from .sandbox import glob_match
 
 __all__ = [

@@ -11,13 +11,13 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..errors import ToolError
-from ..ingest.loaders import SUPPORTED_SUFFIXES, DocumentLoadError, loader_for
-from ..ingest.plan import SourceDocument
-from ..kg import KnowledgeGraph
+from ...errors import ToolError
+from ...ingest.loaders import SUPPORTED_SUFFIXES, DocumentLoadError, loader_for
+from ...ingest.plan import SourceDocument
+from ...kg import KnowledgeGraph
+from .inputs import MAX_FILES_PER_CALL
+from .results import IngestDocument
 from .sandbox import FilesRoot
-from .write_inputs import MAX_FILES_PER_CALL
-from .write_results import IngestDocument
 
 __all__ = ["READ_GROUP_BYTES", "StoredDocument", "check_text_target", "collect_files", "group_paths", "read_sources"]
 

@@ -11,10 +11,10 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
-from ..errors import ToolError
-from ..ingest.chunkers import get_chunker, split_sentences
-from ..ingest.ontology import Ontology
-from ..ingest.records import (
+from ...errors import ToolError
+from ...ingest.chunkers import get_chunker, split_sentences
+from ...ingest.ontology import Ontology
+from ...ingest.records import (
     ChunkRecord,
     DocumentBatch,
     DocumentRecord,
@@ -25,7 +25,7 @@ from ..ingest.records import (
     entity_id,
     name_key,
 )
-from .write_inputs import AddFactsInput
+from .inputs import AddFactsInput
 
 __all__ = ["FACTS_ORIGIN", "build_facts_batch"]
 

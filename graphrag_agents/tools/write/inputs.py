@@ -11,9 +11,9 @@ from typing import Annotated
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
 
-from ..errors import ToolError
-from ..ingest.ontology import MAX_LABEL_CHARS, validate_label
-from .inputs import NoInput, clean_text
+from ...errors import ToolError
+from ...ingest.ontology import MAX_LABEL_CHARS, validate_label
+from ..inputs import NoInput, clean_text
 from .plan import PlanRule
 
 __all__ = [

@@ -10,11 +10,11 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Sequence
 
-from ..errors import ConfigurationError, ToolError
-from ..ingest.loaders import SUPPORTED_SUFFIXES, DocumentLoadError, decode_window, estimate_pdf_chars, loader_for
-from ..ingest.loaders import sample_middle as middle
+from ...errors import ConfigurationError, ToolError
+from ...ingest.loaders import SUPPORTED_SUFFIXES, DocumentLoadError, decode_window, estimate_pdf_chars, loader_for
+from ...ingest.loaders import sample_middle as middle
+from .results import PreviewFile, PreviewFilesResult
 from .sandbox import FilesRoot
-from .write_results import PreviewFile, PreviewFilesResult
 
 __all__ = ["PAGE_CHARS", "preview_files"]
 
