@@ -11,6 +11,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
+from ._keys import normalise_key, path_key_problem
 from .errors import ConfigurationError, GraphNotFound
 from .ingest.dedupe import merge_unknown_duplicates
 from .ingest.embedding import EmbedCounts, embed_missing
@@ -113,7 +114,7 @@ class KnowledgeGraph:
             StoreUnavailable: the store cannot be reached or started.
             EmbeddingMismatch: the graph was built with another embedding model or dimension.
         """
-        name = graph or os.environ.get("GRAPHRAG_GRAPH") or "default"
+        name = (graph or os.environ.get("GRAPHRAG_GRAPH") or "default").strip()
         _check_graph_name(name)
         store = await GraphStore.connect(name, url=url, data_dir=data_dir)
         try:
@@ -131,7 +132,8 @@ class KnowledgeGraph:
         """Create the graph's metadata and indexes if missing (done before the first write)."""
         async with self._schema_lock:
             if not self._schema_ready:
-                self.meta = await ensure_schema(self.store, self.embedder.model_name, self.embedder.dimension)
+                async with self.store.write_lock():
+                    self.meta = await ensure_schema(self.store, self.embedder.model_name, self.embedder.dimension)
                 self._schema_ready = True
 
     async def ingest(self, text: str | None = None, document_id: str | None = None, *,
@@ -146,7 +148,10 @@ class KnowledgeGraph:
 
         Args:
             text: plain text to ingest as one document (``document_id`` default: ``text:`` + its hash).
-            paths: local files (.txt .md .markdown .rst .pdf), each stored under the path as given.
+            document_id: the text's id; whitespace at either end is stripped (``"memo\\n"`` is ``"memo"``) and
+                control characters are refused with :class:`ToolError` (see ``docs/ingestion.md``, "Keys").
+            paths: local files (.txt .md .markdown .rst .pdf), each stored under the path as given (a path
+                with whitespace at either end or a control character is ``failed``: rename the file).
             title: the text's title (default: its id).
             plan: chunker / extractor / resolver (default :class:`IngestPlan`: sentence chunks, auto extractor).
             progress: show progress bars (None: only when stderr is a terminal).
@@ -160,7 +165,7 @@ class KnowledgeGraph:
             raise ConfigurationError("Pass either text=... or paths=[...] to ingest (exactly one of them).")
         sources: list[SourceDocument] = []
         if text is not None:
-            doc_id = document_id or derived_id("text", text)
+            doc_id = normalise_key(document_id) if document_id else derived_id("text", text)
             if not text.strip():  # refused before anything (even the graph) is created
                 return _failed_report(doc_id, "the text is empty")
             sources.append(SourceDocument(doc_id, doc_id, text=text, title=title))
@@ -200,6 +205,8 @@ class KnowledgeGraph:
         doc_id = str(path) if path is not None else document_id
         if doc_id is None or (text is None) == (path is None):
             raise ConfigurationError("update needs text=... with document_id=..., or path=... (exactly one).")
+        if path is None:
+            doc_id = normalise_key(doc_id)
         if not await self.store.exists() or not await document_exists(self.store, doc_id):
             return _failed_report(doc_id, f"no document {doc_id!r} is stored; use ingest to add it")
         if path is not None:
@@ -208,10 +215,15 @@ class KnowledgeGraph:
                                  progress=progress)
 
     async def delete_document(self, document_id: str) -> bool:
-        """Remove a document, its chunks and facts, and entities no other document mentions."""
+        """Remove a document, its chunks and facts, and entities no other document mentions.
+
+        The id follows the key rule of ingest: whitespace at either end is ignored, control characters are
+        refused (:class:`ToolError`).
+        """
+        document_id = normalise_key(document_id)
         if not await self.store.exists():
             return False
-        async with self.lock.exclusive():
+        async with self.lock.exclusive(), self.store.write_lock():
             return await delete_document(self.store, document_id)
 
     async def get_ontology(self) -> Ontology:
@@ -251,7 +263,7 @@ class KnowledgeGraph:
         """
         started = time.perf_counter()
         await self.require_exists()
-        async with self.lock.exclusive():
+        async with self.lock.exclusive(), self.store.write_lock():
             merged = await merge_unknown_duplicates(self.store)
         # The counts only size the progress bars: without bars, embed_missing's own walk is the only pass.
         missing = await self._missing_vectors() if want_progress(progress) else {}
@@ -261,7 +273,8 @@ class KnowledgeGraph:
             embedded = await embed_missing(self.store, self.embedder,
                                            lambda kind, done: bars.update(kind, completed=done))
         # Created here too, not only at the first write, so a dropped index is rebuilt.
-        self.meta = await ensure_schema(self.store, self.embedder.model_name, self.embedder.dimension)
+        async with self.store.write_lock():
+            self.meta = await ensure_schema(self.store, self.embedder.model_name, self.embedder.dimension)
         await wait_for_indexes(self.store)
         return FinalizeReport(embedded=embedded, status=await self.status(), merged=merged,
                               seconds=time.perf_counter() - started)
@@ -276,6 +289,8 @@ class KnowledgeGraph:
     async def retrieve(self, question: str, *, paths: Sequence[str] | None = None, top_k: int = 10,
                        expand_hops: int = 1, document_ids: Sequence[str] | None = None) -> RetrievalHits:
         """Search the graph for ``question`` (no LLM call: only the question's embedding)."""
+        if document_ids is not None:
+            document_ids = [normalise_key(d) for d in document_ids]
         await self.require_exists()
         return await retrieve(self.store, self.embedder, question, paths=paths, top_k=top_k,
                               expand_hops=expand_hops, document_ids=document_ids)
@@ -328,6 +343,9 @@ def _failed_report(document_id: str, reason: str) -> IngestReport:
 def _read_path(path: str, max_bytes: int | None) -> SourceDocument | DocumentStatus:
     """A local file as a source, or the failed status saying why it cannot be read."""
     failed = DocumentStatus(path, "failed", path=path)
+    if (problem := path_key_problem(path)) is not None:
+        failed.reason = problem
+        return failed
     try:
         if Path(path).is_dir():
             failed.reason = "is a folder; pass the files in it (the CLI's --recursive walks folders)"

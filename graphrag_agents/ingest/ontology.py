@@ -43,7 +43,7 @@ def _show(label: str) -> str:
 
 
 def validate_label(label: str, kind: str = "Label") -> str:
-    """Check a label against the label rule and return it NFC-normalised, without surrounding spaces.
+    """Check a label against the label rule and return it NFC-normalised, without surrounding whitespace.
 
     Labels may use letters of any script (with their combining marks), digits, spaces, ``-`` and ``_``, up
     to 64 characters. Refused, each with a :class:`ToolError` naming the broken rule: ``|``, ``:``, backticks,
@@ -54,9 +54,10 @@ def validate_label(label: str, kind: str = "Label") -> str:
     """
     if not isinstance(label, str):
         raise ToolError(f"{kind} must be a string, got {type(label).__name__}.", _EXAMPLE)
+    # The key rule (graphrag_agents._keys): whitespace at either end is stripped, line breaks inside refused.
+    label = unicodedata.normalize("NFC", label).strip()
     if "\n" in label or "\r" in label or "\u2028" in label or "\u2029" in label:
         raise ToolError(f"{kind} {_show(label)} contains a line break; {_RULE}.", _EXAMPLE)
-    label = unicodedata.normalize("NFC", label).strip(" ")
     if not label:
         raise ToolError(f"{kind} is empty; {_RULE}.", _EXAMPLE)
     if len(label) > MAX_LABEL_CHARS:

@@ -220,6 +220,29 @@ async def _write_new(docs: list[_Doc], ctx: IngestContext, bars: Progress) -> No
         else:
             last.append(doc)
     for group in groups:
+        async with ctx.store.write_lock():
+            await _write_group(await _still_new(group, ctx), ctx)
+        bars.advance("write", len(group))
+
+
+async def _still_new(group: list[_Doc], ctx: IngestContext) -> list[_Doc]:
+    """The documents of ``group`` still not stored, under the write lock: another process sharing the data
+    folder may have stored some since they were checked (same content: ``unchanged``; else ``failed``)."""
+    stored = await _stored_hashes(ctx.store, [d.record.id for d in group])
+    for doc in group:
+        digest = stored.get(doc.record.id)
+        if digest == doc.record.content_hash:
+            doc.status = DocumentStatus(doc.record.id, "unchanged", path=doc.record.path, title=doc.record.title,
+                                        loader=doc.record.loader,
+                                        plan=json.loads(str(doc.record.metadata["plan"])))
+        elif digest is not None:
+            doc.status = _failed(doc, "another writer stored a different version of this document meanwhile; "
+                                      "nothing of this call's version was written: ingest it again to replace it")
+    return [d for d in group if d.record.id not in stored]
+
+
+async def _write_group(group: list[_Doc], ctx: IngestContext) -> None:
+    if group:
         try:
             await write_documents(ctx.store, [d.batch for d in group if d.batch is not None])
         except StoreUnavailable:
@@ -232,7 +255,6 @@ async def _write_new(docs: list[_Doc], ctx: IngestContext, bars: Progress) -> No
                     raise
                 except Exception as exc:
                     doc.status = _failed(doc, f"could not be written: {type(exc).__name__}: {exc}")
-        bars.advance("write", len(group))
 
 
 async def _write_replacements(docs: list[_Doc], ctx: IngestContext, ontology: Ontology, bars: Progress,
@@ -242,7 +264,8 @@ async def _write_replacements(docs: list[_Doc], ctx: IngestContext, ontology: On
             await _build(doc, ctx, ontology, report)
             assert doc.batch is not None
             try:
-                await replace_document(ctx.store, doc.batch)
+                async with ctx.store.write_lock():
+                    await replace_document(ctx.store, doc.batch)
             except StoreUnavailable:
                 raise
             except Exception as exc:

@@ -2,8 +2,10 @@
 
 FalkorDB runs each query as one transaction, so a document is either fully in the graph or not at all:
 a failure while extracting never leaves chunks or mentions behind, because nothing is written before the whole
-batch is built, and the write itself is a single query. Steps inside a query are chained with
-``WITH count(*) AS _`` so an empty step (no entities, say) does not stop the ones after it.
+batch is built, and the write itself is a single query. Every write here is idempotent (MERGE on ids), so the
+store may retry it after a lost reply and a second writer of the same document stores nothing twice. Steps
+inside a query are chained with ``WITH count(*) AS _`` so an empty step (no entities, say) does not stop the
+ones after it.
 """
 
 from __future__ import annotations
@@ -46,10 +48,13 @@ def _write_parts(batches: Sequence[DocumentBatch]) -> tuple[list[str], dict[str,
     }
     parts = [
         "UNWIND $docs AS doc MERGE (d:Document {id: doc.id}) SET d += doc.props, d.updated = timestamp()",
+        # MERGE on ids: a second writer of the same new document (another process, a retry after a lost reply)
+        # finds the chunks instead of storing them twice.
         "UNWIND $chunks AS c MATCH (d:Document {id: c.doc})\n"
-        "CREATE (ch:Chunk {id: c.id, index: c.index, text: c.text, heading: c.heading, document_id: c.doc})\n"
-        "CREATE (d)-[:HAS_CHUNK]->(ch)",
-        "UNWIND $next AS p MATCH (a:Chunk {id: p[0]}), (b:Chunk {id: p[1]}) CREATE (a)-[:NEXT]->(b)",
+        "MERGE (ch:Chunk {id: c.id})\n"
+        "ON CREATE SET ch.index = c.index, ch.text = c.text, ch.heading = c.heading, ch.document_id = c.doc\n"
+        "MERGE (d)-[:HAS_CHUNK]->(ch)",
+        "UNWIND $next AS p MATCH (a:Chunk {id: p[0]}), (b:Chunk {id: p[1]}) MERGE (a)-[:NEXT]->(b)",
     ]
     for i, (label, ents) in enumerate(sorted(_entity_rows(batches).items())):
         params[f"ents{i}"] = ents
@@ -162,21 +167,22 @@ async def write_documents(store: GraphStore, batches: Sequence[DocumentBatch]) -
     if not batches:
         return
     parts, params = _write_parts(batches)
-    await store.query(_STEP.join(parts) + "\nRETURN 0", params)
+    await store.query(_STEP.join(parts) + "\nRETURN 0", params, idempotent=True)
 
 
 async def replace_document(store: GraphStore, batch: DocumentBatch) -> None:
     """Replace a stored document in place (delete its old chunks, facts and orphans, write the new), atomically."""
     parts, params = _write_parts([batch])
     params["doc_id"] = batch.document.id
-    await store.query(_STEP.join([*delete_document_query(), *parts]) + "\nRETURN 0", params)
+    await store.query(_STEP.join([*delete_document_query(), *parts]) + "\nRETURN 0", params, idempotent=True)
 
 
 async def delete_document(store: GraphStore, document_id: str) -> bool:
     """Delete one document and everything only it held; returns False when it did not exist."""
     if not await document_exists(store, document_id):
         return False
-    await store.query(_STEP.join(delete_document_query()) + "\nRETURN 0", {"doc_id": document_id})
+    await store.query(_STEP.join(delete_document_query()) + "\nRETURN 0", {"doc_id": document_id},
+                      idempotent=True)
     return True
 
 

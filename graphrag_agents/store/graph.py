@@ -3,18 +3,24 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import logging
 import weakref
 from collections.abc import Awaitable, Callable
+from contextlib import AbstractAsyncContextManager
 from typing import Any, TypeVar
 
+from .._keys import check_params
 from ..errors import StoreUnavailable
 from .connection import StoreAddress, check_tls_handshake, client_kwargs, mask_secrets, remote_fix, resolve_address
 from .embedded import EmbeddedServer, acquire_server, release_server
+from .write_lock import FolderWriteLock
 
 __all__ = ["GraphStore", "Row"]
 
 Row = list[Any]
 T = TypeVar("T")
+_log = logging.getLogger(__name__)
 
 
 class _StoreClient:
@@ -29,6 +35,7 @@ class _StoreClient:
         self.server: EmbeddedServer | None = None
         if address.url is None:
             self.server = acquire_server(address.data_dir)
+        self.write_lock = FolderWriteLock.for_folder(self.server.data_dir) if self.server is not None else None
         check_tls_handshake(address)
         self._unbound: Any = self._make()  # built off-loop; the first loop that queries adopts it
         self._by_loop: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Any] = weakref.WeakKeyDictionary()
@@ -118,6 +125,12 @@ class GraphStore:
         self._client.refs += 1
         return GraphStore(self._client, name)
 
+    def write_lock(self) -> AbstractAsyncContextManager[None]:
+        """Hold around "check what is stored, then write": excludes other writers of the embedded server's data
+        folder, in this process and in others (:mod:`.write_lock`); a no-op for a remote server."""
+        lock = self._client.write_lock
+        return lock.hold() if lock is not None else contextlib.nullcontext()
+
     @property
     def location(self) -> str:
         """Where the store is, passwords masked."""
@@ -132,24 +145,44 @@ class GraphStore:
         return StoreUnavailable(f"Could not reach the graph store at {self.location}: "
                                 f"{mask_secrets(str(exc)).rstrip('.') or type(exc).__name__}. {fix}")
 
-    async def _call(self, operation: Callable[[], Awaitable[T]]) -> T:
-        for attempt in (1, 2):
-            try:
-                return await operation()
-            except Exception as exc:
-                if not _is_connection_error(exc):
-                    raise
-                server = self._client.server
-                if attempt == 1 and server is not None:
-                    # The embedded server can vanish when the process that started it exits; the data is in the
-                    # append-only file, so start it again here and retry once.
-                    await asyncio.to_thread(server.ensure_running)
-                    continue
+    async def _call(self, operation: Callable[[], Awaitable[T]], *, retry: bool = True) -> T:
+        """Run ``operation``; after a lost connection to the embedded server, restart it (logged) and retry
+        once only when ``retry`` (reads, idempotent writes): a write whose reply was lost may be committed."""
+        try:
+            return await operation()
+        except Exception as exc:
+            if not _is_connection_error(exc):
+                raise
+            server = self._client.server
+            if server is None:
                 raise self._unavailable(exc) from exc
-        raise AssertionError("unreachable")
+            failure = exc
+        # The embedded server can vanish when the process that started it exits, or crash; the data is in the
+        # append-only file, so start it again here, and say so: a crash must not pass unnoticed.
+        pid = server.pid
+        await asyncio.to_thread(server.ensure_running)
+        restarted = server.pid != pid
+        _log.warning("The embedded FalkorDB at %s stopped answering (%s: %s); %s.%s", server.socket_path,
+                     type(failure).__name__, mask_secrets(str(failure)) or "no message",
+                     f"it was restarted (pid {pid} -> {server.pid})" if restarted else "it is running",
+                     " Retrying once." if retry else " Not retrying: the write may have been committed.")
+        if not retry:
+            raise StoreUnavailable(
+                f"The connection to the graph store at {self.location} was lost during a write "
+                f"({type(failure).__name__}: {mask_secrets(str(failure)).rstrip('.')}); the server "
+                f"{'was restarted' if restarted else 'is running'}, but whether that write was stored is unknown. "
+                "Fix: check the graph (status) and repeat the call: ingest skips documents stored unchanged."
+            ) from failure
+        try:
+            return await operation()
+        except Exception as exc:
+            if not _is_connection_error(exc):
+                raise
+            raise self._unavailable(exc) from exc
 
     async def _run(self, read_only: bool, query: str, params: dict[str, Any] | None,
-                   timeout_ms: int | None) -> list[Row]:
+                   timeout_ms: int | None, idempotent: bool) -> list[Row]:
+        check_params(params)
         graph = self._graph()
         call = graph.ro_query if read_only else graph.query
 
@@ -157,17 +190,22 @@ class GraphStore:
             result = await call(query, params=params, timeout=timeout_ms)
             return list(result.result_set)
 
-        return await self._call(run)
+        return await self._call(run, retry=read_only or idempotent)
 
     async def query(self, query: str, params: dict[str, Any] | None = None,
-                    timeout_ms: int | None = None) -> list[Row]:
-        """Run a read-write query and return its rows."""
-        return await self._run(False, query, params, timeout_ms)
+                    timeout_ms: int | None = None, *, idempotent: bool = False) -> list[Row]:
+        """Run a read-write query and return its rows.
+
+        ``idempotent=True`` says running it twice stores what running it once does (MERGE on ids, SET of the
+        same values): only then is it retried after a lost connection; otherwise a lost reply raises
+        :class:`StoreUnavailable` saying the outcome is unknown, because the write may have been committed.
+        """
+        return await self._run(False, query, params, timeout_ms, idempotent)
 
     async def ro_query(self, query: str, params: dict[str, Any] | None = None,
                        timeout_ms: int | None = None) -> list[Row]:
         """Run a query through GRAPH.RO_QUERY: the database refuses any write in it."""
-        return await self._run(True, query, params, timeout_ms)
+        return await self._run(True, query, params, timeout_ms, True)
 
     async def ping(self) -> None:
         """Raise :class:`StoreUnavailable` when the server does not answer."""

@@ -20,6 +20,7 @@ __all__ = ["GraphMeta", "check_embedder", "ensure_schema", "read_meta", "wait_fo
 _RANGE_INDEXES = [("Document", "id"), ("Chunk", "id"), ("Chunk", "document_id"), ("__Entity__", "id"),
                   ("__Entity__", "name_key")]
 _INDEX_TIMEOUT_S = 120.0
+_ALREADY = "is already indexed"
 
 
 @dataclass(frozen=True)
@@ -48,7 +49,8 @@ async def read_meta(store: GraphStore) -> GraphMeta | None:
 async def write_meta_field(store: GraphStore, field: str, value: Any) -> None:
     """Set one metadata property (``field`` is one of ours, never user input)."""
     assert field.isidentifier()
-    await store.query(f"MATCH (m:__Meta__ {{key: 'graph'}}) SET m.{field} = $value", {"value": value})
+    await store.query(f"MATCH (m:__Meta__ {{key: 'graph'}}) SET m.{field} = $value", {"value": value},
+                      idempotent=True)
 
 
 async def _existing_indexes(store: GraphStore) -> dict[tuple[str, str, str], str]:
@@ -78,15 +80,20 @@ def check_embedder(store: GraphStore, meta: GraphMeta, embed_model: str, embed_d
 
 
 async def ensure_schema(store: GraphStore, embed_model: str, embed_dim: int) -> GraphMeta:
-    """Create the metadata node and every index if missing (first write); check the embedder otherwise."""
+    """Create the metadata node and every index if missing (first write); check the embedder otherwise.
+
+    Idempotent, also across processes creating the same graph at once: an index another process created
+    first is accepted, and the embedder is checked against the metadata that won.
+    """
     meta = await read_meta(store) if await store.exists() else None
     if meta is None:
         await store.query(
             "MERGE (m:__Meta__ {key: 'graph'}) ON CREATE SET m.embed_model = $model, m.embed_dim = $dim, "
             "m.ontology = '{}', m.created = timestamp()",
-            {"model": embed_model, "dim": embed_dim},
+            {"model": embed_model, "dim": embed_dim}, idempotent=True,
         )
-        meta = GraphMeta(embed_model, embed_dim, "{}")
+        # Another process may have created it first, with another embedder: check what is stored.
+        meta = await read_meta(store) or GraphMeta(embed_model, embed_dim, "{}")
     check_embedder(store, meta, embed_model, embed_dim)
     await _create_indexes(store, embed_dim)
     await wait_for_indexes(store)
@@ -106,13 +113,26 @@ async def _create_indexes(store: GraphStore, dim: int) -> None:
         (("RELATES", "embedding", "VECTOR"),
          f"CREATE VECTOR INDEX FOR ()-[r:RELATES]->() ON (r.embedding) {vector_opts}"),
     ]
+    wanted += [
+        (("Chunk", "text", "FULLTEXT"), "CALL db.idx.fulltext.createNodeIndex('Chunk', 'text')"),
+        (("__Entity__", "name", "FULLTEXT"),
+         "CALL db.idx.fulltext.createNodeIndex('__Entity__', 'name', 'description')"),
+    ]
     for key, statement in wanted:
         if key not in have:
-            await store.query(statement)
-    if ("Chunk", "text", "FULLTEXT") not in have:
-        await store.query("CALL db.idx.fulltext.createNodeIndex('Chunk', 'text')")
-    if ("__Entity__", "name", "FULLTEXT") not in have:
-        await store.query("CALL db.idx.fulltext.createNodeIndex('__Entity__', 'name', 'description')")
+            await _create_index(store, statement)
+
+
+async def _create_index(store: GraphStore, statement: str) -> None:
+    """Create one index; one that exists already (another process created it meanwhile, or a retried
+    statement whose first reply was lost) is what was wanted, not an error."""
+    from redis.exceptions import ResponseError
+
+    try:
+        await store.query(statement, idempotent=True)
+    except ResponseError as exc:
+        if _ALREADY not in str(exc):
+            raise
 
 
 async def wait_for_indexes(store: GraphStore, timeout_s: float = _INDEX_TIMEOUT_S) -> None:

@@ -7,6 +7,9 @@ from typing import Annotated, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
+from .._keys import normalise_key, text_problem
+from ..errors import ToolError
+
 __all__ = [
     "MAX_ANSWER_CHARS",
     "CheckCitationsInput",
@@ -15,6 +18,7 @@ __all__ = [
     "RetrieveInput",
     "StatusInput",
     "clean_text",
+    "key_field",
 ]
 
 MAX_ANSWER_CHARS = 2_000_000
@@ -24,11 +28,27 @@ RetrievePath = Literal["facts", "exact_names", "fuzzy_names", "links", "passages
 
 
 def clean_text(value: str) -> str:
-    """Refuse control characters (tabs and line breaks are fine)."""
+    """Refuse control characters (tabs and line breaks are fine) and lone surrogates."""
     found = _CONTROL.search(value)
     if found:
         raise ValueError(f"contains the control character {found.group()!r} at offset {found.start()}; remove it")
+    problem = text_problem(value)
+    if problem:
+        raise ValueError(f"{problem}; remove it")
     return value
+
+
+def key_field(what: str) -> AfterValidator:
+    """A validator applying the key rule of :mod:`graphrag_agents._keys` (strip the ends, refuse control
+    characters) to a field; pydantic reports the refusal with the field's location."""
+
+    def check(value: str) -> str:
+        try:
+            return normalise_key(value, what)
+        except ToolError as exc:
+            raise ValueError(f"{exc.message} {exc.hint}".strip().rstrip(".")) from None
+
+    return AfterValidator(check)
 
 
 def _not_blank(value: str) -> str:
@@ -72,7 +92,7 @@ class RetrieveInput(BaseModel):
         default=1, ge=1, le=5,
         description="How far the links path walks from the entities found, 1-5 (default 1; try 2-3 for multi-hop).",
     )
-    document_ids: list[Annotated[str, Field(max_length=512)]] | None = Field(
+    document_ids: list[Annotated[str, Field(max_length=512), key_field("Document id")]] | None = Field(
         default=None, max_length=100, description="Only search these documents (ids as shown in passages).",
     )
     min_score: float | None = Field(

@@ -28,6 +28,7 @@ from .write import (
     CHEAP_PLAN_LIMITS,
     DEFAULT_MAX_FILE_BYTES,
     AddFactsResult,
+    FilesRoot,
     FinalizePolicy,
     FinalizeResult,
     IngestResult,
@@ -84,7 +85,9 @@ class GraphRAGToolkit:
         kg: the knowledge graph.
         read_only: drop the write tools; calling one raises :class:`ReadOnlyViolation`.
         files_root: folder ``preview_files`` and ``ingest(files=...)`` may read (sandboxed); the filesystem
-            root, the home folder and folders containing it are refused.
+            root, the home folder and folders containing it are refused. Pass a
+            :class:`~graphrag_agents.tools.write.sandbox.FilesRoot` to set its options, e.g.
+            ``FilesRoot("corpus", allow_hard_links=True)`` (hard-linked files are refused by default).
         max_file_bytes: largest file ``ingest`` reads (None: no limit).
         plan_limits: strategies an agent's ingest plan may pick: ``chunkers``, ``extractors``, ``resolvers``,
             ``max_llm_pairs``, ``max_chunks``, ``tune_params``, merged over ``CHEAP_PLAN_LIMITS``
@@ -102,7 +105,7 @@ class GraphRAGToolkit:
     """
 
     def __init__(self, kg: KnowledgeGraph, *, read_only: bool = False,
-                 files_root: str | os.PathLike[str] | None = None,
+                 files_root: str | os.PathLike[str] | FilesRoot | None = None,
                  max_file_bytes: int | None = DEFAULT_MAX_FILE_BYTES,
                  plan_limits: Mapping[str, Any] | PlanLimits | None = CHEAP_PLAN_LIMITS,
                  include: Sequence[str] | None = None, finalize_policy: FinalizePolicy = "manual",

@@ -11,6 +11,7 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..._keys import path_key_problem
 from ...errors import ToolError
 from ...ingest.loaders import SUPPORTED_SUFFIXES, DocumentLoadError, loader_for
 from ...ingest.plan import SourceDocument
@@ -114,6 +115,8 @@ async def collect_files(files: FilesRoot, patterns: Sequence[str]) -> tuple[list
 
 
 def _read_one(files: FilesRoot, path: str) -> SourceDocument | IngestDocument:
+    if (problem := path_key_problem(path)) is not None:
+        return _failed(path, problem)
     try:
         loader_for(path)
         document_id, data = files.read_bytes(path)
@@ -140,9 +143,10 @@ async def group_paths(files: FilesRoot, paths: Sequence[str]) -> list[list[str]]
 
     sizes = await asyncio.to_thread(lambda: [size(p) for p in paths])
     groups: list[list[str]] = []
-    total = READ_GROUP_BYTES
+    total = 0
     for path, nbytes in zip(paths, sizes, strict=True):
-        if total + nbytes > READ_GROUP_BYTES and (not groups or groups[-1]):
+        # An empty (or unreadable: 0 here) first file still opens the first group.
+        if not groups or (groups[-1] and total + nbytes > READ_GROUP_BYTES):
             groups.append([])
             total = 0
         groups[-1].append(path)

@@ -65,6 +65,8 @@ class _PathResolver:
     """The root's real path."""
     _fd: int | None
     """The root handle on POSIX (-1 once closed); None on the by-name fallback."""
+    allow_hard_links: bool
+    """Read regular files with more than one hard link (off: such a file may be a link to one outside)."""
 
     @staticmethod
     def _split(rel_path: str) -> list[str]:
@@ -138,6 +140,7 @@ class _PathResolver:
                 fds.append(self._call(os.open, name, fds[-1], shown, _FILE_FLAGS))
                 fst = os.fstat(fds[-1])
                 self._check_regular(fst, shown)  # the check that counts: on the handle that is read
+                self._check_links(fst, shown)
                 return _Resolved((*real, name), fds.pop(), fst)
             if not want_dir:
                 raise ToolError(f"Path {shown} is a folder, not a file.", _PATH_HINT)
@@ -169,9 +172,12 @@ class _PathResolver:
         self._check_regular(st, shown)
         fd = os.open(real, _FILE_FLAGS | getattr(os, "O_NOINHERIT", 0))
         fst = os.fstat(fd)
-        if not stat.S_ISREG(fst.st_mode):
-            os.close(fd)
+        try:
             self._check_regular(fst, shown)
+            self._check_links(fst, shown)
+        except ToolError:
+            os.close(fd)
+            raise
         return _Resolved(rel, fd, fst)
 
     def _lstat(self, name: str, dir_fd: int, shown: str) -> os.stat_result:
@@ -198,6 +204,16 @@ class _PathResolver:
         if not stat.S_ISREG(st.st_mode):
             raise ToolError(f"Path {shown} refused: it is not a regular file (a FIFO, device or socket).",
                             "Only regular files can be read.")
+
+    def _check_links(self, st: os.stat_result, shown: str) -> None:
+        # A hard link is indistinguishable from its target: one made inside the root to a file outside it
+        # (a key, a config) would be read as if it were a document. Refused unless the operator opts in.
+        if st.st_nlink > 1 and not self.allow_hard_links:
+            raise ToolError(f"Path {shown} refused: the file has {st.st_nlink} hard links, so it may be a link to a "
+                            "file outside the files root.",
+                            "Copy the file into the files root instead of linking it, or (operator) build the "
+                            "toolkit with files_root=FilesRoot(root, allow_hard_links=True) if hard-linked "
+                            "documents are expected.")
 
     def _stored_name(self, dir_fd: int, name: str, st: os.stat_result) -> str:
         """The name as stored: a case-insensitive file system opens ``q1.pdf`` when asked for ``Q1.PDF``."""

@@ -1,8 +1,10 @@
 """Input models of the write tools: their JSON Schemas are what agents see, and every bound is enforced here.
 
-Strings refuse control characters (:func:`clean_text`), labels follow the ontology's label rule (so a label can
-never carry Cypher), and every list and string has a ceiling, so a hostile or confused caller gets a
-:class:`~graphrag_agents.errors.ToolError` naming the field instead of a traceback or a huge write.
+Strings refuse control characters (:func:`clean_text`); ids and entity names follow the key rule (whitespace
+at either end stripped, control characters refused: :mod:`graphrag_agents._keys`); labels follow the ontology's
+label rule (so a label can never carry Cypher), and every list and string has a ceiling, so a hostile or
+confused caller gets a :class:`~graphrag_agents.errors.ToolError` naming the field instead of a traceback or a
+huge write.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validat
 
 from ...errors import ToolError
 from ...ingest.ontology import MAX_LABEL_CHARS, validate_label
-from ..inputs import NoInput, clean_text
+from ..inputs import NoInput, clean_text, key_field
 from .plan import PlanRule
 
 __all__ = [
@@ -55,10 +57,9 @@ def _not_blank(value: str) -> str:
 
 
 Label = Annotated[str, Field(min_length=1, max_length=MAX_LABEL_CHARS), AfterValidator(_label)]
-Name = Annotated[str, Field(min_length=1, max_length=300), AfterValidator(clean_text), AfterValidator(_not_blank)]
+Name = Annotated[str, Field(min_length=1, max_length=300), key_field("Entity name")]
 Description = Annotated[str, Field(max_length=2000), AfterValidator(clean_text)]
-DocumentId = Annotated[str, Field(min_length=1, max_length=512), AfterValidator(clean_text),
-                       AfterValidator(_not_blank)]
+DocumentId = Annotated[str, Field(min_length=1, max_length=512), key_field("Document id")]
 Title = Annotated[str, Field(min_length=1, max_length=300), AfterValidator(clean_text)]
 PathPattern = Annotated[str, Field(min_length=1, max_length=1024), AfterValidator(clean_text),
                         AfterValidator(_not_blank)]

@@ -1,8 +1,10 @@
 """The ``files_root`` sandbox: the only way tools read files.
 
 Paths are relative to the root; ``..``, absolute paths, hidden files or folders (a name starting with ``.``)
-and symlinks leaving the root are refused. A file is known by its real on-disk path (case as stored, symlinks
-inside the root resolved), so two spellings of one file, or a link and its target, give one document id:
+and symlinks leaving the root are refused, and so are files with more than one hard link (a hard link inside
+the root may point at a file outside it) unless ``allow_hard_links=True``. A file is known by its real on-disk
+path (case as stored, symlinks inside the root resolved), so two spellings of one file, or a link and its
+target, give one document id:
 ``"file:" + real path relative to the root``.
 
 On POSIX the root is opened once and checked on every call to still be the folder it was at start; each path
@@ -56,6 +58,9 @@ class FilesRoot(_FileLister):
         root: the folder; refused when it is the filesystem root, the home folder or a folder containing it.
         max_file_bytes: largest file :meth:`read_bytes` reads (``None``: no limit).
         max_entries: folder entries :meth:`list_files` may walk per call before it gives up.
+        allow_hard_links: read regular files that have more than one hard link. Off by default: a hard link
+            made inside the root to a file outside it looks exactly like a file of the root, so such files are
+            refused (with a hint) unless the operator knows the corpus uses hard links (deduplicated backups).
 
     Example::
 
@@ -65,13 +70,14 @@ class FilesRoot(_FileLister):
     """
 
     def __init__(self, root: str | os.PathLike[str], *, max_file_bytes: int | None = DEFAULT_MAX_FILE_BYTES,
-                 max_entries: int = DEFAULT_MAX_ENTRIES) -> None:
+                 max_entries: int = DEFAULT_MAX_ENTRIES, allow_hard_links: bool = False) -> None:
         if max_file_bytes is not None and max_file_bytes < 1:
             raise ValueError("max_file_bytes must be at least 1, or None for no limit")
         if max_entries < 1:
             raise ValueError("max_entries must be at least 1")
         self.max_file_bytes = max_file_bytes
         self.max_entries = max_entries
+        self.allow_hard_links = allow_hard_links
         given = os.path.expanduser(os.fspath(root))
         try:
             real = Path(os.path.realpath(given, strict=True))

@@ -23,7 +23,7 @@ from ...ingest.writer import replace_document, write_document
 from ...kg import KnowledgeGraph
 from ..spec import ToolAnnotations, ToolSpec
 from ._facts import FACTS_ORIGIN, build_facts_batch
-from ._ingest import check_text_target, collect_files, group_paths, read_sources
+from ._ingest import StoredDocument, check_text_target, collect_files, group_paths, read_sources
 from ._preview import preview_files
 from .inputs import (
     AddFactsInput,
@@ -91,10 +91,14 @@ class WriteState:
     """Serialises ``add_facts`` calls, which read a document's state before writing it."""
 
 
-def make_write_state(files_root: str | os.PathLike[str] | None, max_file_bytes: int | None,
+def make_write_state(files_root: str | os.PathLike[str] | FilesRoot | None, max_file_bytes: int | None,
                      plan_limits: Mapping[str, Any] | PlanLimits | None) -> WriteState:
-    """The shared write state of a new toolkit (checks ``files_root`` and ``plan_limits`` now)."""
-    files = FilesRoot(files_root, max_file_bytes=max_file_bytes) if files_root is not None else None
+    """The shared write state of a new toolkit (checks ``files_root`` and ``plan_limits`` now).
+
+    A :class:`FilesRoot` is used as given (its own ``max_file_bytes`` and ``allow_hard_links``).
+    """
+    files = files_root if isinstance(files_root, FilesRoot) or files_root is None else FilesRoot(
+        files_root, max_file_bytes=max_file_bytes)
     return WriteState(files=files, limits=merge_plan_limits(plan_limits))
 
 
@@ -255,26 +259,32 @@ class _Handlers:
 
     # -- add_facts -----------------------------------------------------------------------------------------
 
+    async def _facts_target(self, document_id: str) -> StoredDocument | None:
+        stored = await check_text_target(self.kg, self.state.files, document_id)
+        if stored is not None and stored.origin != FACTS_ORIGIN:
+            raise ToolError(f"Document {document_id!r} holds text ingested with ingest, not facts; add_facts "
+                            "would replace it.", "Leave document_id out (a 'facts:' id is derived from the "
+                                                 "text) or pick a new one.")
+        return stored
+
     async def add_facts(self, args: AddFactsInput) -> AddFactsResult:
         document_id = args.document_id or derived_id("facts", args.text)
         async with self.state.facts_lock:
-            stored = await check_text_target(self.kg, self.state.files, document_id)
-            if stored is not None and stored.origin != FACTS_ORIGIN:
-                raise ToolError(f"Document {document_id!r} holds text ingested with ingest, not facts; add_facts "
-                                "would replace it.", "Leave document_id out (a 'facts:' id is derived from the "
-                                                     "text) or pick a new one.")
+            stored = await self._facts_target(document_id)
             batch = build_facts_batch(args, await self.kg.get_ontology(), document_id)
-            if stored is not None and stored.content_hash == batch.document.content_hash:
-                status = "unchanged"
-            else:
-                await self.kg.ensure_schema()
-                if stored is None:
-                    async with self.kg.lock.shared():
+            status = "unchanged"
+            if stored is None or stored.content_hash != batch.document.content_hash:
+                await self.kg.ensure_schema()  # before the locks below: it takes the write lock itself
+                # Alone (a replacement removes orphans), and under the data folder's write lock, checked again
+                # there: another process may have written this document since.
+                async with self.kg.lock.exclusive(), self.kg.store.write_lock():
+                    stored = await self._facts_target(document_id)
+                    if stored is None:
                         await write_document(self.kg.store, batch)
-                else:
-                    async with self.kg.lock.exclusive():  # removes orphans: must not race an ingest
+                        status = "ingested"
+                    elif stored.content_hash != batch.document.content_hash:
                         await replace_document(self.kg.store, batch)
-                status = "ingested" if stored is None else "updated"
+                        status = "updated"
         finalized, hint = await self._after_write(status != "unchanged")
         if status == "updated":
             hint = " ".join(filter(None, ["Replaced the facts stored earlier for this text.", hint]))

@@ -1,0 +1,120 @@
+"""The one rule for user strings that become keys in the graph: document ids, entity names, labels, graph names.
+
+FalkorDB's range index ignores whitespace (and control characters) at either end of a string key: ``"memo "`` is
+found by a lookup of ``"memo"`` and never by its own, so a stored ``"memo "`` loses its chunks, a second ingest
+makes a second node, and deleting ``"plan"`` deletes ``"plan "`` too. The rule, applied at every entry point:
+
+- whitespace at either end is **stripped** (``"memo\\n"`` is the document ``"memo"``): the index cannot tell
+  them apart anyway, so the key written is the key every lookup finds;
+- a control character anywhere else (``"x\\x00"``, a tab inside an id), a lone surrogate, or nothing left after
+  stripping is **refused** with a :class:`~graphrag_agents.errors.ToolError` whose hint names the fix.
+
+Ids that come from file paths cannot be stripped (the stripped path would name another file): such a file is
+refused instead, per file, with the rename to do (:func:`path_key_problem`).
+
+Free text (chunk text, questions) only refuses what breaks the query header: NUL and lone surrogates
+(:func:`text_problem`); the store checks every query parameter for them (:func:`check_params`), so no entry point
+can reach FalkorDB's parser with one.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+from .errors import ToolError
+
+__all__ = ["check_params", "normalise_key", "path_key_problem", "text_problem"]
+
+
+def _show(value: str) -> str:
+    return repr(value if len(value) <= 60 else value[:60] + "…")
+
+
+def _bad_char(value: str) -> tuple[int, str] | None:
+    for offset, char in enumerate(value):
+        if unicodedata.category(char) in ("Cc", "Cs"):
+            return offset, char
+    return None
+
+
+def text_problem(value: str) -> str | None:
+    """Why ``value`` cannot travel to FalkorDB as a query parameter (NUL, lone surrogate), or None."""
+    if "\x00" in value:
+        return f"contains a NUL character (\\x00) at offset {value.index(chr(0))}"
+    if not value.isascii():
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError as exc:  # only lone surrogates fail to encode
+            return (f"contains a lone surrogate ({value[exc.start]!r}) at offset {exc.start}, which is not valid "
+                    "Unicode text")
+    return None
+
+
+def normalise_key(value: object, what: str = "Document id") -> str:
+    """Return ``value`` stripped of whitespace at either end; refuse control characters and empty values.
+
+    Example: ``normalise_key("memo\\n") == "memo"``; ``normalise_key("x\\x00")`` raises :class:`ToolError`.
+    """
+    if not isinstance(value, str):
+        raise ToolError(f"{what} must be a string, got {type(value).__name__}.", f"Pass the {what.lower()} as text.")
+    key = value.strip()
+    if not key:
+        raise ToolError(f"{what} {_show(value)} is empty.",
+                        f"Pass a non-empty {what.lower()} (letters, digits and punctuation).")
+    found = _bad_char(key)
+    if found is not None:
+        offset, char = found
+        cleaned = "".join(c for c in key if unicodedata.category(c) not in ("Cc", "Cs")).strip()
+        fix = f"pass {cleaned!r} instead" if cleaned else f"pass a {what.lower()} of printable characters"
+        raise ToolError(f"{what} {_show(value)} contains the control character {char!r} at offset "
+                        f"{offset + len(value) - len(value.lstrip())}; keys in the graph cannot hold control "
+                        "characters.", f"Remove it: {fix}.")
+    return key
+
+
+def path_key_problem(path: str) -> str | None:
+    """Why a file's path cannot be its document id under the rule above (the reason and the rename), or None."""
+    if path != path.strip():
+        return ("the file name starts or ends with whitespace, which document ids cannot keep (the graph would "
+                "confuse it with the name without it); rename the file without it")
+    found = _bad_char(path)
+    if found is not None:
+        return (f"the path contains the control character {found[1]!r}, which document ids cannot hold; rename "
+                "the file without it")
+    return None
+
+
+def _first_problem(value: object, where: str) -> tuple[str, str] | None:
+    if isinstance(value, str):
+        problem = text_problem(value)
+        return None if problem is None else (where, problem)
+    if isinstance(value, dict):
+        for k, v in value.items():
+            found = _first_problem(str(k), f"{where} key") or _first_problem(v, f"{where}.{k}")
+            if found:
+                return found
+    elif isinstance(value, (list, tuple)):
+        if value and isinstance(value[0], float):
+            return None  # a vector (the only lists of floats the package sends): nothing to check
+        for i, v in enumerate(value):
+            found = _first_problem(v, f"{where}[{i}]")
+            if found:
+                return found
+    return None
+
+
+def check_params(params: dict[str, object] | None) -> None:
+    """Refuse query parameters that FalkorDB's query header cannot carry (NUL, lone surrogates).
+
+    Raises:
+        ToolError: naming the parameter and the offset, with the fix.
+    """
+    if not params:
+        return
+    for name, value in params.items():
+        found = _first_problem(value, name)
+        if found is not None:
+            where, problem = found
+            raise ToolError(f"A value sent to the graph store ({where}) {problem}.",
+                            "Remove NUL characters and invalid Unicode from the text, ids and names, then repeat "
+                            "the call.")

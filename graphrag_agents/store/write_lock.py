@@ -1,0 +1,85 @@
+"""A cross-process write lock in the embedded server's data folder (``write.lock``).
+
+Several processes may share one embedded server (an MCP server and the CLI on the same folder). FalkorDB runs
+each query atomically, but an ingest reads what is stored, builds its batch, and writes later: two processes
+ingesting the same new document would both write it. Writers hold this lock (an advisory ``flock``) around
+"check what is stored, then write", so the second one sees the first one's document. It is reentrant within
+one asyncio task, so a locked step may call another (``add_facts`` creating the schema).
+
+A remote FalkorDB has no shared folder: there, writes rely on MERGE on ids, which never stores a chunk twice.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import fcntl
+import os
+import weakref
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+__all__ = ["FolderWriteLock"]
+
+_LOCK_NAME = "write.lock"
+_by_folder: dict[Path, FolderWriteLock] = {}
+
+
+class FolderWriteLock:
+    """``async with lock.hold(): ...`` excludes every other holder, in this process and in others."""
+
+    def __init__(self, data_dir: Path) -> None:
+        self.path = data_dir / _LOCK_NAME
+        self._loop_locks: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Lock] = (
+            weakref.WeakKeyDictionary())
+        self._owner: asyncio.Task[object] | None = None
+        self._depth = 0
+
+    @classmethod
+    def for_folder(cls, data_dir: Path) -> FolderWriteLock:
+        """The process's one lock object for ``data_dir`` (one per folder keeps reentrancy exact)."""
+        return _by_folder.setdefault(data_dir, cls(data_dir))
+
+    def _flock(self) -> int:
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+        except BaseException:
+            os.close(fd)
+            raise
+        return fd
+
+    @staticmethod
+    def _unlock(fd: int) -> None:
+        with contextlib.suppress(OSError):
+            fcntl.flock(fd, fcntl.LOCK_UN)
+        os.close(fd)
+
+    @contextlib.asynccontextmanager
+    async def hold(self) -> AsyncIterator[None]:
+        """Hold the lock for the block (waits, off the event loop, while another process holds it)."""
+        task = asyncio.current_task()
+        if task is not None and self._owner is task:
+            self._depth += 1
+            try:
+                yield
+            finally:
+                self._depth -= 1
+            return
+        loop = asyncio.get_running_loop()
+        local = self._loop_locks.setdefault(loop, asyncio.Lock())
+        async with local:  # one waiter per loop on the flock: the others wait here, not in threads
+            pending = asyncio.ensure_future(asyncio.to_thread(self._flock))
+            try:
+                fd = await asyncio.shield(pending)
+            except asyncio.CancelledError:
+                # The thread may still get the lock: give it back as soon as it does.
+                pending.add_done_callback(
+                    lambda f: None if f.cancelled() or f.exception() else self._unlock(f.result()))
+                raise
+            self._owner, self._depth = task, 1
+            try:
+                yield
+            finally:
+                self._owner, self._depth = None, 0
+                self._unlock(fd)
