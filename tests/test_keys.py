@@ -1,0 +1,113 @@
+"""The key rule (graphrag_agents._keys) at every entry point: whitespace at the ends stripped, control characters
+refused with a hint. FalkorDB's range index ignores whitespace at the ends of a key, so before this rule a
+document id ``"memo "`` lost its chunks, a second ingest made a second node, and deleting ``"plan"`` deleted
+``"plan "``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from graphrag_agents.errors import ToolError
+from graphrag_agents.ingest.plan import IngestPlan
+from graphrag_agents.tools.toolkit import GraphRAGToolkit
+
+_NONE = IngestPlan(extractor="none")
+
+
+async def _documents(kg) -> dict[str, int]:  # type: ignore[no-untyped-def]
+    """Stored documents and their chunk counts, read without any index lookup on the id."""
+    rows = await kg.store.ro_query("MATCH (d:Document) OPTIONAL MATCH (d)-[:HAS_CHUNK]->(c:Chunk) "
+                                   "RETURN d.id, count(c)")
+    return {str(i): int(n) for i, n in rows}
+
+
+async def test_trailing_whitespace_id_keeps_its_chunks_and_is_one_document(kg) -> None:  # type: ignore[no-untyped-def]
+    first = await kg.ingest(text="Alice works at Acme. Bob works at Beta.", document_id="memo ", plan=_NONE)
+    assert first.documents[0].document_id == "memo" and first.documents[0].status == "ingested"
+    again = await kg.ingest(text="Alice works at Acme. Bob works at Beta.", document_id="memo\n", plan=_NONE)
+    assert again.documents[0].status == "unchanged"
+    assert await _documents(kg) == {"memo": 1}
+    await kg.finalize()
+    hits = await kg.retrieve("Where does Alice work?", document_ids=["memo "], paths=["passages"])
+    assert hits.passages and {p.document_id for p in hits.passages} == {"memo"}
+
+
+async def test_delete_of_plan_and_plan_space_are_one_document(kg) -> None:  # type: ignore[no-untyped-def]
+    await kg.ingest(text="The plan is to ship in May.", document_id="plan", plan=_NONE)
+    second = await kg.ingest(text="The plan is to ship in June.", document_id="plan ", plan=_NONE)
+    assert second.documents[0].status == "updated"
+    assert await _documents(kg) == {"plan": 1}
+    await kg.ingest(text="Another note entirely.", document_id="planning", plan=_NONE)
+    assert await kg.delete_document(" plan\t") is True
+    assert await _documents(kg) == {"planning": 1}
+
+
+@pytest.mark.parametrize("bad", ["x\x00", "a\x01b", "tab\tinside", "\x00", "ok\ud800"])
+async def test_control_characters_in_ids_are_refused_with_a_hint(kg, bad: str) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(ToolError) as err:
+        await kg.ingest(text="Some text.", document_id=bad, plan=_NONE)
+    assert err.value.hint
+    await kg.ingest(text="Some text.", document_id="fine", plan=_NONE)
+    with pytest.raises(ToolError):
+        await kg.retrieve("text", document_ids=[bad])
+    with pytest.raises(ToolError):
+        await kg.delete_document(bad)
+    with pytest.raises(ToolError):
+        await kg.update(text="Other text.", document_id=bad)
+    assert await _documents(kg) == {"fine": 1}
+
+
+async def test_blank_id_is_refused(kg) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(ToolError, match="empty"):
+        await kg.ingest(text="Some text.", document_id=" \n", plan=_NONE)
+
+
+async def test_update_takes_the_stripped_id(kg) -> None:  # type: ignore[no-untyped-def]
+    await kg.ingest(text="Version one.", document_id="doc", plan=_NONE)
+    report = await kg.update(text="Version two.", document_id="doc\n", plan=_NONE)
+    assert report.documents[0].status == "updated"
+    assert await _documents(kg) == {"doc": 1}
+
+
+async def test_nul_in_text_is_a_failed_document_not_a_raw_error(kg) -> None:  # type: ignore[no-untyped-def]
+    report = await kg.ingest(text="Text with a \x00 NUL.", document_id="nul", plan=_NONE)
+    assert report.documents[0].status == "failed" and "NUL" in (report.documents[0].reason or "")
+    assert await _documents(kg) == {}
+
+
+async def test_file_path_with_edge_whitespace_fails_per_file(kg, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    good, odd = tmp_path / "good.txt", tmp_path / "odd.txt "
+    good.write_text("A good file.")
+    odd.write_text("An odd file.")
+    report = await kg.ingest(paths=[odd, good], plan=_NONE)
+    statuses = {d.document_id: (d.status, d.reason) for d in report.documents}
+    assert statuses[str(good)][0] == "ingested"
+    assert statuses[str(odd)][0] == "failed" and "rename" in (statuses[str(odd)][1] or "")
+
+
+async def test_tools_strip_ids_and_refuse_control_characters(kg) -> None:  # type: ignore[no-untyped-def]
+    toolkit = GraphRAGToolkit(kg, finalize_policy="on_write")
+    result = await toolkit.call("ingest", {"text": "Alice works at Acme.", "document_id": "memo\n"})
+    assert [d.document_id for d in result.documents] == ["memo"]  # type: ignore[attr-defined]
+    await toolkit.call("set_ontology", {"entities": [{"label": "Drug\n"}, {"label": " Disease"}],
+                                        "relations": [{"label": "TREATS", "patterns": [["Drug", "Disease"]]}]})
+    facts = await toolkit.call("add_facts", {
+        "text": "Aspirin treats headache.", "document_id": " facts-1 ",
+        "entities": [{"name": " Aspirin ", "label": "Drug"}, {"name": "headache\n", "label": "Disease"}],
+        "relations": [{"source": "Aspirin", "target": "headache", "type": "TREATS"}]})
+    assert facts.document_id == "facts-1"  # type: ignore[attr-defined]
+    names = await kg.store.ro_query("MATCH (e:__Entity__) WHERE e.label IN ['Drug', 'Disease'] "
+                                    "RETURN e.name ORDER BY e.name")
+    assert [n for (n,) in names] == ["Aspirin", "headache"]
+    assert set(await _documents(kg)) == {"memo", "facts-1"}
+    for args in ({"question": "Acme?", "document_ids": ["x\x00"]}, {"question": "Acme?", "document_ids": [" "]},
+                 {"question": "Acme\ud800?"}):
+        with pytest.raises(ToolError) as err:
+            await toolkit.call("retrieve", args)
+        assert err.value.hint
+    found = await toolkit.call("retrieve", {"question": "Where does Alice work?", "document_ids": ["memo "]})
+    assert found.passages  # type: ignore[attr-defined]
+    with pytest.raises(ToolError):
+        await toolkit.call("ingest", {"text": "x", "document_id": "a\x00"})
