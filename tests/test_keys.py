@@ -111,3 +111,36 @@ async def test_tools_strip_ids_and_refuse_control_characters(kg) -> None:  # typ
     assert found.passages  # type: ignore[attr-defined]
     with pytest.raises(ToolError):
         await toolkit.call("ingest", {"text": "x", "document_id": "a\x00"})
+
+
+async def test_shells_left_by_an_earlier_version_are_removed_on_upgrade(kg, data_dir: Path,  # type: ignore[no-untyped-def]
+                                                                        embedder) -> None:
+    from graphrag_agents.kg import KnowledgeGraph
+
+    await kg.ingest(text="Kept text.", document_id="kept", plan=_NONE)
+    # What the previous version stored for ingest(document_id="memo "): the document node, none of its chunks.
+    await kg.store.query("CREATE (:Document {id: 'memo ', title: 'memo ', content_hash: 'old', path: 'memo '}), "
+                         "(:Document {id: '\\tplan', title: 'plan', content_hash: 'old', path: '\\tplan'})")
+    async with await KnowledgeGraph.open(graph=kg.name, data_dir=str(data_dir), embedder=embedder) as upgraded:
+        report = await upgraded.ingest(text="The memo, ingested again.", document_id="memo", plan=_NONE)
+        assert report.documents[0].status == "ingested"
+        assert await _documents(upgraded) == {"kept": 1, "memo": 1}
+
+
+async def test_tenant_and_graph_names_follow_the_rule(data_dir: Path, embedder) -> None:  # type: ignore[no-untyped-def]
+    from graphrag_agents.errors import ConfigurationError
+    from graphrag_agents.kg import KnowledgeGraph
+
+    toolkit = await GraphRAGToolkit.for_tenant("acme\n", base_graph="keys", data_dir=str(data_dir),
+                                               embedder=embedder)
+    try:
+        assert toolkit.kg.name == "keys__acme"
+    finally:
+        await toolkit.aclose()
+    for bad in ("ac me", "acme\x00", "\n"):
+        with pytest.raises(ToolError):
+            await GraphRAGToolkit.for_tenant(bad, data_dir=str(data_dir), embedder=embedder)
+    async with await KnowledgeGraph.open(graph=" keys_graph\n", data_dir=str(data_dir), embedder=embedder) as kg:
+        assert kg.name == "keys_graph"
+    with pytest.raises(ConfigurationError):
+        await KnowledgeGraph.open(graph="a\x00b", data_dir=str(data_dir), embedder=embedder)

@@ -97,7 +97,24 @@ async def ensure_schema(store: GraphStore, embed_model: str, embed_dim: int) -> 
     check_embedder(store, meta, embed_model, embed_dim)
     await _create_indexes(store, embed_dim)
     await wait_for_indexes(store)
+    await _drop_key_shells(store)
     return meta
+
+
+# Characters str.strip() removes (and the range index ignores) at the ends of a key; NUL cannot be sent.
+_EDGE_CHARS = sorted({chr(c) for c in range(1, 0x21)} | {c for c in map(chr, range(0x80, 0x3001)) if c.isspace()})
+
+
+async def _drop_key_shells(store: GraphStore) -> None:
+    """Remove documents an earlier version stored under an id with whitespace at either end.
+
+    The range index ignores such whitespace, so those writes stored the document node but none of its chunks:
+    empty shells never retrieved, which would also shadow the stripped id now used. Ingesting the documents
+    again (the id is now stripped) stores them whole.
+    """
+    await store.query(
+        "MATCH (d:Document) WHERE (left(d.id, 1) IN $edge OR right(d.id, 1) IN $edge) "
+        "AND NOT (d)-[:HAS_CHUNK]->() DETACH DELETE d", {"edge": _EDGE_CHARS}, idempotent=True)
 
 
 async def _create_indexes(store: GraphStore, dim: int) -> None:

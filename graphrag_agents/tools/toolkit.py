@@ -146,8 +146,11 @@ class GraphRAGToolkit:
         """A toolkit bound to the graph ``<base_graph>__<tenant>``; ``aclose()`` closes that graph.
 
         ``options`` are the toolkit's keyword arguments, plus ``embedder`` for :meth:`KnowledgeGraph.open`.
+        Whitespace at either end of ``tenant`` is stripped; any other character outside the rule is refused.
         """
-        if not isinstance(tenant, str) or not _TENANT.match(tenant):
+        if isinstance(tenant, str):
+            tenant = tenant.strip()  # the key rule: whitespace at the ends is not part of a name
+        if not isinstance(tenant, str) or not _TENANT.fullmatch(tenant):
             raise ToolError(f"Invalid tenant name {tenant!r}.",
                             "Use 1-63 letters, digits, '_' or '-', starting with a letter or digit (e.g. 'acme').")
         embedder = options.pop("embedder", None)
