@@ -35,7 +35,6 @@ class _StoreClient:
         self.server: EmbeddedServer | None = None
         if address.url is None:
             self.server = acquire_server(address.data_dir)
-        self.write_lock = FolderWriteLock.for_folder(self.server.data_dir) if self.server is not None else None
         check_tls_handshake(address)
         self._unbound: Any = self._make()  # built off-loop; the first loop that queries adopts it
         self._by_loop: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Any] = weakref.WeakKeyDictionary()
@@ -126,10 +125,12 @@ class GraphStore:
         return GraphStore(self._client, name)
 
     def write_lock(self) -> AbstractAsyncContextManager[None]:
-        """Hold around "check what is stored, then write": excludes other writers of the embedded server's data
-        folder, in this process and in others (:mod:`.write_lock`); a no-op for a remote server."""
-        lock = self._client.write_lock
-        return lock.hold() if lock is not None else contextlib.nullcontext()
+        """Hold around "check what is stored, then write": excludes other writers of this graph in the embedded
+        server's data folder, in this process and in others (:mod:`.write_lock`); a no-op for a remote server."""
+        server = self._client.server
+        if server is None:
+            return contextlib.nullcontext()
+        return FolderWriteLock.for_graph(server.data_dir, self.name).hold()
 
     @property
     def location(self) -> str:

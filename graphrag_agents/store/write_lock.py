@@ -1,4 +1,4 @@
-"""A cross-process write lock in the embedded server's data folder (``write.lock``).
+"""A cross-process write lock per graph in the embedded server's data folder (``write.<graph>.lock``).
 
 Several processes may share one embedded server (an MCP server and the CLI on the same folder). FalkorDB runs
 each query atomically, but an ingest reads what is stored, builds its batch, and writes later: two processes
@@ -21,24 +21,25 @@ from pathlib import Path
 
 __all__ = ["FolderWriteLock"]
 
-_LOCK_NAME = "write.lock"
-_by_folder: dict[Path, FolderWriteLock] = {}
+_by_path: dict[Path, FolderWriteLock] = {}
 
 
 class FolderWriteLock:
     """``async with lock.hold(): ...`` excludes every other holder, in this process and in others."""
 
-    def __init__(self, data_dir: Path) -> None:
-        self.path = data_dir / _LOCK_NAME
+    def __init__(self, path: Path) -> None:
+        self.path = path
         self._loop_locks: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Lock] = (
             weakref.WeakKeyDictionary())
         self._owner: asyncio.Task[object] | None = None
         self._depth = 0
 
     @classmethod
-    def for_folder(cls, data_dir: Path) -> FolderWriteLock:
-        """The process's one lock object for ``data_dir`` (one per folder keeps reentrancy exact)."""
-        return _by_folder.setdefault(data_dir, cls(data_dir))
+    def for_graph(cls, data_dir: Path, graph: str) -> FolderWriteLock:
+        """The process's one lock object for ``graph`` in ``data_dir`` (one per graph keeps reentrancy exact;
+        graph names are checked to be file-name safe before a store opens them)."""
+        path = data_dir / f"write.{graph}.lock"
+        return _by_path.setdefault(path, cls(path))
 
     def _flock(self) -> int:
         fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
