@@ -41,14 +41,26 @@ class FolderWriteLock:
         path = data_dir / f"write.{graph}.lock"
         return _by_path.setdefault(path, cls(path))
 
-    def _flock(self) -> int:
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+    def _flock(self, fd: int | None = None) -> int:
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600) if fd is None else fd
         try:
             fcntl.flock(fd, fcntl.LOCK_EX)
         except BaseException:
             os.close(fd)
             raise
         return fd
+
+    def _try_flock(self) -> tuple[int, bool]:
+        """Open the lock file and try to take the lock without waiting: (fd, taken)."""
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return fd, False
+        except BaseException:
+            os.close(fd)
+            raise
+        return fd, True
 
     @staticmethod
     def _unlock(fd: int) -> None:
@@ -70,14 +82,16 @@ class FolderWriteLock:
         loop = asyncio.get_running_loop()
         local = self._loop_locks.setdefault(loop, asyncio.Lock())
         async with local:  # one waiter per loop on the flock: the others wait here, not in threads
-            pending = asyncio.ensure_future(asyncio.to_thread(self._flock))
-            try:
-                fd = await asyncio.shield(pending)
-            except asyncio.CancelledError:
-                # The thread may still get the lock: give it back as soon as it does.
-                pending.add_done_callback(
-                    lambda f: None if f.cancelled() or f.exception() else self._unlock(f.result()))
-                raise
+            fd, taken = self._try_flock()  # uncontended (the usual case): no thread hop
+            if not taken:
+                pending = asyncio.ensure_future(asyncio.to_thread(self._flock, fd))
+                try:
+                    fd = await asyncio.shield(pending)
+                except asyncio.CancelledError:
+                    # The thread may still get the lock: give it back as soon as it does.
+                    pending.add_done_callback(
+                        lambda f: None if f.cancelled() or f.exception() else self._unlock(f.result()))
+                    raise
             self._owner, self._depth = task, 1
             try:
                 yield
