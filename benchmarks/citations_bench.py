@@ -28,6 +28,17 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+from citation_sets import (
+    CONTROLS,
+    MEANING_KINDS,
+    Draft,
+    Labelled,
+    cite,
+    meaning_drafts,
+    negation_removed_drafts,
+    wiki_questions,
+)
+
 from graphrag_agents.tools.citations import CitationCheck, check_citations
 from graphrag_agents.tools.evidence import Evidence
 
@@ -63,27 +74,11 @@ _WORLD_NEGATIVE_TEMPLATES = [
     "{A} is not related to {B}.",
     "{A} does not appear in {B}.",
     "{A} has nothing to do with {B}.",
+    "The election results in {A} were not certified until 2021.",
+    "{A} was not named chief executive of {B} in 2015.",
+    "The tools did not arrive at {A} until 1990.",
 ]
 _PREFIXES = ["According to the passages, ", "Notably, ", "In short, ", "Based on the evidence, "]
-
-
-@dataclass
-class Labelled:
-    text: str
-    flag: bool | None
-    """True: should be flagged; False: should pass; None: not detectable by a literal check (left out)."""
-    category: str
-    kind: str = ""
-    """``uncited`` or ``unsupported`` for sentences that should be flagged."""
-
-
-@dataclass
-class Draft:
-    answer: str
-    evidence: dict[int, Evidence]
-    sentences: list[Labelled]
-    grounded: bool
-    invalid: list[int] = field(default_factory=list)
 
 
 # ---------------------------------------------------------------- oracle (the rule book, written plainly)
@@ -135,23 +130,6 @@ def _states_claim(sentence: str) -> bool:
 
 # ---------------------------------------------------------------- draft construction
 
-def _cite(sentence: str, numbers: list[int], rng: random.Random) -> str:
-    """Put a marker for ``numbers`` into the sentence, in one of the styles models write."""
-    inner = ", ".join(map(str, numbers))
-    style = rng.randrange(6)
-    if style == 1:
-        inner = ",".join(map(str, numbers))
-    marker = {2: f"[ {inner} ]", 3: f"［{inner}］"}.get(style, f"[{inner}]")
-    if len(numbers) > 2 and numbers == list(range(numbers[0], numbers[-1] + 1)):
-        marker = f"[{numbers[0]}-{numbers[-1]}]"
-    end = _END.search(sentence)
-    if end is None:
-        return f"{sentence} {marker}"
-    if style == 4:
-        return f"{sentence} {marker}"  # after the full stop
-    return f"{sentence[:end.start()]} {marker}{sentence[end.start():]}"
-
-
 def _title(paragraph: dict[str, Any]) -> str:
     return re.sub(r"\s*\(.*\)$", "", paragraph["title"]).strip()
 
@@ -199,6 +177,7 @@ def _drafts(q: dict[str, Any], corpus: dict[str, dict[str, Any]], rng: random.Ra
     gold = {number[corpus[pid]["title"]] for pid in q["supporting_paragraph_ids"]}
     others = [n for n in evidence if n not in gold]
     facts: list[tuple[str, int]] = []
+    drafts: list[Draft] = []
     for title, index in q["supporting_facts"]:
         n = number.get(title)
         if n is None or index >= len(paragraphs[n - 1]["sentences"]):
@@ -206,7 +185,9 @@ def _drafts(q: dict[str, Any], corpus: dict[str, dict[str, Any]], rng: random.Ra
         text = paragraphs[n - 1]["sentences"][index].strip()
         if text:
             facts.append((text, n))
-    drafts: list[Draft] = []
+            drafts += meaning_drafts(paragraphs[n - 1], index, n, evidence, rng)
+    for n in sorted(gold):
+        drafts += negation_removed_drafts(paragraphs[n - 1], n, evidence, rng)
     for text, n in facts:
         drafts += _fact_drafts(text, n, evidence, others, paragraphs, rng)
     if len(facts) >= 2 and facts[0][1] != facts[1][1]:
@@ -220,31 +201,31 @@ def _fact_drafts(text: str, n: int, evidence: dict[int, Evidence], others: list[
                  paragraphs: list[dict[str, Any]], rng: random.Random) -> list[Draft]:
     own = evidence[n].content
     body = _with_prefix(text, rng) if rng.random() < 0.3 else text
-    out = [Draft(_cite(body, [n], rng), evidence, [Labelled(body, False, "supported")], True)]
+    out = [Draft(cite(body, [n], rng), evidence, [Labelled(body, False, "supported")], True)]
     if others:  # one question has no distractor paragraph
         d = rng.choice(others)
         detectable = _detectable(text, evidence[d].content)
-        out.append(Draft(_cite(text, [d], rng), evidence,
+        out.append(Draft(cite(text, [d], rng), evidence,
                          [Labelled(text, True if detectable else None, "distractor", "unsupported")], True))
     name = _title(paragraphs[rng.choice([m for m in evidence if m != n]) - 1])
     changed = _change_name(text, name, rng)
     if changed is not None:
         flag = bool(_name_words(name, skip_first=False) - _ev_words(own)) or None
-        out.append(Draft(_cite(changed, [n], rng), evidence,
+        out.append(Draft(cite(changed, [n], rng), evidence,
                          [Labelled(changed, flag, "name changed", "unsupported")], True))
     out += _format_drafts(text, n, evidence, rng)
     figure = _change_figure(text, rng)
     if figure is not None:
         changed, new = figure
         flag = (_figure(new) not in _ev_figures(own)) or None
-        out.append(Draft(_cite(changed, [n], rng), evidence,
+        out.append(Draft(cite(changed, [n], rng), evidence,
                          [Labelled(changed, flag, "figure changed", "unsupported")], True))
     out.append(Draft(text, evidence, [Labelled(text, _states_claim(text), "uncited", "uncited")], False))
     bogus = rng.randint(11, 99)
-    out.append(Draft(_cite(text, [bogus], rng), evidence,
+    out.append(Draft(cite(text, [bogus], rng), evidence,
                      [Labelled(text, _states_claim(text), "invalid number only", "uncited")], False, [bogus]))
     dropped = {k: v for k, v in evidence.items() if k != n}
-    out.append(Draft(_cite(text, [n], rng), dropped,
+    out.append(Draft(cite(text, [n], rng), dropped,
                      [Labelled(text, _states_claim(text), "dropped evidence only", "uncited")], False, [n]))
     return out
 
@@ -270,7 +251,7 @@ def _reformat_figure(sentence: str) -> str | None:
 
 
 def _markdown(sentence: str, n: int, rng: random.Random) -> str:
-    cited = _cite(sentence, [n], rng)
+    cited = cite(sentence, [n], rng)
     style = rng.randrange(4)
     if style == 0:
         run = next((m for m in _CAP_RUN.finditer(cited) if m.group()[0].isupper()), None)
@@ -286,7 +267,7 @@ def _format_drafts(text: str, n: int, evidence: dict[int, Evidence], rng: random
     out = [Draft(_markdown(text, n, rng), evidence, [Labelled(text, False, "supported, Markdown")], True)]
     reformatted = _reformat_figure(text)
     if reformatted is not None:
-        out.append(Draft(_cite(reformatted, [n], rng), evidence,
+        out.append(Draft(cite(reformatted, [n], rng), evidence,
                          [Labelled(reformatted, False, "figure written differently")], True))
     words = {"two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7", "eight": "8",
              "nine": "9", "ten": "10", "twelve": "12", "twenty": "20"}
@@ -295,7 +276,7 @@ def _format_drafts(text: str, n: int, evidence: dict[int, Evidence], rng: random
         digits = words[hit.group(1)]
         changed = text[:hit.start()] + digits + text[hit.end():]
         flag = (digits not in _ev_figures(evidence[n].content)) or None
-        out.append(Draft(_cite(changed, [n], rng), evidence,
+        out.append(Draft(cite(changed, [n], rng), evidence,
                          [Labelled(changed, flag, "number word as digits", "unsupported")], True))
     return out
 
@@ -303,7 +284,7 @@ def _format_drafts(text: str, n: int, evidence: dict[int, Evidence], rng: random
 def _pair_drafts(first: tuple[str, int], second: tuple[str, int], evidence: dict[int, Evidence],
                  rng: random.Random) -> list[Draft]:
     (s1, n1), (s2, n2) = first, second
-    cited = [_cite(s1, [n1], rng), _cite(s2, [n2], rng)]
+    cited = [cite(s1, [n1], rng), cite(s2, [n2], rng)]
     joined = "\n".join(f"- {c}" for c in cited) if rng.random() < 0.3 else " ".join(cited)
     out = [Draft(joined, evidence, [Labelled(s1, False, "supported pair"), Labelled(s2, False, "supported pair")],
                  True)]
@@ -313,9 +294,9 @@ def _pair_drafts(first: tuple[str, int], second: tuple[str, int], evidence: dict
     merged = _END.sub("", s1) + "; " + s2[0].lower() + s2[1:] if s2[:1].isupper() and _is_opener(s2) else None
     if merged is not None:
         both = sorted({n1, n2})
-        out.append(Draft(_cite(merged, both, rng), evidence, [Labelled(merged, False, "merged, both cited")], True))
+        out.append(Draft(cite(merged, both, rng), evidence, [Labelled(merged, False, "merged, both cited")], True))
         flag = _detectable(merged, evidence[n1].content) or None
-        out.append(Draft(_cite(merged, [n1], rng), evidence,
+        out.append(Draft(cite(merged, [n1], rng), evidence,
                          [Labelled(merged, flag, "merged, one cited", "unsupported")], True))
     return out
 
@@ -333,10 +314,10 @@ def _answer_drafts(q: dict[str, Any], evidence: dict[int, Evidence], gold: set[i
     if not holders or not others:
         return []
     text = f"The answer is {answer}."
-    out = [Draft(_cite(text, holders[:1], rng), evidence, [Labelled(text, False, "short answer")], True)]
+    out = [Draft(cite(text, holders[:1], rng), evidence, [Labelled(text, False, "short answer")], True)]
     wrong = rng.choice(others)
     flag = _detectable(text, evidence[wrong].content) or None
-    out.append(Draft(_cite(text, [wrong], rng), evidence,
+    out.append(Draft(cite(text, [wrong], rng), evidence,
                      [Labelled(text, flag, "short answer, wrong citation", "unsupported")], True))
     return out
 
@@ -358,49 +339,64 @@ def _norm(text: str) -> str:
     return "".join(_MARKER.sub("", text).split())
 
 
-def _flagged(check: CitationCheck) -> dict[str, str]:
-    found = {_norm(s): "uncited" for s in check.uncited}
-    found.update({_norm(c.sentence): "unsupported" for c in check.unsupported})
+def _flagged(check: CitationCheck) -> dict[str, tuple[str, frozenset[str]]]:
+    """Flagged sentences -> (list, the rules that flagged it: ``literal`` or the meaning rules' names)."""
+    literal = frozenset({"literal"})
+    found: dict[str, tuple[str, frozenset[str]]] = {_norm(s): ("uncited", literal) for s in check.uncited}
+    for c in check.unsupported:
+        rules = frozenset(x.rule for x in c.conflicts) if c.conflicts else frozenset({"literal"})
+        found[_norm(c.sentence)] = ("unsupported", rules)
     return found
 
 
-def _match(sentence: str, flagged: dict[str, str]) -> str | None:
+def _match(sentence: str, flagged: dict[str, tuple[str, frozenset[str]]]) -> tuple[str, frozenset[str]] | None:
     mine = _norm(sentence)
-    for text, kind in flagged.items():
+    for text, hit in flagged.items():
         if text and (text in mine or mine in text):
-            return kind
+            return hit
     return None
 
 
 @dataclass
 class Score:
     counts: Counter[str] = field(default_factory=Counter)
+    """TP/FP/FN/TN over the literal categories (the rule book before the meaning rules)."""
     per_category: dict[str, Counter[str]] = field(default_factory=dict)
+    false_by_rule: Counter[str] = field(default_factory=Counter)
+    """Should-pass sentences (any category) flagged, by the rule that flagged them."""
     misses: list[str] = field(default_factory=list)
+    millis: list[float] = field(default_factory=list)
 
-    def add(self, label: Labelled, kind: str | None) -> None:
+    def add(self, label: Labelled, hit: tuple[str, frozenset[str]] | None) -> None:
         cat = self.per_category.setdefault(label.category, Counter())
         cat["sentences"] += 1
+        literal = label.category not in MEANING_KINDS and label.category not in CONTROLS
         if label.flag is None:
             cat["excluded"] += 1
-            self.counts["excluded"] += 1
+            self.counts["excluded"] += literal
             return
         cat["expect flag" if label.flag else "expect pass"] += 1
-        cat["flagged"] += kind is not None
+        cat["flagged"] += hit is not None
+        if not label.flag and hit is not None:
+            self.false_by_rule.update(hit[1])
         outcome = {(True, True): "TP", (True, False): "FN", (False, True): "FP", (False, False): "TN"}
-        verdict = outcome[(label.flag, kind is not None)]
-        self.counts[verdict] += 1
-        if verdict == "TP":
-            self.counts["kind right"] += kind == label.kind
-        if verdict in ("FP", "FN") and len(self.misses) < 400:
-            self.misses.append(f"{verdict} [{label.category}] {label.text[:160]}")
+        verdict = outcome[(label.flag, hit is not None)]
+        if literal:
+            self.counts[verdict] += 1
+            if verdict == "TP":
+                self.counts["kind right"] += hit is not None and hit[0] == label.kind
+        if verdict in ("FP", "FN") and len(self.misses) < 1000:
+            rules = f" ({', '.join(sorted(hit[1]))})" if hit else ""
+            self.misses.append(f"{verdict} [{label.category}]{rules} {label.text[:160]}")
 
 
-def evaluate(drafts: list[Draft]) -> tuple[Score, int, int]:
+def evaluate(drafts: list[Draft], meaning: bool) -> tuple[Score, int, int]:
     score = Score()
     grounded_right = invalid_right = 0
     for draft in drafts:
-        check = check_citations(draft.answer, draft.evidence)
+        start = time.perf_counter()
+        check = check_citations(draft.answer, draft.evidence, meaning=meaning)
+        score.millis.append((time.perf_counter() - start) * 1000)
         flagged = _flagged(check)
         for label in draft.sentences:
             score.add(label, _match(label.text, flagged))
@@ -450,43 +446,73 @@ def linearity(drafts: list[Draft]) -> list[str]:
     return lines
 
 
+def _load(eval_dir: Path, name: str, seed: int) -> tuple[list[dict[str, Any]], dict[str, dict[str, Any]]]:
+    corpus = {row["id"]: row for row in map(json.loads, (eval_dir / f"{name}.corpus.jsonl").open())}
+    questions = [json.loads(line) for line in (eval_dir / f"{name}.questions.jsonl").open()]
+    if name != "hotpotqa":
+        questions = wiki_questions(questions, corpus, random.Random(f"{seed}:distractors"))
+    return questions, corpus
+
+
+def _pr(tp: int, fp: int, fn: int) -> str:
+    return f"precision {tp / max(1, tp + fp):.3f}  recall {tp / max(1, tp + fn):.3f}"
+
+
+def _percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def report(label: str, drafts: list[Draft], show_misses: int) -> None:
+    """Both rule books on one labelled set, side by side."""
+    books = {"literal rules (meaning=False)": evaluate(drafts, False), "with meaning rules (default)": evaluate(
+        drafts, True)}
+    print(f"== {label}: {len(drafts)} drafts")
+    for book, (score, grounded_right, invalid_right) in books.items():
+        c = score.counts
+        print(f"-- {book}")
+        print(f"   literal categories: {_pr(c['TP'], c['FP'], c['FN'])}  (TP {c['TP']}, FP {c['FP']}, FN {c['FN']}, "
+              f"TN {c['TN']}; left out as invisible to a literal check: {c['excluded']})")
+        print(f"   flagged in the right list, of true positives: {c['kind right'] / max(1, c['TP']):.3f}; grounded "
+              f"accuracy {grounded_right / len(drafts):.3f}; invalid numbers exact {invalid_right / len(drafts):.3f}")
+        for kind, rule in MEANING_KINDS.items():
+            cat = score.per_category.get(kind, Counter())
+            tp, fn = cat["flagged"], cat["expect flag"] - cat["flagged"]
+            print(f"   {kind:<18} {_pr(tp, score.false_by_rule[rule], fn)}  (flagged {tp} of {cat['expect flag']}; "
+                  f"controls flagged by the {rule} rule: {score.false_by_rule[rule]}; left out {cat['excluded']})")
+        controls = [score.per_category.get(k, Counter()) for k in CONTROLS]
+        print("   controls flagged: " + ", ".join(f"{k} {c['flagged']}/{c['expect pass']}"
+                                                  for k, c in zip(CONTROLS, controls, strict=True)))
+        print(f"   ms per answer: p50 {_percentile(score.millis, 0.5):.2f}  p95 {_percentile(score.millis, 0.95):.2f}")
+    score = books["with meaning rules (default)"][0]
+    print(f"\n{'category':<30}{'sentences':>10}{'exp. flag':>10}{'exp. pass':>10}{'flagged':>9}{'left out':>9}")
+    for name, cat in score.per_category.items():
+        print(f"{name:<30}{cat['sentences']:>10}{cat['expect flag']:>10}{cat['expect pass']:>10}"
+              f"{cat['flagged']:>9}{cat['excluded']:>9}")
+    for miss in score.misses[:show_misses]:
+        print(miss)
+    print()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--eval-dir", type=Path, default=_DEFAULT_EVAL)
+    parser.add_argument("--sets", default="hotpotqa,2wikimultihopqa", help="comma-separated eval set names")
+    parser.add_argument("--no-linearity", action="store_true", help="skip the run-time-on-large-answers part")
     parser.add_argument("--show-misses", type=int, default=0, help="print this many FP/FN sentences")
     args = parser.parse_args()
     started = time.perf_counter()
-    corpus = {row["id"]: row for row in map(json.loads, (args.eval_dir / "hotpotqa.corpus.jsonl").open())}
-    questions = [json.loads(line) for line in (args.eval_dir / "hotpotqa.questions.jsonl").open()]
-    drafts = [d for q in questions for d in _drafts(q, corpus, random.Random(f"{args.seed}:{q['id']}"))]
-    score, grounded_right, invalid_right = evaluate(drafts)
-    c = score.counts
-    precision = c["TP"] / max(1, c["TP"] + c["FP"])
-    recall = c["TP"] / max(1, c["TP"] + c["FN"])
-    print(f"check_citations on a labelled set from the HotpotQA sample ({len(questions)} questions, "
-          f"seed {args.seed}): {len(drafts)} drafts")
-    print(f"sentences scored: {c['TP'] + c['FP'] + c['FN'] + c['TN']} (should flag {c['TP'] + c['FN']}, "
-          f"should pass {c['FP'] + c['TN']}); left out as invisible to a literal check: {c['excluded']}")
-    print(f"flags (uncited + unsupported): precision {precision:.3f}  recall {recall:.3f}  "
-          f"(TP {c['TP']}, FP {c['FP']}, FN {c['FN']}, TN {c['TN']})")
-    print(f"recall if the left-out cases counted as misses: {c['TP'] / max(1, c['TP'] + c['FN'] + c['excluded']):.3f}"
-          " (what a literal check cannot see)")
-    print(f"flagged in the right list (uncited vs unsupported), of true positives: "
-          f"{c['kind right'] / max(1, c['TP']):.3f}")
-    print(f"grounded accuracy: {grounded_right / len(drafts):.3f}   invalid numbers exact: "
-          f"{invalid_right / len(drafts):.3f}   ({len(drafts)} drafts)")
-    print()
-    print(f"{'category':<30}{'sentences':>10}{'exp. flag':>10}{'exp. pass':>10}{'flagged':>9}{'left out':>9}")
-    for name, cat in score.per_category.items():
-        print(f"{name:<30}{cat['sentences']:>10}{cat['expect flag']:>10}{cat['expect pass']:>10}"
-              f"{cat['flagged']:>9}{cat['excluded']:>9}")
-    print()
-    print("run time (linear in the answer's length: x10 and x100 are the ideal ratios):")
-    for line in linearity(drafts):
-        print(line)
-    for miss in score.misses[:args.show_misses]:
-        print(miss)
+    first: list[Draft] = []
+    for name in args.sets.split(","):
+        questions, corpus = _load(args.eval_dir, name, args.seed)
+        drafts = [d for q in questions for d in _drafts(q, corpus, random.Random(f"{args.seed}:{q['id']}"))]
+        first = first or drafts
+        report(f"{name} ({len(questions)} questions, seed {args.seed})", drafts, args.show_misses)
+    if not args.no_linearity:
+        print("run time (linear in the answer's length: x10 and x100 are the ideal ratios):")
+        for line in linearity(first):
+            print(line)
     print(f"\ntotal bench time {time.perf_counter() - started:.1f} s")
 
 

@@ -362,8 +362,8 @@ def test_hostile_answers_finish_quickly(answer: str) -> None:
 
 def test_to_llm_text_when_grounded_and_clean() -> None:
     text = check("Alice works at Acme Corp [1].").to_llm_text()
-    assert "grounded (cites [1])" in text
-    assert "NOT grounded" not in text
+    assert text.startswith("Citation check: grounded and verified (cites [1])")
+    assert "NOT" not in text
 
 
 def test_to_llm_text_lists_what_to_fix() -> None:

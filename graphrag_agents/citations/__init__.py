@@ -1,10 +1,15 @@
 """``check_citations``: the deterministic check of a draft answer's ``[n]`` markers against a session's evidence.
 
-``check`` runs the check and defines its result; ``_sentences`` splits an answer into sentences and markers;
-``_claims`` finds the figures and names a sentence states and whether the cited evidence holds them.
-The same names stay importable from ``graphrag_agents.tools`` and ``graphrag_agents.tools.citations``.
+``check`` runs the check and ``result`` defines what it returns. One private module per rule family:
+``_markers`` (citation markers) and ``_sentences`` (the splitter); ``_figures`` and ``_names`` (the literal
+rules); ``_lack`` (sentences saying the graph lacks something); ``_together``, ``_polarity`` and ``_opposites``
+(the meaning rules, run clause by clause by ``_meaning`` against ``_evidence``'s sentences); ``_suggest``
+(citations for uncited sentences). The same names stay importable from ``graphrag_agents.tools`` and
+``graphrag_agents.tools.citations``.
 """
 
-from .check import CitationCheck, CitationSuggestion, CitedSource, UnsupportedClaim, check_citations
+from .check import EntailmentJudge, check_citations
+from .result import CitationCheck, CitationSuggestion, CitedSource, ClaimConflict, UnsupportedClaim
 
-__all__ = ["CitationCheck", "CitationSuggestion", "CitedSource", "UnsupportedClaim", "check_citations"]
+__all__ = ["CitationCheck", "CitationSuggestion", "CitedSource", "ClaimConflict", "EntailmentJudge",
+           "UnsupportedClaim", "check_citations"]

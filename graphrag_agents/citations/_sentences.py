@@ -1,4 +1,4 @@
-"""Citation markers and the sentence splitter behind ``check_citations`` (private).
+"""The sentence splitter behind ``check_citations`` (private).
 
 The splitter works on Markdown answers: fenced code is skipped, headings and table header rows are kept but
 not checked, every list item and table row starts a new sentence, and a marker written after the full stop
@@ -12,23 +12,12 @@ lowercase, except after abbreviations (``Dr.``, ``e.g.``, ``Bros.``), initials (
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass
+
+from ._markers import FENCE_RE, INLINE_CODE_RE, MARKER_RE, code_spans, lines
 
 __all__ = ["INLINE_CODE_RE", "MARKER_RE", "Sentence", "code_spans", "split_sentences"]
 
-_OPEN = "[［【〔"
-_CLOSE = "]］】〕"
-_NUM = r"\d{1,12}"
-_ITEM = rf"{_NUM}(?:[ \t]*[-–—~〜][ \t]*{_NUM})?"
-MARKER_RE = re.compile(
-    rf"[{re.escape(_OPEN)}][ \t\u3000]*{_ITEM}(?:[ \t\u3000]*[,，、;；][ \t\u3000]*{_ITEM})*[ \t\u3000]*"
-    rf"[{re.escape(_CLOSE)}]"
-)
-"""One citation marker: ``[3]``, ``[1, 4]``, ``[1-3]``, ``[ 3 ]``, ``［3］``, ``【2，5】``."""
-
-INLINE_CODE_RE = re.compile(r"`[^`\n]*`")
-_FENCE = re.compile(r"[ \t]{0,3}(?:```|~~~)")
 _HEADING = re.compile(r"[ \t]{0,3}#{1,6}(?:[ \t]|$)")
 _RULE = re.compile(r"[ \t]*(?:(?:\*[ \t]*){3,}|(?:-[ \t]*){3,}|(?:_[ \t]*){3,})$")
 _QUOTE = re.compile(r"[ \t]*(?:>[ \t]?)+")
@@ -77,35 +66,16 @@ class _Tok:
     """A sentence ends before this token (the previous line ended with a marker)."""
 
 
-def code_spans(text: str) -> list[tuple[int, int]]:
-    """Fenced blocks and inline code spans of ``text``: markers inside them are not citations."""
-    spans: list[tuple[int, int]] = []
-    fence_start: int | None = None
-    for start, end in _lines(text):
-        if _FENCE.match(text, start, end):
-            if fence_start is None:
-                fence_start = start
-            else:
-                spans.append((fence_start, end))
-                fence_start = None
-            continue
-        if fence_start is None:
-            spans.extend(m.span() for m in INLINE_CODE_RE.finditer(text, start, end))
-    if fence_start is not None:
-        spans.append((fence_start, len(text)))
-    return spans
-
-
 def split_sentences(text: str) -> list[Sentence]:
     """Split a (Markdown) answer into sentences; see the module docstring for the rules."""
     text = _mask(text)
     out: list[Sentence] = []
     para: list[_Tok] = []
-    lines = list(_lines(text))
+    all_lines = list(lines(text))
     in_fence = False
     ended_with_marker = False
-    for i, (start, end) in enumerate(lines):
-        if _FENCE.match(text, start, end):
+    for i, (start, end) in enumerate(all_lines):
+        if FENCE_RE.match(text, start, end):
             in_fence = not in_fence
             _flush(text, para, out)
             continue
@@ -119,7 +89,7 @@ def split_sentences(text: str) -> list[Sentence]:
             ended_with_marker = False
             continue
         is_table = text[start:end].lstrip().startswith("|")
-        header = is_table and i + 1 < len(lines) and _is_table_sep(text[slice(*lines[i + 1])])
+        header = is_table and i + 1 < len(all_lines) and _is_table_sep(text[slice(*all_lines[i + 1])])
         if header or _HEADING.match(text, start, end):
             _flush(text, para, out)
             out.append(Sentence(start, end, checked=False))
@@ -144,17 +114,6 @@ def _is_table_sep(line: str) -> bool:
     """``|---|:--:|``: a Markdown table's header separator."""
     cells = line.strip()
     return "--" in cells and "|" in cells and all(ch in "|-: \t" for ch in cells)
-
-
-def _lines(text: str) -> Iterator[tuple[int, int]]:
-    start = 0
-    while start <= len(text):
-        nl = text.find("\n", start)
-        end = len(text) if nl < 0 else nl
-        yield start, end
-        if nl < 0:
-            return
-        start = nl + 1
 
 
 def _flush(text: str, para: list[_Tok], out: list[Sentence]) -> None:

@@ -1,27 +1,21 @@
-"""Figures, names and "the graph lacks it" statements: the literal claim checks of check_citations (private).
+"""Names: the runs of capitalised words a sentence states, with the reference's rule for its first word (private).
 
-Both the answer and the evidence are read after NFKC normalisation (full-width ``２`` is ``2``); words are
-compared case- and accent-insensitively (``Zürich`` = ``zurich``). Every pattern here runs in linear time:
-no nested or adjacent unbounded repetitions that could backtrack.
+A run continues across ``.`` or ``&`` (``U.S. Army``, ``Johnson & Johnson``), across a ``*`` inside a word
+(``Sno*Drift``, as the evidence writes it) and across lowercase connectors (``Bank of America``). Each word of
+three or more letters of a name must be a whole word of the cited evidence.
 """
 
 from __future__ import annotations
 
 import re
-import unicodedata
 from dataclasses import dataclass
-from functools import lru_cache
 
-__all__ = ["EvidenceIndex", "Name", "claim_text", "extract_figures", "extract_names", "is_lack_statement"]
+from ._text import LETTERS, fold
 
-_FIGURE = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?(?!\d)|\d+(?:\.\d+)?")
+__all__ = ["OPENERS", "Name", "extract_names"]
+
 _NAME_WORD = re.compile(r"[^\W\d_]+(?:['’\-][^\W\d_]+)*")
-_LETTERS = re.compile(r"[^\W\d_]+")
-_LINK = re.compile(r"!?\[([^\[\]\n]{0,500})\]\([^()\s]{0,2000}\)")
-_URL = re.compile(r"(?:https?://|www\.)\S+")
-_HTML_TAG = re.compile(r"</?[A-Za-z][^<>\n]{0,200}>")
 _APOSTROPHE = re.compile(r"['’\-]")
-_EMPHASIS = str.maketrans("", "", "*_~`")
 _CLAUSE_PUNCT = frozenset(";:—–(|\"“”«»[")
 
 # A capitalised sentence-first word that is one of these is not a name ("The", "However"); the same holds
@@ -54,33 +48,6 @@ _TITLES = frozenset(["mr", "mrs", "ms", "mx", "dr", "prof", "st", "mt", "ft", "g
                      "hon", "sen", "rep", "gov", "pres", "jr", "sr"])
 _PRONOUN_I = frozenset({"i", "i'm", "i've", "i'd", "i'll", "i’m", "i’ve", "i’d", "i’ll"})
 
-_NEG = r"(?:not\b|\w{0,20}n['’]t\b|never\b|cannot\b)"
-_EVID = (r"(?:knowledge\s+graph|graph|knowledge\s+base|evidence|sources?|passages?|documents?|context|"
-         r"search(?:es)?|results?|excerpts?|texts?|corpus|tools?|look-?ups?|retrieval|data(?:set)?|"
-         r"snippets?|facts|information\s+(?:provided|retrieved|available|given|returned)|citations?)")
-_LACK_PATTERNS = [
-    # "The graph does not say ...", "the retrieved passages don't mention ...", "the evidence lacks ..."
-    rf"\b{_EVID}\s+(?:\w+\s+){{0,2}}?(?:(?:does|do|did|is|are|was|were|has|have|had|can|could|will|would|"
-    rf"seems?\s+to|appears?\s+to)\s*{_NEG}|lacks?\b|(?:contains?|has|have|includes?|gives?|provides?|"
-    rf"offers?|returned|found|yielded|shows?|mentions?|says?)\s+(?:no|nothing)\b|(?:is|are)\s+silent\b)",
-    # "... is not mentioned in the passages", "no information about X in the graph", "nothing in the evidence"
-    rf"\b(?:not|no|nothing|none)\s+(?:\w+\s+){{0,4}}?(?:in|from|within|among|across|of|by)\s+(?:the\s+|my\s+|"
-    rf"these\s+|this\s+|our\s+|any\s+)?(?:\w+\s+)?{_EVID}\b",
-    # "I could not find ...", "we were unable to determine ..."
-    rf"\b(?:i|we)\s+(?:\w+\s+){{0,2}}?(?:{_NEG}|unable\s+to\b|no\s+longer\b)\s*(?:\w+\s+){{0,2}}?"
-    r"(?:find|found|locate|determine|confirm|identify|verify|see|tell|answer|know|retrieve)\b",
-    # "There is no information on ...", "no mention of ..."
-    r"\bno\s+(?:\w+\s+)?(?:information|mention|indication|details)\b",
-    # "Its founder is not mentioned.", "... was not specified", "unclear from the passages"
-    # (the verbs must be lowercase: "Doctors Don't Tell" is a title)
-    r"\b(?:not|never)\s+(?:explicitly\s+|directly\s+|clearly\s+)?(?-i:mentioned|stated|specified|indicated|"
-    r"addressed|covered|named)\b",
-    rf"\b(?:does|do|did)\s*{_NEG}\s*(?:explicitly\s+|directly\s+|clearly\s+)?(?-i:say|mention|specify|"
-    r"state|indicate|tell)\b",
-    r"\b(?:unclear|unknown|not\s+clear)\s+(?:from|in|based\s+on)\b",
-]
-_LACK = re.compile("|".join(f"(?:{p})" for p in _LACK_PATTERNS), re.IGNORECASE)
-
 
 @dataclass(frozen=True)
 class Name:
@@ -90,38 +57,8 @@ class Name:
     """The name as written."""
     words: tuple[str, ...]
     """Its words of three or more letters, folded: each must appear in the cited evidence."""
-
-
-@lru_cache(maxsize=65_536)
-def fold(word: str) -> str:
-    """Case- and accent-insensitive form of a word."""
-    decomposed = unicodedata.normalize("NFKD", word.casefold())
-    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
-
-
-def normalize_figure(raw: str) -> str:
-    """``2.80`` -> ``2.8``, ``1,000`` -> ``1000``, ``007`` -> ``7``, any script's digits -> ASCII."""
-    text = raw.replace(",", "")
-    if not text.isascii():
-        text = "".join(ch if ch == "." else str(unicodedata.decimal(ch, 0)) for ch in text)
-    whole, _, frac = text.partition(".")
-    whole = whole.lstrip("0") or "0"
-    frac = frac.rstrip("0")
-    return f"{whole}.{frac}" if frac else whole
-
-
-def claim_text(sentence: str) -> str:
-    """The sentence without Markdown syntax, link targets, URLs and HTML tags (the caller removes markers)."""
-    text = unicodedata.normalize("NFKC", sentence)
-    text = _LINK.sub(r"\1", text)
-    text = _URL.sub(" ", text)
-    text = _HTML_TAG.sub(" ", text)
-    return text.translate(_EMPHASIS)
-
-
-def extract_figures(text: str) -> list[str]:
-    """The numbers written with digits in ``text``, normalised, in order, without repeats."""
-    return list(dict.fromkeys(normalize_figure(m.group()) for m in _FIGURE.finditer(text)))
+    start: int = 0
+    """Offset of its first character in the text it was read from."""
 
 
 def extract_names(text: str, *, lone_first: bool = False) -> list[Name]:
@@ -161,7 +98,7 @@ def _joins(gap: str, after_connector: bool) -> bool:
     """Whether a capitalised word continues the run before it across ``gap``."""
     if after_connector or gap.isspace():
         return gap.isspace()
-    return gap.strip() in (".", "&")
+    return gap == "*" or gap.strip() in (".", "&")
 
 
 def _is_name_word(m: re.Match[str], gap: str, is_first: bool, text: str) -> bool:
@@ -183,21 +120,7 @@ def _name(text: str, run: list[re.Match[str]]) -> Name:
         word = m.group()
         if word[0].islower() or (word.casefold() in _TITLES and text.startswith(".", m.end())):
             continue
-        words.extend(fold(part) for part in _LETTERS.findall(word) if len(part) >= 3)
-    return Name(text=text[run[0].start():run[-1].end()], words=tuple(dict.fromkeys(words)))
+        words.extend(fold(part) for part in LETTERS.findall(word) if len(part) >= 3)
+    return Name(text=text[run[0].start():run[-1].end()], words=tuple(dict.fromkeys(words)), start=run[0].start())
 
 
-def is_lack_statement(text: str) -> bool:
-    """Whether the sentence says the graph / evidence / lookup lacks something (it then needs no citation)."""
-    return _LACK.search(text) is not None
-
-
-class EvidenceIndex:
-    """The figures and folded words of one evidence text, for membership tests."""
-
-    __slots__ = ("figures", "words")
-
-    def __init__(self, content: str) -> None:
-        text = unicodedata.normalize("NFKC", content)
-        self.figures = frozenset(extract_figures(text))
-        self.words = frozenset(fold(w) for w in set(_LETTERS.findall(text)))

@@ -1,0 +1,120 @@
+"""What one evidence text holds, for the claim rules: its figures and words, and the same per sentence (private).
+
+The whole-text sets serve the literal rules (a figure or a name anywhere in the cited evidence). The sentences,
+built on first use, serve the meaning rules: which sentence states a claim's names together, and whether that
+sentence is negated or says the opposite word. A sentence whose subject is a pronoun or a definite description
+("He", "The film") may also be credited with the names it refers to: the passage's topic (the first name of its
+first sentence) and, after a leading personal pronoun, the names of the sentence before.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from functools import cached_property
+
+from ._figures import digit_runs, extract_figures
+from ._names import extract_names
+from ._polarity import is_negated, negation_cue
+from ._sentences import split_sentences
+from ._text import LETTERS, claim_text, fold, stem
+
+__all__ = ["CLAUSE_RE", "FUNCTION_WORDS", "EvidenceIndex", "EvidenceSentence", "content_stems", "content_terms"]
+
+CLAUSE_RE = re.compile(r"[,;:()\[\]—–]|\s-\s")
+"""Where a sentence's clauses meet: the reverse polarity rule reads the clause that states the claim."""
+_FIRST_VERB = re.compile(r"\s(?:is|was|are|were|has|had|have)\s")
+_PRONOUN_START = frozenset("he she it they his her its their him them".split())
+_ANAPHOR_START = _PRONOUN_START | frozenset("the this these that those".split())
+FUNCTION_WORDS = frozenset("""
+a an the this that these those its his her their our my your some many most several each every all both either
+neither any such other another one few much more less only even also just he she it they we you i there here who
+whom whose what which where when why how whether in on at by for from with without within after before during
+since until till under over between among through throughout across against about above below into onto upon per
+via and but or nor so yet because although though while whereas if unless once as than then thus hence also is
+are was were be been being has have had do does did can could shall should might must may will would to of not
+never no none him them hers theirs himself herself itself themselves well known became become becomes later
+first second third last year years time times called named including include includes part same
+""".split())
+"""Words that are no content: function words, and words too common to tell sentences apart."""
+# A scan of a huge evidence text is capped: the meaning rules read at most this many sentences per item.
+_MAX_SENTENCES = 400
+
+
+def content_stems(text: str, skip: frozenset[str] = frozenset()) -> frozenset[str]:
+    """The stems of ``text``'s content words (4+ letters, not function words, not in ``skip``)."""
+    out = set()
+    for word in LETTERS.findall(text):
+        folded = fold(word)
+        if len(folded) >= 4 and folded not in FUNCTION_WORDS and folded not in skip:
+            out.add(stem(folded))
+    return frozenset(out)
+
+
+def content_terms(text: str) -> frozenset[str]:
+    """The stems of ``text``'s content words and its capitalised words, folded: what a clause is about."""
+    return content_stems(text) | frozenset(fold(w) for w in LETTERS.findall(text) if w[0].isupper())
+
+
+@dataclass(frozen=True)
+class EvidenceSentence:
+    """One sentence of an evidence text."""
+
+    text: str
+    """The sentence (NFKC-normalised)."""
+    words: frozenset[str]
+    """Its folded words."""
+    stems: frozenset[str]
+    """The stems of its content words."""
+    figures: frozenset[str]
+    """Its figures, normalised."""
+    runs: frozenset[str]
+    """The digits of its long digit runs."""
+    context: frozenset[str]
+    """Folded name words its pronouns or definite descriptions may stand for."""
+    negated: bool
+    """Whether it holds a negation cue."""
+    clauses: tuple[tuple[frozenset[str], str | None], ...]
+    """Per clause: its :func:`content_terms`, and its negation cue (None without one)."""
+
+
+class EvidenceIndex:
+    """The figures and folded words of one evidence text, for membership tests; its sentences on demand."""
+
+    def __init__(self, content: str) -> None:
+        self.text = unicodedata.normalize("NFKC", content)
+        self.figures = frozenset(extract_figures(self.text))
+        self.words = frozenset(fold(w) for w in set(LETTERS.findall(self.text)))
+        self.runs = digit_runs(self.text)
+
+    @cached_property
+    def stems(self) -> frozenset[str]:
+        """The stems of the whole text's content words."""
+        return content_stems(self.text)
+
+    @cached_property
+    def sentences(self) -> tuple[EvidenceSentence, ...]:
+        """The text's sentences (the first few hundred), each with what the meaning rules compare."""
+        raw = [claim_text(self.text[s.start:s.end]) for s in split_sentences(self.text)[:_MAX_SENTENCES]]
+        names = [[n for n in extract_names(text, lone_first=True) if n.words] for text in raw]
+        # the passage's topic: the names its first sentence states before its first verb ("Daniel "Dan" Lewis
+        # (1902-1965) was ...")
+        verb = _FIRST_VERB.search(raw[0]) if raw else None
+        subject_end = verb.start() if verb else len(raw[0]) if raw else 0
+        topic = frozenset(w for n in (names[0] if names else []) if n.start < subject_end for w in n.words)
+        out: list[EvidenceSentence] = []
+        for i, text in enumerate(raw):
+            first = fold(LETTERS.findall(text)[0]) if LETTERS.search(text) else ""
+            context: frozenset[str] = frozenset()
+            if i and first in _ANAPHOR_START:
+                context = topic
+                if first in _PRONOUN_START and names[i - 1]:
+                    context = context | frozenset(names[i - 1][0].words)
+            words = frozenset(fold(w) for w in LETTERS.findall(text))
+            clauses = tuple((content_terms(part), negation_cue(part)) for part in CLAUSE_RE.split(text)
+                            if part.strip())
+            out.append(EvidenceSentence(text=text, words=words, stems=content_stems(text), figures=frozenset(
+                extract_figures(text)), runs=digit_runs(text), context=context, negated=is_negated(text),
+                clauses=clauses))
+        return tuple(out)

@@ -1,0 +1,109 @@
+"""Opposites and ordinals: a claim word whose opposite is what the evidence sentence says (private).
+
+"Alice was born in 1950 [3]." citing "Alice died in 1950." has every name and figure right and the meaning wrong.
+The table pairs words that cannot both describe one fact (born/died, won/lost, before/after, north/south,
+increased/decreased, husband/wife, ...); ordinals form one family in which every rank excludes the others
+("second son" where the evidence says "eldest son"; "first" and "eldest" count as one rank). A claim word is
+reported only when no word of its own group is in the supporting evidence and a word of an opposite group is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+__all__ = ["OPPOSITES", "ORDINALS", "ORDINAL_WORDS", "opposite_findings"]
+
+OPPOSITES: list[tuple[str, str]] = [
+    ("born birth births", "died dies death deaths dead"),
+    ("won win wins winning winner winners victory victories", "lost lose loses losing loser losers"),
+    ("before prior", "after"),
+    ("earlier earliest", "later latest"),
+    ("north northern northward", "south southern southward"),
+    ("east eastern eastward", "west western westward"),
+    ("northeast northeastern", "southwest southwestern"),
+    ("northwest northwestern", "southeast southeastern"),
+    ("increase increased increases increasing rose rise rises risen",
+     "decrease decreased decreases decreasing fell fall falls fallen declined decline declines"),
+    ("higher highest", "lower lowest"),
+    ("larger largest bigger biggest", "smaller smallest"),
+    ("maximum", "minimum"),
+    ("older elder", "younger"),
+    ("husband", "wife"),
+    ("son sons", "daughter daughters"),
+    ("brother brothers", "sister sisters"),
+    ("father", "mother"),
+    ("uncle", "aunt"),
+    ("nephew nephews", "niece nieces"),
+    ("grandson grandsons", "granddaughter granddaughters"),
+    ("king", "queen"),
+    ("prince", "princess"),
+    ("male", "female"),
+    ("men", "women"),
+    ("boy boys", "girl girls"),
+    ("upper", "lower"),
+    ("ancient", "modern"),
+    ("opened", "closed"),
+    ("import imports imported", "export exports exported"),
+    ("bought buy buys", "sold sell sells"),
+    ("accepted", "rejected"),
+    ("legal", "illegal"),
+    ("public", "private"),
+    ("success successful", "failure unsuccessful"),
+    ("true", "false"),
+    ("positive", "negative"),
+    ("profit profits", "loss losses"),
+    ("inside interior", "outside exterior"),
+    ("summer", "winter"),
+    ("above", "below"),
+    ("urban", "rural"),
+    ("maternal", "paternal"),
+    ("predecessor", "successor"),
+    ("preceded", "succeeded"),
+    ("senior", "junior"),
+    ("amateur", "professional"),
+]
+"""Pairs of word groups (space-separated folded forms) that contradict each other."""
+
+ORDINALS: list[str] = [
+    "first eldest oldest", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth",
+    "last youngest final",
+]
+"""Ranks: a word of one excludes every other (``first`` and ``eldest`` are one rank)."""
+ORDINAL_WORDS = frozenset(w for rank in ORDINALS for w in rank.split())
+"""Every word of :data:`ORDINALS`."""
+
+
+def _build() -> dict[str, list[tuple[frozenset[str], frozenset[str]]]]:
+    """Each word -> (its group, the words that contradict it), for every group it belongs to."""
+    table: dict[str, list[tuple[frozenset[str], frozenset[str]]]] = {}
+    pairs = [(frozenset(a.split()), frozenset(b.split())) for a, b in OPPOSITES]
+    pairs += [(b, a) for a, b in pairs]
+    ranks = [frozenset(r.split()) for r in ORDINALS]
+    pairs += [(r, frozenset().union(*(o for o in ranks if o is not r))) for r in ranks]
+    for group, opposite in pairs:
+        for word in group:
+            table.setdefault(word, []).append((group, opposite))
+    return table
+
+
+_TABLE = _build()
+
+
+def opposite_findings(claim_words: Iterable[str], sentence_words: frozenset[str]) -> list[str]:
+    """``"died" where the evidence says "born"`` for each claim word whose opposite the evidence states instead.
+
+    Args:
+        claim_words: The claim clause's folded words, in order.
+        sentence_words: The folded words of the supporting sentence: the claim word's own group must be absent
+            from it, and an opposite present.
+    """
+    out: list[str] = []
+    for word in dict.fromkeys(claim_words):
+        for group, opposite in _TABLE.get(word, ()):
+            if group & sentence_words:
+                continue
+            said = sorted(opposite & sentence_words)
+            if said:
+                out.append(f'"{word}" where the evidence says "{said[0]}"')
+                break
+    return out

@@ -1,0 +1,55 @@
+"""Polarity: a claim negated where its evidence sentence is not, or the reverse (private).
+
+"The screenplay was not written by Judd Winick [16]." cites a sentence saying it was: every name is there, but
+the claim denies it. The rule compares negation cues (not, n't, never, no, none, neither, nor, nobody, nothing,
+nowhere, cannot): a negated claim clause whose supporting evidence sentence has no cue is reported, and so is a
+claim clause without one whose best-matching evidence clause has one ("Alice worked at Acme" where the evidence
+says "Alice never worked at Acme"). "not only", "No." and "no longer" ... are read as the words they are.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ._evidence import EvidenceSentence
+
+__all__ = ["is_negated", "negation_cue", "polarity_finding"]
+
+_CUE = re.compile(
+    r"\b(?:not(?!\s+only\b)|never|none|neither|nor|nobody|nothing|nowhere|cannot)\b|\b\w*n['’]t\b"
+    r"|\bno\b(?![.\-]|\s*\d)",
+    re.IGNORECASE,
+)
+
+
+def negation_cue(text: str) -> str | None:
+    """The first negation cue of ``text`` ("not", "never", "n't", ...), or None."""
+    m = _CUE.search(text)
+    return None if m is None else m.group().lower()
+
+
+def is_negated(text: str) -> bool:
+    """Whether ``text`` holds a negation cue."""
+    return _CUE.search(text) is not None
+
+
+def polarity_finding(clause: str, terms: frozenset[str], sentence: EvidenceSentence, unit_negated: bool) -> str | None:
+    """What is wrong with the polarity of one claim clause against its supporting evidence sentence, or None.
+
+    Args:
+        clause: The claim clause (NFKC-normalised, no markers).
+        terms: Its folded words and content stems, to find the evidence clauses it restates.
+        sentence: The evidence sentence that supports it.
+        unit_negated: Whether any sentence the support was read from holds a negation cue.
+    """
+    cue = negation_cue(clause)
+    if cue is not None:
+        return None if unit_negated else f'negation not in evidence: the claim says "{cue}", the evidence does not'
+    for about, evidence_cue in sentence.clauses:
+        shared = len(about & terms)
+        # the claim restates the evidence's negated clause (most of what it is about) without the negation
+        if evidence_cue is not None and shared >= 2 and 2 * shared >= len(about):
+            return f'negation missing: the evidence says "{evidence_cue}", the claim does not'
+    return None
