@@ -1,7 +1,11 @@
-"""Precision and recall of ``check_citations`` flags on a labelled set built from the HotpotQA sample, and its
-run time on answers of 10 KB, 100 KB and 1 MB.
+"""Precision and recall of ``check_citations`` flags on labelled sets built from the HotpotQA and 2WikiMultihopQA
+samples, with the literal rules alone (``meaning=False``, the rule book before the meaning rules) and with the
+meaning rules, in the same run; and its run time on answers of 10 KB, 100 KB and 1 MB.
 
-    python benchmarks/citations_bench.py [--seed 0] [--eval-dir ../shared/eval]
+    python benchmarks/citations_bench.py [--seed 0] [--eval-dir ../shared/eval] [--sets hotpotqa,2wikimultihopqa]
+        [--no-linearity] [--show-misses N]
+
+The meaning drafts (negated, opposite, moved name, and their controls) are built in ``citation_sets.py``.
 
 Every question's 10 paragraphs are the evidence, numbered [1]..[10] in the file's order. The drafts are built
 from its supporting-fact sentences (see ``_drafts``), each sentence labelled "should be flagged" or "should
