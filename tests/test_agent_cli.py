@@ -74,7 +74,7 @@ def test_demo_without_a_model_prints_evidence_and_a_real_check(
     assert "Passages (" in out and re.search(r"^\s+\[\d+\] Neil Peart \(score 0\.\d+\)$", out, re.M)
     draft = re.search(r"^Extractive draft \(NOT an answer.*\n  (.+)$", out, re.M)
     assert draft is not None and re.search(r"\[\d+\]\.", draft.group(1))
-    assert "check_citations on it (deterministic, no LLM):\n  Citation check: grounded (cites [" in out
+    assert "check_citations on it (deterministic, no LLM):\n  Citation check: grounded and verified (cites [" in out
     assert "→ the reference agent's verify step would accept it" in out
     if "first figure changed" in out:  # the altered copy must be caught
         assert "lacks figures" in out and "verify step would reject it" in out
