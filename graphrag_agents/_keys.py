@@ -64,7 +64,7 @@ def normalise_key(value: object, what: str = "Document id") -> str:
     found = _bad_char(key)
     if found is not None:
         offset, char = found
-        cleaned = "".join(c for c in key if unicodedata.category(c) not in ("Cc", "Cs")).strip()
+        cleaned = " ".join("".join(" " if unicodedata.category(c) in ("Cc", "Cs") else c for c in key).split())
         fix = f"pass {cleaned!r} instead" if cleaned else f"pass a {what.lower()} of printable characters"
         raise ToolError(f"{what} {_show(value)} contains the control character {char!r} at offset "
                         f"{offset + len(value) - len(value.lstrip())}; keys in the graph cannot hold control "
