@@ -83,7 +83,7 @@ async def embed_missing(store: GraphStore, embedder: Embedder,
         writer = _BatchWriter(store, embedder, target, progress)
         lo, max_id = 0, await _max_id(store, target)
         while lo <= max_id:
-            await writer.add(await store.query(target.select, {"lo": lo, "hi": lo + _ID_WINDOW}))
+            await writer.add(await store.query(target.select, {"lo": lo, "hi": lo + _ID_WINDOW}, idempotent=True))
             lo += _ID_WINDOW
             if lo > max_id:  # nodes written while we embedded (finalize does not block ingest)
                 max_id = await _max_id(store, target)
@@ -93,7 +93,7 @@ async def embed_missing(store: GraphStore, embedder: Embedder,
 
 
 async def _max_id(store: GraphStore, target: _Target) -> int:
-    rows = await store.query(target.max_id)
+    rows = await store.query(target.max_id, idempotent=True)
     return -1 if not rows or rows[0][0] is None else int(rows[0][0])
 
 
@@ -128,7 +128,7 @@ class _BatchWriter:
             for text, vec in zip(fresh, await self.embedder.aembed(fresh), strict=True):
                 self.cache[text] = np.asarray(vec, dtype=np.float32)
         payload = [{"k": key, "v": self.cache[text].tolist()} for (key, _), text in zip(rows, texts, strict=True)]
-        await self.store.query(self.target.update, {"rows": payload})
+        await self.store.query(self.target.update, {"rows": payload}, idempotent=True)  # SETs the same vectors
         self.done += len(rows)
         if self.progress is not None:
             self.progress(self.target.kind, self.done)
