@@ -95,7 +95,7 @@ def _args(tool: str) -> st.SearchStrategy[Any]:
     fields = _FIELDS.get(tool, {})
     wild = st.fixed_dictionaries({}, optional={**fields, "bogus": _json}) if fields else st.dictionaries(
         _hostile_text, _json, max_size=2)
-    options = [wild, st.none(), st.dictionaries(_hostile_text, _json, max_size=3)]
+    options = [wild, st.none(), st.dictionaries(_hostile_text, _json, max_size=3), _json]  # _json: not an object
     if tool in _PLAUSIBLE:  # mostly well-formed calls, so writes happen and the stored state is checked
         options = [_PLAUSIBLE[tool]] * 3 + options
     return st.one_of(options)
