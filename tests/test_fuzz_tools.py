@@ -1,8 +1,8 @@
 """Fuzz every tool through ``toolkit.call`` with hostile arguments (hypothesis, bounded to well under a minute).
 
-Two properties: a call either returns a result or raises :class:`ToolError` (never a raw driver error, a
-pydantic error or an IndexError), and every document a result reports as written is stored, once, with its
-chunks.
+Three properties: a call either returns a result or raises :class:`ToolError` (never a raw driver error, a
+pydantic error or an IndexError); every document a result reports as written is stored, once, with its chunks;
+and the embedded server never crashed meanwhile (its pid is unchanged).
 """
 
 from __future__ import annotations
@@ -155,8 +155,11 @@ def test_every_tool_survives_hostile_arguments(data_dir: Path, embedder, tmp_pat
 
         loop.run_until_complete(one())
 
+    server = kg.store._client.server
+    pid = server.pid if server is not None else None
     try:
         run()
+        assert server is None or server.pid == pid, "the embedded server crashed (and was restarted) during the fuzz"
     finally:
         loop.run_until_complete(kg.store.delete())
         loop.run_until_complete(kg.close())

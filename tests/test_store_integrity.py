@@ -152,3 +152,42 @@ def test_two_processes_ingesting_the_same_new_documents_store_each_once(data_dir
     asyncio.run(check())
     for i in range(count):  # each document acknowledged as written by exactly one process
         assert sorted(s[f"d{i}"] for s in statuses) == ["ingested", "unchanged"]
+
+
+_HOLDER = textwrap.dedent(
+    """
+    import fcntl, os, sys
+    fd = os.open(sys.argv[1], os.O_RDWR | os.O_CREAT, 0o600)
+    fcntl.flock(fd, fcntl.LOCK_EX)
+    print("held", flush=True)
+    sys.stdin.readline()
+    """
+)
+
+
+async def test_a_cancelled_wait_for_the_write_lock_does_not_keep_it(tmp_path: Path) -> None:
+    import asyncio
+
+    from graphrag_agents.store.write_lock import FolderWriteLock
+
+    lock = FolderWriteLock.for_graph(tmp_path, "g")
+    holder = subprocess.Popen([sys.executable, "-c", _HOLDER, str(lock.path)], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, text=True)
+    assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+    entered: list[str] = []
+
+    async def writer(name: str) -> None:
+        async with lock.hold():
+            entered.append(name)
+
+    waiting = asyncio.create_task(writer("cancelled"))
+    await asyncio.sleep(0.2)  # it is now blocked on the other process's lock, in a worker thread
+    waiting.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await waiting
+    assert holder.stdin is not None
+    holder.stdin.write("\n")
+    holder.stdin.flush()
+    holder.wait(timeout=30)
+    await asyncio.wait_for(writer("next"), timeout=30)  # would hang if the cancelled wait had kept the lock
+    assert entered == ["next"]
