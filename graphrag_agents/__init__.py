@@ -7,6 +7,7 @@ agent in ``graphrag_agents.agent``; importing this package imports none of the f
 from .errors import (
     ConfigurationError,
     EmbeddingMismatch,
+    GraphLoading,
     GraphNotFound,
     GraphRAGError,
     ReadOnlyViolation,
@@ -45,6 +46,7 @@ __all__ = [
     "Evidence",
     "FinalizeReport",
     "FinalizeResult",
+    "GraphLoading",
     "GraphNotFound",
     "GraphRAGError",
     "GraphRAGToolkit",

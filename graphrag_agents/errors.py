@@ -5,7 +5,8 @@ The tree, by who must act::
     GraphRAGError                 root: catch this to catch everything we raise
     ├── ToolError                 a tool call cannot run; the model (or user) acts on ``hint``
     │   ├── ReadOnlyViolation     a write tool was called on a read-only toolkit
-    │   └── GraphNotFound         the graph was never written or was deleted
+    │   ├── GraphNotFound         the graph was never written or was deleted
+    │   └── GraphLoading          the store is still building an index the query needs: retry in N s
     ├── StoreUnavailable          FalkorDB cannot be reached or started
     ├── ConfigurationError        the developer misconfigured something (URL, model, extras)
     └── EmbeddingMismatch         the graph was built with another embedder
@@ -16,6 +17,7 @@ from __future__ import annotations
 __all__ = [
     "ConfigurationError",
     "EmbeddingMismatch",
+    "GraphLoading",
     "GraphNotFound",
     "GraphRAGError",
     "ReadOnlyViolation",
@@ -46,6 +48,16 @@ class ReadOnlyViolation(ToolError):
 
 class GraphNotFound(ToolError):
     """The graph does not exist. Fix: ingest documents (and finalize) first, or check the graph name."""
+
+
+class GraphLoading(ToolError):
+    """FalkorDB is still building an index (after a restart, an upgrade or a rebuild). Fix: retry in
+    ``retry_after`` seconds; the data is there, the index is not ready yet."""
+
+    def __init__(self, message: str, hint: str = "", retry_after: float = 5.0) -> None:
+        super().__init__(message, hint)
+        self.retry_after = retry_after
+        """Estimated seconds until the index is ready."""
 
 
 class StoreUnavailable(GraphRAGError):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import time
 from collections.abc import Mapping, Sequence
@@ -12,7 +13,7 @@ from types import TracebackType
 from typing import Any
 
 from ._keys import normalise_key, path_key_problem
-from .errors import ConfigurationError, GraphNotFound
+from .errors import ConfigurationError, GraphLoading, GraphNotFound
 from .ingest.dedupe import merge_unknown_duplicates
 from .ingest.embedding import EmbedCounts, embed_missing
 from .ingest.extract_ner import NerExtractor
@@ -33,6 +34,10 @@ from .store.graph import GraphStore
 from .store.schema import GraphMeta, check_embedder, ensure_schema, read_meta, wait_for_indexes
 
 __all__ = ["FinalizeReport", "GraphStatus", "KnowledgeGraph"]
+
+logger = logging.getLogger("graphrag_agents")
+# How long open waits for FalkorDB to build indexes a restart (or an upgrade) left under construction.
+_OPEN_INDEX_WAIT_S = 120.0
 
 
 @dataclass
@@ -123,6 +128,7 @@ class KnowledgeGraph:
             if await store.exists() and (meta := await read_meta(store)) is not None:
                 check_embedder(store, meta, kg.embedder.model_name, kg.embedder.dimension)
                 kg.meta = meta
+                await _wait_for_indexes_on_open(store)
         except BaseException:
             await store.close()
             raise
@@ -332,6 +338,18 @@ class KnowledgeGraph:
     async def __aexit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
                         tb: TracebackType | None) -> None:
         await self.close()
+
+
+async def _wait_for_indexes_on_open(store: GraphStore) -> None:
+    """Ready means queryable: after a restart FalkorDB may still be building an index (DESIGN: wait for it).
+
+    A build longer than the bound does not fail the open: reads that need the index wait briefly, then answer
+    :class:`GraphLoading` with a retry time, so an MCP server still starts and tells the model when to retry.
+    """
+    try:
+        await store.wait_for_indexes(_OPEN_INDEX_WAIT_S)
+    except GraphLoading as exc:
+        logger.warning("opened graph %r while FalkorDB is still building indexes: %s", store.name, exc.message)
 
 
 def _failed_report(document_id: str, reason: str) -> IngestReport:

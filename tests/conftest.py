@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
-for _var in ("FALKOR_URL", "FALKOR_HOST", "FALKOR_PORT", "GRAPHRAG_EMBED_MODEL", "GRAPHRAG_MODEL", "GRAPHRAG_GRAPH"):
+for _var in ("FALKOR_URL", "FALKOR_HOST", "FALKOR_PORT", "GRAPHRAG_EMBED_MODEL", "GRAPHRAG_MODEL", "GRAPHRAG_GRAPH",
+             "GRAPHRAG_SERVER_IDLE"):  # the default test path: every server stops with its process
     os.environ.pop(_var, None)
 
 

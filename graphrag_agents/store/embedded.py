@@ -8,6 +8,13 @@ is found by its pid file and reused or replaced by the next process that opens t
 Other processes opening the same folder reattach to the running server (found through ``falkordb.pid`` and a
 PING on the socket) instead of starting a second one; a stale socket or pid file left by a crash is cleaned up.
 Startup is serialised between processes with an advisory lock on ``falkordb.lock``.
+
+With an idle timeout (``GRAPHRAG_SERVER_IDLE=SECONDS`` or ``acquire_server(idle_timeout=...)``, default 0: off)
+the server is started under a small detached keeper process (:mod:`._keeper`) instead: it outlives the process
+that started it, and stops once no process has held it for that many seconds. Every process that acquires a
+server holds a shared lock on ``falkordb.clients`` until it releases it (or dies), which is how the keeper
+counts clients. This is what makes a second MCP conversation attach to a warm server instead of reloading the
+graph; the price is a server (and its memory) left running for the idle time after the last client.
 """
 
 from __future__ import annotations
@@ -30,8 +37,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import ConfigurationError, StoreUnavailable
+from ._keeper import CLIENTS_NAME, KEEPER_SCRIPT, spawn_keeper
 
-__all__ = ["DEFAULT_DATA_DIR", "EmbeddedServer", "acquire_server", "release_server"]
+__all__ = ["DEFAULT_DATA_DIR", "EmbeddedServer", "acquire_server", "idle_timeout_from_env", "release_server"]
 
 DEFAULT_DATA_DIR = ".graphrag"
 _SOCKET_NAME = "falkordb.sock"
@@ -47,6 +55,7 @@ _ATTACH_TIMEOUT_S = 20.0
 # sun_path is 108 bytes on Linux (104 on macOS), including the terminating NUL.
 _MAX_SOCKET_PATH = 100
 _PR_SET_PDEATHSIG = 1
+_IDLE_ENV = "GRAPHRAG_SERVER_IDLE"
 
 
 def _binaries() -> tuple[str, str]:
@@ -183,7 +192,11 @@ class EmbeddedServer:
     """The server process when this process started it; None when attached to another process's server."""
     startup_seconds: float = 0.0
     """How long the last start (or attach) took."""
+    idle_timeout: float = 0.0
+    """Seconds a server this process starts keeps running after its last client; 0 (default): it stops with
+    the process that started it."""
     _refs: int = field(default=0, repr=False)
+    _clients_fd: int | None = field(default=None, repr=False)
 
     @property
     def socket_path(self) -> Path:
@@ -207,6 +220,7 @@ class EmbeddedServer:
         started = time.perf_counter()
         self.data_dir.mkdir(parents=True, exist_ok=True)
         with self._folder_lock():
+            self._hold_client_lock()  # before the folder lock is dropped: no keeper stops it in between
             if self.owned and _ping(self.socket_path):
                 return
             pid = _read_pid(self.data_dir / _PID_NAME)
@@ -234,6 +248,17 @@ class EmbeddedServer:
         if _read_pid(pid_file) == proc.pid:
             pid_file.unlink(missing_ok=True)
 
+    def _hold_client_lock(self) -> None:
+        if self._clients_fd is None:
+            self._clients_fd = os.open(self.data_dir / CLIENTS_NAME, os.O_RDWR | os.O_CREAT, 0o600)
+            fcntl.flock(self._clients_fd, fcntl.LOCK_SH)
+
+    def drop_client_lock(self) -> None:
+        """Stop counting as a client of the server (its keeper may stop it once the idle time has passed)."""
+        if self._clients_fd is not None:
+            fd, self._clients_fd = self._clients_fd, None
+            os.close(fd)
+
     @contextlib.contextmanager
     def _folder_lock(self) -> Iterator[None]:
         with open(self.data_dir / _LOCK_NAME, "a+") as handle:
@@ -260,26 +285,43 @@ class EmbeddedServer:
             return False  # not Linux, or gone: never signal a process we cannot identify
         return str(self.socket_path).encode() in cmdline
 
-    def _start(self) -> None:
+    def _argv(self) -> list[str]:
         server, module = _binaries()
-        args = [
+        return [
             server, "--port", "0", "--unixsocket", str(self.socket_path), "--unixsocketperm", "700",
             "--dir", str(self.data_dir), "--appendonly", "yes", "--appendfsync", "everysec", "--save", "",
             "--daemonize", "no", "--logfile", _LOG_NAME, "--loadmodule", module,
         ]
-        parent = os.getpid()
 
-        def make() -> subprocess.Popen[bytes]:
-            return subprocess.Popen(
-                args, cwd=self.data_dir, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                stderr=subprocess.DEVNULL, preexec_fn=_pdeathsig_preexec(parent), close_fds=True,
-            )
+    def _start(self) -> None:
+        args = self._argv()
+        kept_mode = self.idle_timeout > 0
+        if kept_mode:
+            kept = spawn_keeper(self.data_dir, args, self.idle_timeout, _PID_NAME, _LOCK_NAME, _ATTACH_TIMEOUT_S)
+            if kept is None:
+                raise StoreUnavailable(
+                    f"Could not reach the graph store: the keeper of the embedded FalkorDB in {self.data_dir} did "
+                    f"not start its server. Fix: unset {_IDLE_ENV} to start the server without a keeper, or check "
+                    f"that {sys.executable} can run {KEEPER_SCRIPT}."
+                )
+            pid = kept
+        else:
+            parent = os.getpid()
 
-        self.process = _LauncherThread.get().popen(make)
-        (self.data_dir / _PID_NAME).write_text(str(self.process.pid))
-        if not self._wait_ready(self.process.pid, timeout=_ATTACH_TIMEOUT_S):
-            code = self.process.poll()
+            def make() -> subprocess.Popen[bytes]:
+                return subprocess.Popen(
+                    args, cwd=self.data_dir, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                    stderr=subprocess.DEVNULL, preexec_fn=_pdeathsig_preexec(parent), close_fds=True,
+                )
+
+            self.process = _LauncherThread.get().popen(make)
+            pid = self.process.pid
+            (self.data_dir / _PID_NAME).write_text(str(pid))
+        if not self._wait_ready(pid, timeout=_ATTACH_TIMEOUT_S):
+            code = self.process.poll() if self.process is not None else None
             self.stop()
+            if kept_mode and _alive(pid) and self._is_our_server(pid):
+                os.kill(pid, signal.SIGKILL)  # a kept server that never answered: its keeper exits with it
             log = self.data_dir / _LOG_NAME
             tail = log.read_text(errors="replace")[-800:] if log.exists() else ""
             raise StoreUnavailable(
@@ -310,16 +352,39 @@ _servers: dict[Path, EmbeddedServer] = {}
 _servers_lock = threading.Lock()
 
 
-def acquire_server(data_dir: str | os.PathLike[str] | None = None) -> EmbeddedServer:
+def idle_timeout_from_env() -> float:
+    """``GRAPHRAG_SERVER_IDLE`` in seconds (0 when unset: the server stops with the process that started it)."""
+    raw = os.environ.get(_IDLE_ENV, "").strip()
+    try:
+        value = float(raw) if raw else 0.0
+    except ValueError:
+        value = -1.0
+    if not value >= 0 or value == float("inf"):
+        raise ConfigurationError(
+            f"{_IDLE_ENV}={raw!r} is not a number of seconds. Fix: set it to how long the embedded server may "
+            "keep running after its last client, e.g. 600, or 0 (or unset it) to stop it with its process."
+        )
+    return value
+
+
+def acquire_server(data_dir: str | os.PathLike[str] | None = None,
+                   idle_timeout: float | None = None) -> EmbeddedServer:
     """The running server for ``data_dir`` (default ``./.graphrag``), started or reattached as needed.
 
     Every call must be matched by :func:`release_server`; the last release of a server this process started
-    stops it.
+    stops it, unless it was started with an idle timeout.
+
+    Args:
+        data_dir: the data folder (default ``GRAPHRAG_HOME`` or ``./.graphrag``).
+        idle_timeout: when this call starts the server, keep it running this many seconds after its last client
+            (across processes); None reads ``GRAPHRAG_SERVER_IDLE``, 0 stops it with this process. A server
+            already running keeps the lifetime it was started with.
     """
     folder = Path(data_dir if data_dir is not None else os.environ.get("GRAPHRAG_HOME", DEFAULT_DATA_DIR))
     folder = folder.expanduser().resolve()
+    idle = idle_timeout_from_env() if idle_timeout is None else max(0.0, float(idle_timeout))
     with _servers_lock:
-        server = _servers.setdefault(folder, EmbeddedServer(folder))
+        server = _servers.setdefault(folder, EmbeddedServer(folder, idle_timeout=idle))
         server.ensure_running()
         server._refs += 1
         return server
@@ -332,3 +397,4 @@ def release_server(server: EmbeddedServer) -> None:
         if server._refs <= 0:
             _servers.pop(server.data_dir, None)
             server.stop()
+            server.drop_client_lock()

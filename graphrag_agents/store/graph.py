@@ -5,13 +5,16 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
+import re
+import time
 import weakref
 from collections.abc import Awaitable, Callable
 from contextlib import AbstractAsyncContextManager
 from typing import Any, TypeVar
 
 from .._keys import check_params
-from ..errors import StoreUnavailable
+from ..errors import GraphLoading, StoreUnavailable
 from .connection import StoreAddress, check_tls_handshake, client_kwargs, mask_secrets, remote_fix, resolve_address
 from .embedded import EmbeddedServer, acquire_server, release_server
 from .write_lock import FolderWriteLock
@@ -21,6 +24,10 @@ __all__ = ["GraphStore", "Row"]
 Row = list[Any]
 T = TypeVar("T")
 _log = logging.getLogger(__name__)
+# A read that fails while an index is under construction waits this long for it before answering "retry in N s".
+_INDEX_WAIT_S = 15.0
+_PROGRESS = re.compile(r"\[Indexing\]\s*(\d+)\s*/\s*(\d+)")
+_INDEXES_QUERY = "CALL db.indexes() YIELD label, properties, status RETURN label, properties, status"
 
 
 class _StoreClient:
@@ -81,6 +88,24 @@ def _is_connection_error(exc: BaseException) -> bool:
     from redis.exceptions import TimeoutError as RedisTimeoutError
 
     return isinstance(exc, (RedisConnectionError, RedisTimeoutError, ConnectionError, OSError))
+
+
+def _progress(states: list[str]) -> tuple[int, int]:
+    done = total = 0
+    for state in states:
+        match = _PROGRESS.search(state)
+        if match:
+            done, total = done + int(match[1]), total + int(match[2])
+    return done, total
+
+
+def _retry_after(first: list[str], now: list[str], seconds: float) -> float:
+    """Seconds until the pending indexes are built, from their progress over the last ``seconds``."""
+    done0, _ = _progress(first)
+    done, total = _progress(now)
+    if seconds <= 0 or done <= done0 or total <= done:
+        return 5.0
+    return float(max(1, math.ceil((total - done) * seconds / (done - done0))))
 
 
 class GraphStore:
@@ -191,7 +216,56 @@ class GraphStore:
             result = await call(query, params=params, timeout=timeout_ms)
             return list(result.result_set)
 
-        return await self._call(run, retry=read_only or idempotent)
+        if not read_only:
+            return await self._call(run, retry=idempotent)
+        from redis.exceptions import ResponseError
+
+        try:
+            return await self._call(run)
+        except ResponseError as exc:
+            # FalkorDB refuses a query on an index it is still building (after a restart replayed an index
+            # creation, an upgrade added one, or finalize rebuilt one), with a bare "Invalid arguments" error.
+            try:
+                building = await self.pending_indexes()
+            except ResponseError:
+                building = []
+            if not building:
+                raise exc from None
+        await self.wait_for_indexes(_INDEX_WAIT_S)
+        return await self._call(run)
+
+    async def pending_indexes(self) -> list[str]:
+        """The indexes FalkorDB is still building, as ``Label(properties): status``; empty when all are ready."""
+        graph = self._graph()
+
+        async def run() -> list[Row]:
+            return list((await graph.ro_query(_INDEXES_QUERY)).result_set)
+
+        rows = await self._call(run)
+        return [f"{label}({', '.join(map(str, props))}): {status}" for label, props, status in rows
+                if status != "OPERATIONAL"]
+
+    async def wait_for_indexes(self, timeout_s: float) -> None:
+        """Wait until every index of the graph is built (FalkorDB builds them in the background).
+
+        Raises:
+            GraphLoading: still building after ``timeout_s``; its ``retry_after`` estimates when it will be done,
+                from the progress FalkorDB reports.
+        """
+        started = time.monotonic()
+        first = await self.pending_indexes()
+        pending, delay = first, 0.01
+        while pending:
+            if time.monotonic() - started >= timeout_s:
+                retry = _retry_after(first, pending, time.monotonic() - started)
+                raise GraphLoading(
+                    f"Graph '{self.name}' is loaded but FalkorDB is still building its indexes ({'; '.join(pending)}).",
+                    hint=f"Retry this call in about {retry:.0f} s; nothing is lost, the index is being rebuilt.",
+                    retry_after=retry,
+                )
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, 0.25)
+            pending = await self.pending_indexes()
 
     async def query(self, query: str, params: dict[str, Any] | None = None,
                     timeout_ms: int | None = None, *, idempotent: bool = False) -> list[Row]:
