@@ -26,18 +26,19 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
+import os
+import re
 import shutil
+import signal
+import subprocess
 import sys
 import time
+from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from scale_bench import CORPUS, grow
-from synthetic_corpus import LookupEmbedder, Source, base_vectors
-
-from graphrag_agents.kg import KnowledgeGraph
-from graphrag_agents.models.onnx_minilm import OnnxMiniLMEmbedder
 
 GRAPH = "startup_bench"
 SEED = 7
@@ -59,6 +60,12 @@ def _copy_folder(src: Path, dst: Path) -> None:
 
 async def build(root: Path, sizes: list[int]) -> None:
     """Grow the graph to each size in ``ROOT/work`` and copy it to ``ROOT/chunks-N`` (sizes already built skip)."""
+    from scale_bench import CORPUS, grow
+    from synthetic_corpus import LookupEmbedder, Source, base_vectors
+
+    from graphrag_agents.kg import KnowledgeGraph
+    from graphrag_agents.models.onnx_minilm import OnnxMiniLMEmbedder
+
     work = root / "work"
     real = OnnxMiniLMEmbedder()
     source = Source(CORPUS)
@@ -90,17 +97,211 @@ async def build(root: Path, sizes: list[int]) -> None:
         done = size
 
 
+async def client(data_dir: Path, question: str) -> dict[str, Any]:
+    """One client process's start: imports, embedder, open (server start or attach, index wait), retrieves."""
+    started = time.perf_counter()
+    from graphrag_agents.kg import KnowledgeGraph
+    from graphrag_agents.models.onnx_minilm import OnnxMiniLMEmbedder
+
+    out: dict[str, Any] = {"import_s": time.perf_counter() - started}
+    embedder = OnnxMiniLMEmbedder()
+    mark = time.perf_counter()
+    kg = await KnowledgeGraph.open(graph=GRAPH, data_dir=str(data_dir), embedder=embedder)
+    out["open_s"] = time.perf_counter() - mark
+    server = kg.store._client.server
+    assert server is not None
+    out["server_s"], out["owned"] = server.startup_seconds, server.owned
+    mark = time.perf_counter()
+    await embedder.aembed(["model loaded?"])  # waits for the model load open started in the background, if any
+    out["model_wait_s"] = time.perf_counter() - mark
+    mark = time.perf_counter()
+    hits = await kg.retrieve(question)
+    out["first_retrieve_s"] = time.perf_counter() - mark
+    mark = time.perf_counter()
+    await kg.retrieve(question)
+    out["warm_retrieve_s"] = time.perf_counter() - mark  # baseline: the same retrieve on an open graph
+    out["passages"] = len(hits.passages)
+    info = await kg.store._client.db().connection.info("memory")
+    out["used_memory"], out["rss"] = int(info["used_memory"]), int(info["used_memory_rss"])
+    (out["chunks"],), = await kg.store.ro_query("MATCH (c:Chunk) RETURN count(c)")
+    await kg.close()
+    out["in_process_s"] = time.perf_counter() - started
+    return out
+
+
+def _run_client(data_dir: Path, question: str, idle: float) -> dict[str, Any]:
+    env = dict(os.environ, GRAPHRAG_SERVER_IDLE=str(idle), GRAPHRAG_STORE_START_TIMEOUT="7200")
+    started = time.perf_counter()
+    done = subprocess.run([sys.executable, __file__, "client", "--data-dir", str(data_dir), "--question", question],
+                          env=env, capture_output=True, text=True, check=True)
+    result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    result["process_s"] = time.perf_counter() - started
+    return result
+
+
+_STAMP = re.compile(r"^\d+:\w (\d+ \w+ \d+ [\d:.]+) \* (.*)$")
+
+
+def _server_log(data_dir: Path, since: int) -> dict[str, float]:
+    """Seconds of the last start's phases, from the server log: index construction, base (RDB) and incr (AOF)."""
+    text = (data_dir / "falkordb.log").read_text(errors="replace")[since:]
+    phases: dict[str, float] = {"indexes_s": 0.0, "base_s": 0.0, "incr_s": 0.0}
+    opened: datetime | None = None
+    for line in text.splitlines():
+        match = _STAMP.match(line)
+        if not match:
+            continue
+        when, what = datetime.strptime(match[1], "%d %b %Y %H:%M:%S.%f"), match[2]
+        if "Constructing indexes" in what:
+            opened = when
+        elif "Done decoding graph" in what and opened is not None:
+            phases["indexes_s"] += (when - opened).total_seconds()
+            opened = None
+        elif what.startswith("DB loaded from base file"):
+            phases["base_s"] = float(what.rsplit(":", 1)[1].split()[0])
+        elif what.startswith("DB loaded from incr file"):
+            phases["incr_s"] = float(what.rsplit(":", 1)[1].split()[0])
+    return phases
+
+
+def _log_size(data_dir: Path) -> int:
+    log = data_dir / "falkordb.log"
+    return len(log.read_text(errors="replace")) if log.exists() else 0
+
+
+def _stop_kept(data_dir: Path) -> None:
+    pid = int((data_dir / "falkordb.pid").read_text())
+    os.kill(pid, signal.SIGTERM)
+    while True:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return
+        time.sleep(0.05)
+
+
+def _rewrite_aof(data_dir: Path) -> None:
+    """BGREWRITEAOF and wait: the append-only file becomes one RDB base, what a SAVE at close would leave."""
+    from graphrag_agents.store.embedded import acquire_server, release_server
+
+    server = acquire_server(data_dir, idle_timeout=0)
+    try:
+        import redis
+
+        conn = redis.Redis(unix_socket_path=str(server.socket_path))
+        conn.bgrewriteaof()
+        while int(conn.info("persistence")["aof_rewrite_in_progress"]) or \
+                int(conn.info("persistence")["aof_rewrite_scheduled"]):
+            time.sleep(0.1)
+        conn.close()
+    finally:
+        release_server(server)
+
+
+def _bare_start(scratch: Path) -> dict[str, Any]:
+    """Baseline: the embedded server started on an empty folder (no data), and its memory."""
+    from graphrag_agents.store.embedded import acquire_server, release_server
+
+    folder = scratch / "empty"
+    shutil.rmtree(folder, ignore_errors=True)
+    started = time.perf_counter()
+    server = acquire_server(folder, idle_timeout=0)
+    seconds = time.perf_counter() - started
+    import redis
+
+    conn = redis.Redis(unix_socket_path=str(server.socket_path))
+    memory = int(conn.info("memory")["used_memory"])
+    conn.close()
+    release_server(server)
+    return {"start_s": seconds, "used_memory": memory}
+
+
+def measure(root: Path, sizes: list[int], variants: list[str]) -> None:
+    """Cold start (as built, and after an AOF rewrite) and warm attach per size; baselines in the same run."""
+    from scale_bench import CORPUS
+    from synthetic_corpus import Source
+
+    question = Source(CORPUS).paragraph(SEED, 0).question()
+    scratch = root / "scratch"
+    scratch.mkdir(exist_ok=True)
+    bare = _bare_start(scratch)
+    print(f"baseline: bare server start on an empty folder {bare['start_s']:.3f} s, used_memory "
+          f"{bare['used_memory'] / 2**20:.1f} MiB", flush=True)
+    rows: list[dict[str, Any]] = []
+    for size in sizes:
+        source = size_dir(root, size)
+        if not (source / "BUILT").exists():
+            print(f"{size:,} chunks: not built (run build first), skipped", flush=True)
+            continue
+        folder = scratch / f"chunks-{size}"
+        shutil.rmtree(folder, ignore_errors=True)
+        shutil.copytree(source, folder)
+        row: dict[str, Any] = {"size": size, "aof_mib": sum(f.stat().st_size for f in (folder / "appendonlydir")
+                                                           .iterdir()) / 2**20}
+        for variant in variants:
+            if variant == "rewritten":
+                _rewrite_aof(folder)
+            since = _log_size(folder)
+            cold = _run_client(folder, question, idle=0)
+            cold.update(_server_log(folder, since))
+            row[variant] = cold
+            print(f"{size:,} chunks, cold ({variant}): {json.dumps(_rounded(cold))}", flush=True)
+        # Warm attach: the first process starts a kept server and exits; the second attaches to it.
+        first = _run_client(folder, question, idle=600)
+        warm = _run_client(folder, question, idle=600)
+        _stop_kept(folder)
+        row["warm"], row["warm_starter"] = warm, first
+        print(f"{size:,} chunks, warm attach: {json.dumps(_rounded(warm))}", flush=True)
+        rows.append(row)
+        shutil.rmtree(folder, ignore_errors=True)
+    _table(rows, variants, bare)
+
+
+def _rounded(row: dict[str, Any]) -> dict[str, Any]:
+    return {k: round(v, 3) if isinstance(v, float) else v for k, v in row.items()}
+
+
+def _table(rows: list[dict[str, Any]], variants: list[str], bare: dict[str, Any]) -> None:
+    print("\n| chunks | AOF MiB | cold: process to first answer s | server load s (index construction s, AOF "
+          "replay s) | open s | first retrieve s | warm attach: process s (open s, first retrieve s) | warm / cold "
+          "| used_memory MiB | KiB per chunk (Δ vs empty) |")
+    print("|" + " - |" * 10)
+    for r in rows:
+        cold, warm = r[variants[0]], r["warm"]
+        grown = cold["used_memory"] - bare["used_memory"]
+        print(f"| {r['size']:,} | {r['aof_mib']:,.0f} | {cold['process_s']:.1f} | {cold['server_s']:.1f} "
+              f"({cold['indexes_s']:.1f}, {cold['incr_s']:.1f}) | {cold['open_s']:.1f} "
+              f"| {cold['first_retrieve_s']:.2f} | {warm['process_s']:.2f} ({warm['open_s']:.2f}, "
+              f"{warm['first_retrieve_s']:.2f}) | {warm['process_s'] / cold['process_s']:.3f} "
+              f"| {cold['used_memory'] / 2**20:,.0f} | {grown / cold['chunks'] / 1024:.1f} |")
+    if "rewritten" in variants:
+        print("\nafter an AOF rewrite (one RDB base, no incr part):")
+        for r in rows:
+            a, b = r[variants[0]], r["rewritten"]
+            print(f"  {r['size']:,} chunks: server load {b['server_s']:.1f} s vs {a['server_s']:.1f} s as built "
+                  f"({b['server_s'] / a['server_s']:.2f}x); index construction {b['indexes_s']:.1f} s vs "
+                  f"{a['indexes_s']:.1f} s")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("mode", choices=["build", "measure"])
+    parser.add_argument("mode", choices=["build", "measure", "client"])
     parser.add_argument("--sizes", default="2000,10000,100000")
     parser.add_argument("--root", default=".graphrag-bench/startup")
+    parser.add_argument("--variants", default="aof,rewritten", help="cold starts: as built (aof), after a rewrite")
+    parser.add_argument("--data-dir", help="client mode: the data folder")
+    parser.add_argument("--question", default="", help="client mode: the question")
     args = parser.parse_args()
+    if args.mode == "client":
+        print(json.dumps(asyncio.run(client(Path(args.data_dir), args.question))))
+        return
     sizes = sorted(int(s) for s in args.sizes.split(","))
     root = Path(args.root).resolve()
     root.mkdir(parents=True, exist_ok=True)
     if args.mode == "build":
         asyncio.run(build(root, sizes))
+    else:
+        measure(root, sizes, args.variants.split(","))
 
 
 if __name__ == "__main__":

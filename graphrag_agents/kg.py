@@ -28,6 +28,7 @@ from .ingest.rwlock import KeyedLocks, ReadWriteLock
 from .ingest.writer import delete_document, document_exists
 from .models.chat import ChatModel, chat_model_from
 from .models.embedder import Embedder, embedder_from_env
+from .models.onnx_minilm import OnnxMiniLMEmbedder
 from .retrieval.hits import RetrievalHits
 from .retrieval.retriever import retrieve
 from .store.graph import GraphStore
@@ -121,9 +122,11 @@ class KnowledgeGraph:
         """
         name = (graph or os.environ.get("GRAPHRAG_GRAPH") or "default").strip()
         _check_graph_name(name)
+        embedder = embedder or embedder_from_env()
+        _warm_up(embedder)  # loads the local model while the server starts, before the first question
         store = await GraphStore.connect(name, url=url, data_dir=data_dir)
         try:
-            kg = cls(store, embedder or embedder_from_env(), llm)
+            kg = cls(store, embedder, llm)
             # Opening never creates the graph (a read-only server must not); the first write does.
             if await store.exists() and (meta := await read_meta(store)) is not None:
                 check_embedder(store, meta, kg.embedder.model_name, kg.embedder.dimension)
@@ -338,6 +341,16 @@ class KnowledgeGraph:
     async def __aexit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
                         tb: TracebackType | None) -> None:
         await self.close()
+
+
+def _warm_up(embedder: Embedder) -> None:
+    """Load the offline model in a worker thread, not awaited (about a second: the first retrieve of a new
+    process would pay it). Remote embedders are left alone: warming them would be a paid request."""
+    if not isinstance(embedder, OnnxMiniLMEmbedder):
+        return
+    future = asyncio.get_running_loop().run_in_executor(None, embedder.embed, ["warm-up"])
+    # A failure here (a broken model file) is raised again, with its fix, by the first real embed.
+    future.add_done_callback(lambda done: done.cancelled() or done.exception())
 
 
 async def _wait_for_indexes_on_open(store: GraphStore) -> None:
