@@ -7,7 +7,6 @@ checked against the value pinned here before it is ever run. The tokenizer ships
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import os
 import threading
@@ -21,6 +20,7 @@ import numpy as np
 import numpy.typing as npt
 
 from graphrag_agents.errors import ConfigurationError
+from graphrag_agents.models._batching import EmbedBatcher
 from graphrag_agents.models.embedder import l2_normalise, text_list
 
 if TYPE_CHECKING:
@@ -101,6 +101,7 @@ class OnnxMiniLMEmbedder:
         self._model_path = Path(model_path) if model_path is not None else None
         self._runtime: _Runtime | None = None
         self._lock = threading.Lock()
+        self._batcher = EmbedBatcher(self.embed, max_texts=batch_size)
 
     def embed(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
         """Embed ``texts``; returns float32 ``(len(texts), 384)`` unit rows in input order.
@@ -121,8 +122,15 @@ class OnnxMiniLMEmbedder:
         return out
 
     async def aembed(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
-        """:meth:`embed` in a worker thread, so the event loop keeps running."""
-        return await asyncio.to_thread(self.embed, text_list(texts))
+        """:meth:`embed` on this embedder's worker thread, so the event loop keeps running.
+
+        Calls that arrive while the model runs share its next call (up to ``batch_size`` texts): concurrent
+        sessions each embedding a question cost about one model call, not one each (see ``_batching``).
+        """
+        items = text_list(texts)
+        if not items:
+            return np.zeros((0, self.dimension), dtype=np.float32)
+        return await self._batcher.embed(items)
 
     def _batches(self, order: list[int], lengths: list[int]) -> list[list[int]]:
         # Ascending lengths: the newest row is the longest, so rows x its length is the padded batch size.

@@ -1,0 +1,145 @@
+"""Throughput and latency of ``retrieve`` with 1 session against N concurrent sessions, in the same process and run.
+
+    python benchmarks/concurrency_bench.py [--sessions 8] [--calls 200] [--paragraphs 500] [--rebuild]
+
+Builds (once, cached in ``--data-dir``) a graph of the first ``--paragraphs`` HotpotQA paragraphs from
+``--eval-dir`` with the product's ingest and its offline ``ner`` extractor, then, on one toolkit:
+
+* baseline: one session calls ``retrieve`` ``--calls`` times, one call after the other;
+* concurrent: ``--sessions`` sessions (``toolkit.new_session()``) each call it ``--calls`` times, all at once;
+* the same, with each question embedded by its own ``asyncio.to_thread(embed)`` call (the path before query
+  embeddings were batched on one worker thread, see ``graphrag_agents/models/_batching.py``).
+
+Questions cycle through ``hotpotqa.questions.jsonl``. It prints for both the aggregate throughput (retrieves/s),
+latency p50/p95 per call, and the event loop's worst stall (a 10 ms ticker runs beside the calls: its largest
+delay past its deadline). The target (issue #12): concurrent throughput at least the baseline's on 2 cores.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import statistics
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from graphrag_agents import GraphRAGToolkit
+from graphrag_agents.ingest import IngestPlan, SourceDocument
+from graphrag_agents.kg import KnowledgeGraph
+
+EVAL = Path(__file__).resolve().parents[2] / "shared" / "eval"  # ../shared/eval beside the repository
+_TICK = 0.01
+
+
+def _rows(path: Path) -> list[dict[str, Any]]:
+    with path.open(encoding="utf-8") as fh:
+        return [json.loads(line) for line in fh if line.strip()]
+
+
+async def _ensure_graph(kg: KnowledgeGraph, corpus: list[dict[str, Any]], marker: Path, rebuild: bool) -> None:
+    wanted = {"paragraphs": len(corpus), "first": corpus[0]["id"], "embed_model": kg.embedder.model_name}
+    if not rebuild and marker.exists() and json.loads(marker.read_text()) == wanted and await kg.store.exists():
+        return
+    print(f"building a graph of {len(corpus)} paragraphs with the ner extractor ...", flush=True)
+    start = time.perf_counter()
+    await kg.store.delete()
+    for first in range(0, len(corpus), 100):
+        rows = corpus[first:first + 100]
+        await kg.ingest_documents([SourceDocument(r["id"], r["id"], text=r["text"], title=r["title"]) for r in rows],
+                                  IngestPlan(extractor="ner"), progress=False)
+    await kg.finalize(progress=False)
+    print(f"built in {time.perf_counter() - start:.0f} s", flush=True)
+    marker.write_text(json.dumps(wanted))
+
+
+@dataclass
+class _Run:
+    latency_s: list[float] = field(default_factory=list)
+    wall_s: float = 0.0
+    worst_stall_ms: float = 0.0
+
+    @property
+    def throughput(self) -> float:
+        return len(self.latency_s) / self.wall_s
+
+    def pct(self, q: float) -> float:
+        ordered = sorted(self.latency_s)
+        return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000
+
+
+async def _session(session: GraphRAGToolkit, questions: list[str], offset: int, calls: int, run: _Run) -> None:
+    for i in range(calls):
+        start = time.perf_counter()
+        await session.retrieve(questions[(offset + i) % len(questions)])
+        run.latency_s.append(time.perf_counter() - start)
+
+
+async def _ticker(run: _Run, stop: asyncio.Event) -> None:
+    loop = asyncio.get_running_loop()
+    while not stop.is_set():
+        deadline = loop.time() + _TICK
+        await asyncio.sleep(_TICK)
+        run.worst_stall_ms = max(run.worst_stall_ms, (loop.time() - deadline) * 1000)
+
+
+async def _measure(toolkit: GraphRAGToolkit, questions: list[str], sessions: int, calls: int) -> _Run:
+    run = _Run()
+    stop = asyncio.Event()
+    ticker = asyncio.create_task(_ticker(run, stop))
+    start = time.perf_counter()
+    await asyncio.gather(*(_session(toolkit.new_session(), questions, s * 37, calls, run) for s in range(sessions)))
+    run.wall_s = time.perf_counter() - start
+    stop.set()
+    await ticker
+    return run
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--sessions", type=int, default=8)
+    parser.add_argument("--calls", type=int, default=200, help="retrieves per session")
+    parser.add_argument("--paragraphs", type=int, default=500)
+    parser.add_argument("--rebuild", action="store_true", help="build the graph again even if cached")
+    parser.add_argument("--data-dir", default=".graphrag-bench", help="embedded FalkorDB folder (cache)")
+    parser.add_argument("--eval-dir", type=Path, default=EVAL, help="folder of hotpotqa.{corpus,questions}.jsonl")
+    args = parser.parse_args()
+    data_dir = Path(args.data_dir).resolve()
+    data_dir.mkdir(parents=True, exist_ok=True)
+    corpus = _rows(args.eval_dir / "hotpotqa.corpus.jsonl")[:args.paragraphs]
+    questions = [q["question"] for q in _rows(args.eval_dir / "hotpotqa.questions.jsonl")]
+    graph = f"concurrency_bench_{len(corpus)}"
+    async with await KnowledgeGraph.open(graph=graph, data_dir=str(data_dir)) as kg:
+        await _ensure_graph(kg, corpus, data_dir / f"{graph}.built.json", args.rebuild)
+        toolkit = GraphRAGToolkit(kg, read_only=True)
+        await _measure(toolkit, questions, 1, 20)  # warm the embedder, the connections and the server's caches
+        single = await _measure(toolkit, questions, 1, args.calls)
+        many = await _measure(toolkit, questions, args.sessions, args.calls)
+        embedder = kg.embedder
+        batched = embedder.aembed
+
+        async def one_thread_per_call(texts: Any) -> Any:
+            return await asyncio.to_thread(embedder.embed, list(texts))
+
+        embedder.aembed = one_thread_per_call  # type: ignore[method-assign]
+        unbatched = await _measure(toolkit, questions, args.sessions, args.calls)
+        embedder.aembed = batched  # type: ignore[method-assign]
+    print(f"graph of {len(corpus)} paragraphs; {args.calls} retrieves per session; "
+          f"{os.cpu_count()} CPUs, load average {', '.join(f'{x:.1f}' for x in os.getloadavg())}")
+    print(f"  {'':16} {'retrieves/s':>12} {'p50 ms':>8} {'p95 ms':>8} {'loop stall ms':>14}")
+    rows = (("1 session", single), (f"{args.sessions} sessions", many),
+            (f"{args.sessions}, unbatched", unbatched))
+    for label, run in rows:
+        print(f"  {label:16} {run.throughput:12.1f} {run.pct(.5):8.1f} {run.pct(.95):8.1f} "
+              f"{run.worst_stall_ms:14.1f}")
+    print(f"throughput {args.sessions} sessions / 1 session: {many.throughput / single.throughput:.2f}x "
+          f"(target >= 1.00x); unbatched embeddings: {unbatched.throughput / single.throughput:.2f}x; "
+          f"mean latency {statistics.fmean(many.latency_s) * 1000:.1f} ms vs "
+          f"{statistics.fmean(single.latency_s) * 1000:.1f} ms")
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
