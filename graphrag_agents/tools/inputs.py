@@ -21,7 +21,9 @@ __all__ = [
     "key_field",
 ]
 
-MAX_ANSWER_CHARS = 2_000_000
+MAX_ANSWER_CHARS = 40_000
+"""Longest draft ``check_citations`` takes: an answer of a few paragraphs is under 5,000 characters; 40,000 is the
+size of the largest result the MCP server returns. Longer texts are refused before any work is done."""
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 RetrievePath = Literal["facts", "exact_names", "fuzzy_names", "links", "passages"]
@@ -107,5 +109,6 @@ class CheckCitationsInput(BaseModel):
 
     answer: CleanText = Field(
         max_length=MAX_ANSWER_CHARS,
-        description="The draft answer, citing evidence numbers as [n], [1, 4] or [1-3].",
+        description="The draft answer, citing evidence numbers as [n], [1, 4] or [1-3]; at most 40,000 characters "
+                    "(check the answer itself, not the evidence; split a longer text and check each part).",
     )

@@ -6,6 +6,7 @@ sharing the graph, the options and the write lock.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import re
 from collections.abc import Mapping, Sequence
@@ -302,4 +303,7 @@ class GraphRAGToolkit:
         return number_retrieval(self.ledger, hits, args.min_score)
 
     async def _check_citations(self, args: CheckCitationsInput) -> CitationCheck:
-        return check_citations(args.answer, self.ledger)
+        # CPU-bound: it runs on a worker thread so the event loop (every other session, the call timeout) keeps
+        # going; it reads a copy of the ledger, which calls running meanwhile may extend.
+        evidence = {item.n: item for item in self.ledger.items()}
+        return await asyncio.to_thread(check_citations, args.answer, evidence)
