@@ -19,6 +19,8 @@ from graphrag_agents.errors import ConfigurationError, GraphRAGError
 from graphrag_agents.ingest._markdown import fenced_lines
 
 __all__ = [
+    "MAX_PDF_PAGES",
+    "PDF_CONTENT_BYTES_PER_CHAR",
     "SUPPORTED_SUFFIXES",
     "DocumentLoadError",
     "LoadedDocument",
@@ -41,6 +43,14 @@ SUPPORTED_SUFFIXES: dict[str, str] = {
 """File suffix (lower case) -> loader name."""
 
 _PDF_EXTRA = "pip install 'graphrag-agents[pdf]'"
+
+MAX_PDF_PAGES = 5000
+"""PDFs with more pages are refused before any page is read."""
+PDF_CONTENT_BYTES_PER_CHAR = 8
+"""With a character limit, a PDF whose page content (decoded content streams, counted once per page that draws
+them) exceeds this many bytes per allowed character is refused before any text is extracted: extraction time
+grows with those bytes, and a few kilobytes of PDF can make every page draw the same megabytes."""
+_MIN_CONTENT_BYTES = 4 * 1024 * 1024
 
 
 class DocumentLoadError(GraphRAGError):
@@ -95,8 +105,15 @@ def loader_for(name: str) -> str:
     return loader
 
 
-def load_bytes(data: bytes, name: str) -> LoadedDocument:
+def load_bytes(data: bytes, name: str, *, max_chars: int | None = None,
+               max_pages: int = MAX_PDF_PAGES) -> LoadedDocument:
     """Load a file's bytes; ``name`` (its path or file name) picks the loader by suffix and gives the stem.
+
+    Args:
+        max_chars: refuse a file whose text is longer (a PDF stops at the page that passes it, and one whose
+            page content exceeds :data:`PDF_CONTENT_BYTES_PER_CHAR` bytes per allowed character is refused
+            before its text is extracted); None: no limit.
+        max_pages: refuse a PDF with more pages, before any page is read.
 
     Example::
 
@@ -109,11 +126,14 @@ def load_bytes(data: bytes, name: str) -> LoadedDocument:
     stem = PurePosixPath(name.replace("\\", "/")).stem or name
     metadata: dict[str, Any] = {"size_bytes": len(data)}
     if loader == "pdf":
-        text, pdf_title, pages = _read_pdf(data, name)
+        text, pdf_title, pages = _read_pdf(data, name, max_chars, max_pages)
         metadata["pages"] = pages
         title = pdf_title or stem
     else:
         text = _decode_text(data, name)
+        if max_chars is not None and len(text) > max_chars:
+            raise DocumentLoadError(f"the text is {len(text):,} characters, over the limit of {max_chars:,}; "
+                                    f"{_SPLIT_HINT}", name)
         titles = {"markdown": _markdown_title, "rst": _rst_title}
         title = (titles[loader](text) if loader in titles else None) or stem
     digest = hashlib.sha256(data).hexdigest()
@@ -223,10 +243,51 @@ def _page_text(reader: Any, index: int, name: str) -> str:
         raise DocumentLoadError(reason, name) from exc
 
 
-def _read_pdf(data: bytes, name: str) -> tuple[str, str | None, int]:
-    reader = _open_pdf(data, name)
+_SPLIT_HINT = "split the file, use larger chunks, or raise the plan's max_chunks"
+
+
+def _content_bytes(reader: Any, index: int, name: str) -> int:
+    """Decoded size of the content streams page ``index`` draws (what extracting its text has to parse)."""
+    try:
+        contents = reader.pages[index].get_contents()
+        return len(contents.get_data()) if contents is not None else 0
+    except Exception as exc:  # same as _open_pdf: any pypdf failure is a broken file
+        raise DocumentLoadError(f"unreadable PDF page {index + 1}: {type(exc).__name__}: {exc}", name) from exc
+
+
+def _check_pdf_size(reader: Any, name: str, max_chars: int | None, max_pages: int) -> None:
     pages = len(reader.pages)
-    texts = [t for t in (_page_text(reader, i, name) for i in range(pages)) if t]
+    if pages > max_pages:
+        raise DocumentLoadError(f"the PDF has {pages:,} pages, over the limit of {max_pages:,}; split it into "
+                                f"parts of at most {max_pages:,} pages", name)
+    if max_chars is None:
+        return
+    budget = max(_MIN_CONTENT_BYTES, PDF_CONTENT_BYTES_PER_CHAR * max_chars)
+    total = 0
+    for index in range(pages):
+        total += _content_bytes(reader, index, name)
+        if total > budget:
+            raise DocumentLoadError(
+                f"the PDF's pages draw over {budget:,} bytes of content by page {index + 1} of {pages} (a text "
+                f"limit of {max_chars:,} characters allows {budget:,}), so its text was not extracted; "
+                f"{_SPLIT_HINT}", name)
+
+
+def _read_pdf(data: bytes, name: str, max_chars: int | None = None,
+              max_pages: int = MAX_PDF_PAGES) -> tuple[str, str | None, int]:
+    reader = _open_pdf(data, name)
+    _check_pdf_size(reader, name, max_chars, max_pages)
+    pages = len(reader.pages)
+    texts: list[str] = []
+    chars = 0
+    for index in range(pages):
+        text = _page_text(reader, index, name)
+        chars += len(text) + (2 if texts and text else 0)
+        if max_chars is not None and chars > max_chars:
+            raise DocumentLoadError(f"the PDF's text passes {max_chars:,} characters at page {index + 1} of "
+                                    f"{pages}; {_SPLIT_HINT}", name)
+        if text:
+            texts.append(text)
     if not texts:
         raise DocumentLoadError(
             f"the PDF has no extractable text in its {pages} page(s); it may be a scanned PDF (images of "

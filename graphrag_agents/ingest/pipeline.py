@@ -10,6 +10,7 @@ the exclusive side of the readers-writer lock, because it deletes the entities i
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from collections.abc import Sequence
@@ -20,7 +21,7 @@ from ..errors import ConfigurationError, StoreUnavailable
 from ..models.chat import ChatModel
 from ..models.embedder import Embedder
 from ..store.graph import GraphStore
-from .chunkers import Chunk, get_chunker
+from .chunkers import Chunk, FixedChunker, get_chunker
 from .extract_llm import LLMExtractor
 from .extract_ner import NerExtractor, spacy_available
 from .extraction import Extraction, Extractor, to_records
@@ -78,13 +79,30 @@ def _pick_extractor(plan: IngestPlan, ctx: IngestContext) -> str:
     return "ner" if spacy_available() else "none"
 
 
-def _load(source: SourceDocument, max_bytes: int | None) -> tuple[str, str, str | None, str, dict[str, MetaValue]]:
+def _max_text_chars(plan: IngestPlan) -> int | None:
+    """The longest file text that can fit the plan's ``max_chunks``, so longer ones are refused before chunking.
+
+    No chunk holds more than the chunker's ``max_chars`` (``size`` for ``fixed``), and chunks are packed to the
+    smaller ``target_chars``: a longer text would need more chunks than the plan allows.
+    """
+    if plan.max_chunks is None:
+        return None
+    try:
+        chunker = get_chunker(plan.chunker, **plan.chunk_params)
+    except ValueError:
+        return None  # chunking reports the bad parameters
+    per_chunk = chunker.size if isinstance(chunker, FixedChunker) else chunker.max_chars
+    return plan.max_chunks * per_chunk
+
+
+def _load(source: SourceDocument, max_bytes: int | None,
+          max_chars: int | None = None) -> tuple[str, str, str | None, str, dict[str, MetaValue]]:
     """(text, title, loader, content hash, metadata); raises DocumentLoadError."""
     if source.data is not None:
         if max_bytes is not None and len(source.data) > max_bytes:
             raise DocumentLoadError(f"the file is {len(source.data):,} bytes, over the {max_bytes:,}-byte limit; "
                                     "split the file or raise max_file_bytes", source.name)
-        loaded = load_bytes(source.data, source.name)
+        loaded = load_bytes(source.data, source.name, max_chars=max_chars)
         meta = {k: v for k, v in loaded.metadata.items() if isinstance(v, (str, int, float, bool))}
         return loaded.text, source.title or loaded.title, loaded.loader, loaded.content_hash, meta
     if source.text is None or not source.text.strip():
@@ -110,7 +128,7 @@ def _prepare(source: SourceDocument, plan: IngestPlan, ctx: IngestContext, store
     doc_id = source.document_id
     base = DocumentStatus(doc_id, "failed", path=source.path or doc_id, plan=plan.to_dict())
     try:
-        text, title, loader, digest, meta = _load(source, ctx.max_file_bytes)
+        text, title, loader, digest, meta = _load(source, ctx.max_file_bytes, _max_text_chars(plan))
     except DocumentLoadError as exc:
         base.reason = exc.reason
         return base
@@ -299,7 +317,9 @@ async def run_ingest(ctx: IngestContext, sources: Sequence[SourceDocument], plan
                 stored = await _stored_hashes(ctx.store, [sources[i].document_id for i in window])
                 docs: dict[int, _Doc] = {}
                 for i in window:
-                    prepared = _prepare(sources[i], plans[i], ctx, stored, reextract)
+                    # Parsing (a PDF can take seconds) and chunking are CPU-bound: off the loop, so other
+                    # sessions and the MCP call timeout keep running.
+                    prepared = await asyncio.to_thread(_prepare, sources[i], plans[i], ctx, stored, reextract)
                     if isinstance(prepared, DocumentStatus):
                         statuses[i] = prepared
                         bars.advance("write")
