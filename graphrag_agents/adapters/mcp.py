@@ -257,9 +257,12 @@ class GraphRAGMCPServer:
         """Serve one client over stdin/stdout (stdout carries only the protocol while serving)."""
         from mcp.server.stdio import stdio_server
 
+        from ._mcp_stdio import AnsweringReadStream
+
         _quiet_litellm()
         async with stdio_server() as (read, write):
-            await self.server.run(read, write, self.server.create_initialization_options())
+            await self.server.run(AnsweringReadStream(read, write), write,
+                                  self.server.create_initialization_options())
 
     async def run(self, transport: Transport = "stdio", *, host: str = "127.0.0.1", port: int = 8000,
                   path: str = "/mcp", log_level: str = "info") -> None:
