@@ -1,6 +1,6 @@
 """Throughput and latency of ``retrieve`` with 1 session against N concurrent sessions, in the same process and run.
 
-    python benchmarks/concurrency_bench.py [--sessions 8] [--calls 200] [--paragraphs 500] [--rebuild]
+    python benchmarks/concurrency_bench.py [--sessions 8] [--calls 200] [--rounds 3] [--paragraphs 500] [--rebuild]
 
 Builds (once, cached in ``--data-dir``) a graph of the first ``--paragraphs`` HotpotQA paragraphs from
 ``--eval-dir`` with the product's ingest and its offline ``ner`` extractor, then, on one toolkit:
@@ -10,9 +10,12 @@ Builds (once, cached in ``--data-dir``) a graph of the first ``--paragraphs`` Ho
 * the same, with each question embedded by its own ``asyncio.to_thread(embed)`` call (the path before query
   embeddings were batched on one worker thread, see ``graphrag_agents/models/_batching.py``).
 
-Questions cycle through ``hotpotqa.questions.jsonl``. It prints for both the aggregate throughput (retrieves/s),
-latency p50/p95 per call, and the event loop's worst stall (a 10 ms ticker runs beside the calls: its largest
-delay past its deadline). The target (issue #12): concurrent throughput at least the baseline's on 2 cores.
+Each configuration runs ``--rounds`` times, interleaved in a rotating order, and its rounds are pooled.
+
+Questions cycle through ``hotpotqa.questions.jsonl``. It prints for each the aggregate throughput (retrieves/s),
+latency p50/p95 per call, the event loop's worst stall (a 10 ms ticker runs beside the calls: its largest delay
+past its deadline) and the CPU time a retrieve costs in this process and in the embedded FalkorDB. The target
+(issue #12): concurrent throughput at least the baseline's on 2 cores.
 """
 
 from __future__ import annotations
@@ -56,11 +59,28 @@ async def _ensure_graph(kg: KnowledgeGraph, corpus: list[dict[str, Any]], marker
     marker.write_text(json.dumps(wanted))
 
 
+def _server_cpu_s(pid: int | None) -> float:
+    """CPU seconds the embedded FalkorDB process has used (user + system), 0 where /proc cannot tell."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 @dataclass
 class _Run:
     latency_s: list[float] = field(default_factory=list)
     wall_s: float = 0.0
     worst_stall_ms: float = 0.0
+    client_cpu_s: float = 0.0
+    """This process's CPU time (every thread: the event loop, the embedder)."""
+    server_cpu_s: float = 0.0
+
+    def cpu_ms(self) -> tuple[float, float]:
+        """Client and server CPU milliseconds per retrieve."""
+        n = len(self.latency_s)
+        return self.client_cpu_s / n * 1000, self.server_cpu_s / n * 1000
 
     @property
     def throughput(self) -> float:
@@ -90,18 +110,58 @@ async def _measure(toolkit: GraphRAGToolkit, questions: list[str], sessions: int
     run = _Run()
     stop = asyncio.Event()
     ticker = asyncio.create_task(_ticker(run, stop))
-    start = time.perf_counter()
+    server = toolkit.kg.store._client.server
+    pid = server.pid if server is not None else None
+    start, cpu, server_cpu = time.perf_counter(), time.process_time(), _server_cpu_s(pid)
     await asyncio.gather(*(_session(toolkit.new_session(), questions, s * 37, calls, run) for s in range(sessions)))
     run.wall_s = time.perf_counter() - start
+    run.client_cpu_s = time.process_time() - cpu
+    run.server_cpu_s = _server_cpu_s(pid) - server_cpu
     stop.set()
     await ticker
     return run
+
+
+def _merge(runs: list[_Run]) -> _Run:
+    """Rounds of one configuration as one run: latencies pooled, wall and CPU times summed, worst stall kept."""
+    merged = _Run()
+    for run in runs:
+        merged.latency_s += run.latency_s
+        merged.wall_s += run.wall_s
+        merged.client_cpu_s += run.client_cpu_s
+        merged.server_cpu_s += run.server_cpu_s
+        merged.worst_stall_ms = max(merged.worst_stall_ms, run.worst_stall_ms)
+    return merged
+
+
+async def _rounds(kg: KnowledgeGraph, questions: list[str], sessions: int, calls: int,
+                  rounds: int) -> dict[str, _Run]:
+    """Each configuration once per round, in an order rotated every round, so a change in the machine's load
+    does not favour the configuration that happened to run while it was quiet."""
+    toolkit = GraphRAGToolkit(kg, read_only=True)
+    embedder = kg.embedder
+    batched = embedder.aembed
+
+    async def one_thread_per_call(texts: Any) -> Any:
+        return await asyncio.to_thread(embedder.embed, list(texts))
+
+    configs = [("1 session", 1, batched), (f"{sessions} sessions", sessions, batched),
+               (f"{sessions}, unbatched", sessions, one_thread_per_call)]
+    runs: dict[str, list[_Run]] = {label: [] for label, _, _ in configs}
+    await _measure(toolkit, questions, 1, 20)  # warm the embedder, the connections and the server's caches
+    for r in range(rounds):
+        for label, count, aembed in configs[r % 3:] + configs[:r % 3]:
+            embedder.aembed = aembed  # type: ignore[method-assign]
+            runs[label].append(await _measure(toolkit, questions, count, calls))
+    embedder.aembed = batched  # type: ignore[method-assign]
+    return {label: _merge(found) for label, found in runs.items()}
 
 
 async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sessions", type=int, default=8)
     parser.add_argument("--calls", type=int, default=200, help="retrieves per session")
+    parser.add_argument("--rounds", type=int, default=3, help="times each configuration runs (interleaved)")
     parser.add_argument("--paragraphs", type=int, default=500)
     parser.add_argument("--rebuild", action="store_true", help="build the graph again even if cached")
     parser.add_argument("--data-dir", default=".graphrag-bench", help="embedded FalkorDB folder (cache)")
@@ -112,33 +172,27 @@ async def main() -> None:
     corpus = _rows(args.eval_dir / "hotpotqa.corpus.jsonl")[:args.paragraphs]
     questions = [q["question"] for q in _rows(args.eval_dir / "hotpotqa.questions.jsonl")]
     graph = f"concurrency_bench_{len(corpus)}"
+    load_before = os.getloadavg()[0]
     async with await KnowledgeGraph.open(graph=graph, data_dir=str(data_dir)) as kg:
         await _ensure_graph(kg, corpus, data_dir / f"{graph}.built.json", args.rebuild)
-        toolkit = GraphRAGToolkit(kg, read_only=True)
-        await _measure(toolkit, questions, 1, 20)  # warm the embedder, the connections and the server's caches
-        single = await _measure(toolkit, questions, 1, args.calls)
-        many = await _measure(toolkit, questions, args.sessions, args.calls)
-        embedder = kg.embedder
-        batched = embedder.aembed
-
-        async def one_thread_per_call(texts: Any) -> Any:
-            return await asyncio.to_thread(embedder.embed, list(texts))
-
-        embedder.aembed = one_thread_per_call  # type: ignore[method-assign]
-        unbatched = await _measure(toolkit, questions, args.sessions, args.calls)
-        embedder.aembed = batched  # type: ignore[method-assign]
-    print(f"graph of {len(corpus)} paragraphs; {args.calls} retrieves per session; "
-          f"{os.cpu_count()} CPUs, load average {', '.join(f'{x:.1f}' for x in os.getloadavg())}")
-    print(f"  {'':16} {'retrieves/s':>12} {'p50 ms':>8} {'p95 ms':>8} {'loop stall ms':>14}")
-    rows = (("1 session", single), (f"{args.sessions} sessions", many),
-            (f"{args.sessions}, unbatched", unbatched))
-    for label, run in rows:
+        results = await _rounds(kg, questions, args.sessions, args.calls, args.rounds)
+    single, many, unbatched = results.values()
+    print(f"graph of {len(corpus)} paragraphs; {args.calls} retrieves per session; {args.rounds} rounds; "
+          f"{os.cpu_count()} CPUs, load average {load_before:.1f} before, {os.getloadavg()[0]:.1f} after")
+    print(f"  {'':16} {'retrieves/s':>12} {'p50 ms':>8} {'p95 ms':>8} {'loop stall ms':>14} "
+          f"{'CPU ms/retrieve: client':>24} {'server':>7}")
+    for label, run in results.items():
+        client, server = run.cpu_ms()
         print(f"  {label:16} {run.throughput:12.1f} {run.pct(.5):8.1f} {run.pct(.95):8.1f} "
-              f"{run.worst_stall_ms:14.1f}")
+              f"{run.worst_stall_ms:14.1f} {client:24.1f} {server:7.1f}")
     print(f"throughput {args.sessions} sessions / 1 session: {many.throughput / single.throughput:.2f}x "
           f"(target >= 1.00x); unbatched embeddings: {unbatched.throughput / single.throughput:.2f}x; "
           f"mean latency {statistics.fmean(many.latency_s) * 1000:.1f} ms vs "
           f"{statistics.fmean(single.latency_s) * 1000:.1f} ms")
+    client, server = many.cpu_ms()
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    print(f"CPU bound with {args.sessions} sessions: {cores} cores / {client + server:.1f} CPU ms per retrieve = "
+          f"{cores * 1000 / (client + server):.0f} retrieves/s at most (on an otherwise idle machine)")
 
 
 if __name__ == "__main__":

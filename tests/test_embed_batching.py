@@ -69,17 +69,37 @@ async def test_concurrent_requests_share_one_model_call() -> None:
         assert vectors[:, 0].tolist() == [len(question), len(question) + 1]  # each caller gets its own rows
 
 
-async def test_a_batch_respects_max_texts_and_keeps_order() -> None:
+async def test_a_batch_respects_max_texts_and_each_caller_gets_its_rows() -> None:
     model = _GatedModel()
     batcher = EmbedBatcher(model, max_texts=3)
     first = asyncio.ensure_future(batcher.embed(["a"]))
     assert await asyncio.to_thread(model.entered.wait, 10)
-    rest = [asyncio.ensure_future(batcher.embed(["b" * n, "c" * n])) for n in (1, 2, 3)]
+    asked = [["b" * n, "c" * (n + 5), "d" * (n + 1)] for n in (1, 2, 3)]
+    rest = [asyncio.ensure_future(batcher.embed(texts)) for texts in asked]
     await asyncio.sleep(0.05)
     model.release.set()
-    await asyncio.gather(first, *rest)
-    assert model.calls == [["a"], ["b", "c"], ["bb", "cc"], ["bbb", "ccc"]]
+    results = await asyncio.gather(first, *rest)
     assert all(len(call) <= 3 for call in model.calls)
+    assert sorted(t for call in model.calls for t in call) == sorted(["a", *(t for ts in asked for t in ts)])
+    for texts, vectors in zip(asked, results[1:], strict=True):
+        assert vectors[:, 0].tolist() == [len(t) for t in texts]  # in the caller's order
+
+
+async def test_a_question_does_not_wait_for_a_large_request_to_finish() -> None:
+    model = _GatedModel()
+    batcher = EmbedBatcher(model, max_texts=32)
+    chunks = [f"chunk text number {i} " * (1 + i % 7) for i in range(100)]
+    large = asyncio.ensure_future(batcher.embed(chunks))
+    assert await asyncio.to_thread(model.entered.wait, 10)
+    question = asyncio.ensure_future(batcher.embed(["Who wrote it?"]))
+    await asyncio.sleep(0.05)
+    model.release.set()
+    vectors, answer = await asyncio.gather(large, question)
+    assert len(model.calls) == 4 and all(len(call) <= 32 for call in model.calls)
+    assert "Who wrote it?" in model.calls[1], "the question went into the next slice, not after the 100 chunks"
+    assert vectors[:, 0].tolist() == [len(c) for c in chunks] and answer.shape == (1, 2)
+    lengths = [len(t) for t in model.calls[0]]
+    assert lengths == sorted(lengths), "a large request is embedded shortest texts first"
 
 
 async def test_a_failure_reaches_every_caller_of_the_batch_and_the_worker_survives() -> None:
@@ -111,7 +131,21 @@ async def test_a_cancelled_request_is_skipped() -> None:
     await asyncio.gather(first, kept)
     with pytest.raises(asyncio.CancelledError):
         await dropped
-    assert ["dropped"] not in model.calls and all("dropped" not in call for call in model.calls)
+    assert all("dropped" not in call for call in model.calls)
+
+
+async def test_a_large_request_cancelled_midway_stops_being_embedded() -> None:
+    model = _GatedModel()
+    batcher = EmbedBatcher(model, max_texts=2)
+    large = asyncio.ensure_future(batcher.embed([f"text {i}" for i in range(10)]))
+    assert await asyncio.to_thread(model.entered.wait, 10)
+    large.cancel()
+    await asyncio.sleep(0.01)  # the cancellation reaches the queued request through the loop
+    model.release.set()
+    with pytest.raises(asyncio.CancelledError):
+        await large
+    assert (await batcher.embed(["after"])).shape == (1, 2)
+    assert len(model.calls) == 2, "one slice ran before the cancellation, then only the next request"
 
 
 async def test_onnx_aembed_matches_embed_when_batched() -> None:

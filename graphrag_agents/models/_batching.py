@@ -7,6 +7,10 @@ behind them. Here the requests that arrive while a model call runs are queued an
 batch: one model call at a time, on one thread, with the cost of a batch of short questions close to that of one
 (``benchmarks/concurrency_bench.py`` measures it).
 
+A large request (``finalize`` embeds 256 chunks a call) runs in slices of ``max_texts`` texts, shortest texts
+first, and every slice is topped up with the smaller requests waiting, smallest first: a question asked during a
+finalize waits for one slice, not for the whole request.
+
 The queue is thread-safe and independent of any event loop: callers on several loops (or plain threads) share
 it. The worker exits after a short idle time and starts again on the next request, so an embedder that is
 dropped does not keep a thread alive.
@@ -19,6 +23,7 @@ import queue
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future
+from dataclasses import dataclass, field
 
 import numpy as np
 import numpy.typing as npt
@@ -29,25 +34,60 @@ Vectors = npt.NDArray[np.float32]
 _IDLE_SECONDS = 2.0
 
 
+@dataclass
+class _Job:
+    """One ``embed`` request and how far it has got. Its future stays pending until the last slice, so the
+    caller can cancel it at any time (the rest of its texts are then skipped)."""
+
+    texts: list[str]
+    future: Future[Vectors]
+    order: list[int] = field(default_factory=list)
+    """Indices of the texts still to embed, shortest text first (similar lengths pad less in a batch)."""
+    rows: list[Vectors | None] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.order = sorted(range(len(self.texts)), key=lambda i: (len(self.texts[i]), i))
+        self.rows = [None] * len(self.texts)
+
+    def take(self, n: int) -> list[int]:
+        """The next ``n`` indices to embed (the shortest texts left)."""
+        taken, self.order = self.order[:n], self.order[n:]
+        return taken
+
+    def finish(self, outcome: Vectors | BaseException) -> None:
+        """Hand the caller its vectors (or the failure), unless it cancelled meanwhile."""
+        self.order = []
+        if not self.future.set_running_or_notify_cancel():
+            return
+        if isinstance(outcome, BaseException):
+            self.future.set_exception(outcome)
+        else:
+            self.future.set_result(outcome)
+
+
 class EmbedBatcher:
     """Queue of embed requests served by one worker thread, several requests per model call.
 
     Args:
         embed: the blocking embed function (texts -> one row per text, in order).
-        max_texts: texts gathered into one call at most; a single larger request still runs whole, alone.
+        max_texts: texts in one model call at most; larger requests are embedded in slices of this size.
     """
 
     def __init__(self, embed: Callable[[list[str]], Vectors], max_texts: int = 32) -> None:
+        if max_texts < 1:
+            raise ValueError(f"max_texts must be at least 1, got {max_texts}")
         self._embed = embed
         self._max_texts = max_texts
-        self._queue: queue.SimpleQueue[tuple[list[str], Future[Vectors]]] = queue.SimpleQueue()
+        self._queue: queue.SimpleQueue[_Job] = queue.SimpleQueue()
         self._lock = threading.Lock()
         self._worker: threading.Thread | None = None
 
     async def embed(self, texts: list[str]) -> Vectors:
         """Embed ``texts`` on the worker thread; the awaiting task may be cancelled (the result is dropped)."""
+        if not texts:
+            return self._embed([])
         future: Future[Vectors] = Future()
-        self._queue.put((texts, future))
+        self._queue.put(_Job(list(texts), future))
         self._ensure_worker()
         return await asyncio.wrap_future(future)
 
@@ -58,48 +98,50 @@ class EmbedBatcher:
                 self._worker.start()
 
     def _serve(self) -> None:
-        carry: tuple[list[str], Future[Vectors]] | None = None
+        active: list[_Job] = []
         while True:
-            if carry is None:
+            if not active:
                 try:
-                    carry = self._queue.get(timeout=_IDLE_SECONDS)
+                    active.append(self._queue.get(timeout=_IDLE_SECONDS))
                 except queue.Empty:
                     with self._lock:
                         if self._queue.empty():  # a request put after the timeout finds a live worker or starts one
                             self._worker = None
                             return
                     continue
-            batch, carry = self._gather(carry)
-            self._run(batch)
+            while True:
+                try:
+                    active.append(self._queue.get_nowait())
+                except queue.Empty:
+                    break
+            active = [job for job in active if not job.future.cancelled()]
+            if active:
+                self._run(self._slice(active))
+                active = [job for job in active if job.order]
 
-    def _gather(self, first: tuple[list[str], Future[Vectors]],
-                ) -> tuple[list[tuple[list[str], Future[Vectors]]], tuple[list[str], Future[Vectors]] | None]:
-        """``first`` plus every queued request that fits in ``max_texts``; the first one that does not is carried
-        over to the next call (so requests keep their order)."""
-        batch = [first]
-        size = len(first[0])
-        while size < self._max_texts:
-            try:
-                item = self._queue.get_nowait()
-            except queue.Empty:
-                return batch, None
-            if size + len(item[0]) > self._max_texts:
-                return batch, item
-            batch.append(item)
-            size += len(item[0])
-        return batch, None
+    def _slice(self, active: list[_Job]) -> list[tuple[_Job, list[int]]]:
+        """Up to ``max_texts`` texts for the next call: the requests with the fewest texts left go first."""
+        room = self._max_texts
+        chosen: list[tuple[_Job, list[int]]] = []
+        for job in sorted(active, key=lambda j: len(j.order)):
+            if room == 0:
+                break
+            taken = job.take(min(room, len(job.order)))
+            chosen.append((job, taken))
+            room -= len(taken)
+        return chosen
 
-    def _run(self, batch: list[tuple[list[str], Future[Vectors]]]) -> None:
-        live = [(texts, future) for texts, future in batch if future.set_running_or_notify_cancel()]
-        if not live:
-            return
+    def _run(self, chosen: list[tuple[_Job, list[int]]]) -> None:
         try:
-            vectors = self._embed([text for texts, _ in live for text in texts])
+            vectors = self._embed([job.texts[i] for job, indices in chosen for i in indices])
         except BaseException as exc:  # every caller of the batch hears of the failure
-            for _, future in live:
-                future.set_exception(exc)
+            for job, _ in chosen:
+                job.finish(exc)
             return
         start = 0
-        for texts, future in live:
-            future.set_result(vectors[start:start + len(texts)])
-            start += len(texts)
+        for job, indices in chosen:
+            for offset, i in enumerate(indices):
+                job.rows[i] = vectors[start + offset]
+            start += len(indices)
+            if not job.order:
+                job.finish(np.stack([row for row in job.rows if row is not None]).astype(np.float32, copy=False))
