@@ -129,7 +129,8 @@ async def main(question: str = QUESTION) -> str:
             results = [m.artifact for m in state["messages"] if isinstance(m, ToolMessage) and m.artifact]
             check = await session.check_citations(answer)  # the same numbering the tools used
             final = check.answer if check.grounded else REFUSAL
-            print(f"Q: {question}\nA: {final}\n(grounded: {check.grounded}; typed tool results: {len(results)})")
+            print(f"Q: {question}\nA: {final}\n(grounded: {check.grounded}, i.e. it cites real evidence; verified: "
+                  f"{check.verified}, i.e. every claim checked out; typed tool results: {len(results)})")
             for source in check.sources:
                 print(f"  [{source.n}] {source.kind}: {source.content[:100]}")
             for claim in check.unsupported:

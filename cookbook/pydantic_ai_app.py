@@ -103,7 +103,8 @@ async def main(question: str = QUESTION) -> str:
                 print(f"Q: {question}\nA: {REFUSAL}")
                 return REFUSAL
             check = await toolset.session_for(result.run_id).check_citations(result.output)
-            print(f"Q: {question}\nA: {result.output}\ngrounded: {check.grounded}")
+            print(f"Q: {question}\nA: {result.output}\ngrounded: {check.grounded} (it cites real evidence); "
+                  f"verified: {check.verified} (every claim checked out)")
             for source in check.sources:
                 print(f"  [{source.n}] {source.kind}: {source.content[:100]}")
             return result.output

@@ -145,3 +145,12 @@ def test_suggestions_skip_evidence_that_would_contradict_the_sentence() -> None:
     assert [s.evidence for s in result.suggested] == [[2]]
     assert [s.evidence for s in check_citations("Lambert died in Lucca.", evidence, meaning=False).suggested] == [
         [2, 1]]
+
+
+def test_a_pronoun_stands_for_the_passage_subject_not_for_dates_or_asides() -> None:
+    evidence = [Evidence(n=1, tool="retrieve", kind="passage",
+                         content="Daniel Lewis (11 December 1902 - 1965) was a Welsh goalkeeper known as Dan Lewis. "
+                                 "He kept goal for Arsenal in the 1927 FA Cup Final.")]
+    assert check_citations("Dan Lewis kept goal for Arsenal in the 1927 FA Cup Final [1].", evidence).verified
+    moved = check_citations("Lewis kept goal for Arsenal in the 1927 December [1].", evidence)
+    assert [c.rule for claim in moved.unsupported for c in claim.conflicts] == ["together"]

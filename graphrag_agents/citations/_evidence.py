@@ -3,8 +3,9 @@
 The whole-text sets serve the literal rules (a figure or a name anywhere in the cited evidence). The sentences,
 built on first use, serve the meaning rules: which sentence states a claim's names together, and whether that
 sentence is negated or says the opposite word. A sentence whose subject is a pronoun or a definite description
-("He", "The film") may also be credited with the names it refers to: the passage's topic (the first name of its
-first sentence) and, after a leading personal pronoun, the names of the sentence before.
+("He", "The film") may also be credited with the names it refers to: the passage's topic (the subject of its
+first sentence: the names before its first verb, outside parentheses) and, after a leading personal pronoun,
+the subject of the sentence before.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from ._figures import digit_runs, extract_figures
-from ._names import extract_names
+from ._names import Name, extract_names
 from ._polarity import is_negated, negation_cue
 from ._sentences import split_sentences
 from ._text import LETTERS, claim_text, fold, stem
@@ -25,6 +26,7 @@ __all__ = ["CLAUSE_RE", "FUNCTION_WORDS", "EvidenceIndex", "EvidenceSentence", "
 CLAUSE_RE = re.compile(r"[,;:()\[\]—–]|\s-\s")
 """Where a sentence's clauses meet: the reverse polarity rule reads the clause that states the claim."""
 _FIRST_VERB = re.compile(r"\s(?:is|was|are|were|has|had|have)\s")
+_MONTHS = frozenset("january february march april may june july august september october november december".split())
 _PRONOUN_START = frozenset("he she it they his her its their him them".split())
 _ANAPHOR_START = _PRONOUN_START | frozenset("the this these that those".split())
 FUNCTION_WORDS = frozenset("""
@@ -79,6 +81,19 @@ class EvidenceSentence:
     """Per clause: its :func:`content_terms`, and its negation cue (None without one)."""
 
 
+def _subject(text: str, names: list[Name]) -> frozenset[str]:
+    """The folded words of the names ``text`` states before its first verb, outside parentheses and months: what a
+    following "He" or "The film" refers to ("Daniel "Dan" Lewis (11 December 1902 - 1965) was ..." -> Daniel, Dan,
+    Lewis)."""
+    verb = _FIRST_VERB.search(text)
+    end = verb.start() if verb else len(text)
+    words: set[str] = set()
+    for name in names:
+        if name.start < end and text.count("(", 0, name.start) <= text.count(")", 0, name.start):
+            words.update(w for w in name.words if w not in _MONTHS)
+    return frozenset(words)
+
+
 class EvidenceIndex:
     """The figures and folded words of one evidence text, for membership tests; its sentences on demand."""
 
@@ -98,19 +113,14 @@ class EvidenceIndex:
         """The text's sentences (the first few hundred), each with what the meaning rules compare."""
         raw = [claim_text(self.text[s.start:s.end]) for s in split_sentences(self.text)[:_MAX_SENTENCES]]
         names = [[n for n in extract_names(text, lone_first=True) if n.words] for text in raw]
-        # the passage's topic: the names its first sentence states before its first verb ("Daniel "Dan" Lewis
-        # (1902-1965) was ...")
-        verb = _FIRST_VERB.search(raw[0]) if raw else None
-        subject_end = verb.start() if verb else len(raw[0]) if raw else 0
-        topic = frozenset(w for n in (names[0] if names else []) if n.start < subject_end for w in n.words)
+        subjects = [_subject(text, found) for text, found in zip(raw, names, strict=True)]
+        topic = subjects[0] if subjects else frozenset()
         out: list[EvidenceSentence] = []
         for i, text in enumerate(raw):
             first = fold(LETTERS.findall(text)[0]) if LETTERS.search(text) else ""
             context: frozenset[str] = frozenset()
             if i and first in _ANAPHOR_START:
-                context = topic
-                if first in _PRONOUN_START and names[i - 1]:
-                    context = context | frozenset(names[i - 1][0].words)
+                context = topic | subjects[i - 1] if first in _PRONOUN_START else topic
             words = frozenset(fold(w) for w in LETTERS.findall(text))
             clauses = tuple((content_terms(part), negation_cue(part)) for part in CLAUSE_RE.split(text)
                             if part.strip())

@@ -35,7 +35,10 @@ class Support:
 
 def _holds(sentence: EvidenceSentence, names: Sequence[Name], figures: Sequence[str]) -> int:
     """How many of the names and figures ``sentence`` states."""
-    held = sum(all(w in sentence.words or w in sentence.context for w in name.words) for name in names)
+    held = sum(all(w in sentence.words or w in sentence.context for w in name.words)
+               # a pronoun stands for the person, however the claim names them ("Jimmy Fallon" for "James
+               # Thomas Fallon"): the surname is enough
+               or (len(name.words) > 1 and name.words[-1] in sentence.context) for name in names)
     return held + sum(f in sentence.figures for f in figures)
 
 

@@ -52,6 +52,9 @@ reason (reported as a ``judge`` conflict). It is called only for cited sentences
 # Suggestions are searched for the first uncited sentences only: each search may read every evidence item, and
 # the check must stay linear in the answer's length.
 _MAX_SUGGESTED_SENTENCES = 20
+# The meaning rules compare a claim with evidence sentences; a "sentence" longer than this is no claim (a pasted
+# document, a hostile input), and only the literal rules read it, so the check stays fast on any input.
+_MEANING_CHARS = 2000
 
 
 def check_citations(
@@ -99,12 +102,12 @@ def check_citations(
             if (figures or lone_names) and not is_lack_statement(claims):
                 uncited.append(_display(raw))
                 if len(uncited) <= _MAX_SUGGESTED_SENTENCES:
-                    agrees = _agrees(claims, lone_names) if meaning else None
+                    agrees = _agrees(claims, lone_names) if meaning and len(claims) <= _MEANING_CHARS else None
                     holders = finder.holding(figures, lone_names, agrees)
                     if holders:
                         suggested.append(CitationSuggestion(sentence=_display(raw), evidence=holders))
             continue
-        claim = _claim(claims, numbers, [finder.index(n) for n in numbers], meaning)
+        claim = _claim(claims, numbers, [finder.index(n) for n in numbers], meaning and len(claims) <= _MEANING_CHARS)
         if claim is None and judge is not None:
             reason = judge(_display(raw), [items[n] for n in numbers])
             claim = None if reason is None else (
