@@ -87,7 +87,7 @@ def test_world_negative_claims_are_not_lack_statements(sentence: str) -> None:
 
 
 @pytest.mark.parametrize(("content", "answer"), [
-    ("Sno*Drift is a snowmobile brand.", "Sno*Drift is a snowmobile brand [1]."),
+    ("The brand Sno*Drift makes snowmobiles.", "The brand Sno*Drift makes snowmobiles [1]."),
     ("Sno*Drift is a snowmobile brand.", "The **Sno*Drift** brand makes snowmobiles [1]."),
     ("The file number is 0018458010004.", "The file number is 001845801 - 0004 [1]."),
     ("The file number is 0018-45801-0004.", "The file number is 001845801 - 0004 [1]."),
