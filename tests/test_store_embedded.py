@@ -137,3 +137,45 @@ def test_probe_tells_a_busy_server_from_a_missing_one(tmp_path: Path) -> None:
         listener.bind(str(sock_path))
         listener.listen(1)
         assert _probe(sock_path, timeout=0.1) == "loading"
+
+
+def test_a_server_too_busy_to_accept_connections_is_waited_for_not_given_up(tmp_path: Path) -> None:
+    """Regression: a server rebuilding indexes accepts no connection; a probe per poll filled its listen backlog,
+    after which connections failed as if nothing listened, and the wait gave up on a live, loading server (and
+    stopped it) after about 5 minutes of a 100k-chunk load. Here the backlog holds one connection and the server
+    answers only after several probe intervals: the wait must keep one connection and get the answer."""
+    import socket
+    import threading
+
+    from graphrag_agents.store.embedded import EmbeddedServer
+
+    server = EmbeddedServer(tmp_path)
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    listener.bind(str(server.socket_path))
+    listener.listen(0)
+    answered = threading.Event()
+
+    def busy_then_answer() -> None:
+        time.sleep(2.5)  # loading: accepts nothing, while more than the 1 s "down" limit below passes
+        listener.settimeout(0.2)
+        while not answered.is_set():
+            try:
+                conn, _ = listener.accept()
+            except TimeoutError:
+                continue
+            with conn:
+                conn.settimeout(0.2)
+                try:
+                    if conn.recv(64).startswith(b"PING"):
+                        conn.sendall(b"+PONG\r\n")
+                except OSError:
+                    pass
+
+    thread = threading.Thread(target=busy_then_answer, daemon=True)
+    thread.start()
+    try:
+        assert server._wait_ready(os.getpid(), timeout=1.0)
+    finally:
+        answered.set()
+        thread.join(timeout=5)
+        listener.close()

@@ -26,7 +26,6 @@ import hashlib
 import os
 import queue
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -38,6 +37,7 @@ from pathlib import Path
 
 from ..errors import ConfigurationError, StoreUnavailable
 from ._keeper import CLIENTS_NAME, KEEPER_SCRIPT, spawn_keeper
+from ._probe import PingWaiter, _probe
 
 __all__ = ["DEFAULT_DATA_DIR", "EmbeddedServer", "acquire_server", "idle_timeout_from_env", "release_server"]
 
@@ -84,27 +84,6 @@ def _socket_path(data_dir: Path) -> Path:
     # A deep data folder would overflow sun_path: keep the socket in the temp dir, named after the folder.
     digest = hashlib.sha1(str(data_dir).encode()).hexdigest()[:16]
     return Path(tempfile.gettempdir()) / f"graphrag-{digest}.sock"
-
-
-def _probe(sock_path: Path, timeout: float = 0.5) -> str:
-    """``ready`` (PONG), ``loading`` (replaying its append-only file: it says so, or it accepted the connection
-    but is too busy replaying slow commands to answer) or ``down`` (nothing listening, or a wrong answer)."""
-    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as conn:
-        conn.settimeout(timeout)
-        try:
-            conn.connect(str(sock_path))
-        except OSError:
-            return "down"
-        try:
-            conn.sendall(b"PING\r\n")
-            reply = conn.recv(64)
-        except TimeoutError:
-            return "loading"
-        except OSError:
-            return "down"
-    if reply.startswith(b"+PONG"):
-        return "ready"
-    return "loading" if reply.startswith(b"-LOADING") else "down"
 
 
 def _ping(sock_path: Path, timeout: float = 0.5) -> bool:
@@ -335,17 +314,18 @@ class EmbeddedServer:
         reports it is loading its data; False as soon as the process is gone."""
         start = time.monotonic()
         delay = 0.002
-        while True:
-            state = _probe(self.socket_path)
-            if state == "ready":
-                return True
-            if not _alive(pid) or (self.process is not None and self.process.poll() is not None):
-                return False
-            limit = _STARTUP_TIMEOUT_S if state == "loading" else timeout
-            if time.monotonic() - start > limit:
-                return False
-            time.sleep(delay)
-            delay = min(delay * 1.5, 0.05)
+        with contextlib.closing(PingWaiter(self.socket_path)) as waiter:
+            while True:
+                state = waiter.state()
+                if state == "ready":
+                    return True
+                if not _alive(pid) or (self.process is not None and self.process.poll() is not None):
+                    return False
+                limit = _STARTUP_TIMEOUT_S if state == "loading" else timeout
+                if time.monotonic() - start > limit:
+                    return False
+                time.sleep(delay)
+                delay = min(delay * 1.5, 0.05)
 
 
 _servers: dict[Path, EmbeddedServer] = {}
