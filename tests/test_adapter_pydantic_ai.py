@@ -217,3 +217,32 @@ async def test_cookbook_runs_offline_and_abstains_without_evidence(capsys: pytes
     assert re.fullmatch(r"Acme Corp was founded in 1999 by Alice Smith in Berlin \[\d+\]\.", answer), answer
     assert "grounded: True" in capsys.readouterr().out
     assert await cookbook.main("What is the capital of Peru?") == cookbook.REFUSAL
+
+
+async def test_a_prefix_lets_the_toolset_sit_next_to_another_retrieve(acme_read_toolkit: GraphRAGToolkit) -> None:
+    from pydantic_ai.exceptions import UserError
+    from pydantic_ai.toolsets import FunctionToolset
+
+    def retrieve(question: str) -> str:
+        """Another tool called retrieve (a web search, say)."""
+        return "web"
+
+    others = FunctionToolset([retrieve])
+    with pytest.raises(UserError, match="retrieve"):  # pydantic-ai refuses the clash itself
+        await Agent(TestModel(), toolsets=[others, GraphRAGToolset(acme_read_toolkit)]).run(QUESTION)
+
+    def call_ours(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
+        seen_tools[:] = info.function_tools
+        returns = _returns(messages)
+        if not returns:
+            return ModelResponse(parts=[ToolCallPart("kg_retrieve", {"question": QUESTION})])
+        return ModelResponse(parts=[TextPart(returns[-1].model_response_str())])
+
+    toolset = GraphRAGToolset(acme_read_toolkit, prefix="kg_")
+    result = await Agent(FunctionModel(call_ours), toolsets=[others, toolset]).run(QUESTION)
+    assert sorted(t.name for t in seen_tools) == sorted(["retrieve", *(f"kg_{n}" for n in READ_TOOLS)])
+    assert "Alice Smith" in result.output
+    (returned,) = _returns(result.all_messages())
+    assert returned.tool_name == "kg_retrieve" and isinstance(returned.metadata, RetrieveResult)
+    with pytest.raises(ValueError, match="prefix"):
+        GraphRAGToolset(acme_read_toolkit, prefix="kg prefix")

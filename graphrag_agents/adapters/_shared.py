@@ -1,20 +1,34 @@
-"""What the adapters share: evidence sessions per conversation or client, and the wrong-event-loop error.
+"""What the adapters share: evidence sessions per conversation or client, tool-name prefixes, the wrong-event-loop
+error, and the text a model reads when a call fails for a reason that is not a :class:`ToolError`.
 
 Imports no framework.
 """
 
 from __future__ import annotations
 
+import logging
+import re
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..errors import ConfigurationError, ToolError
+from .._secrets import mask_secrets
+from ..errors import ConfigurationError, GraphRAGError, ToolError
 from ..tools.results import ToolResult
 from ..tools.toolkit import GraphRAGToolkit
 
-__all__ = ["DEFAULT_MAX_SESSIONS", "SessionPool", "call_tool", "wrong_loop_error"]
+__all__ = [
+    "DEFAULT_MAX_SESSIONS",
+    "SessionPool",
+    "call_tool",
+    "check_prefix",
+    "failure_text",
+    "refuse_duplicate_names",
+    "wrong_loop_error",
+]
+
+logger = logging.getLogger("graphrag_agents.adapters")
 
 DEFAULT_MAX_SESSIONS = 64
 """Conversations whose evidence an adapter keeps; the least recently used one is forgotten first."""
@@ -88,12 +102,72 @@ def wrong_loop_error(exc: BaseException) -> ConfigurationError | None:
 
 
 async def call_tool(session: GraphRAGToolkit, name: str, args: Any,
-                    tool_error: Callable[[ToolError], Exception]) -> ToolResult:
+                    tool_error: Callable[[ToolError], Exception],
+                    failure: Callable[[BaseException], Exception] | None = None) -> ToolResult:
     """Run tool ``name`` in ``session``; a :class:`ToolError` becomes the framework's error (``tool_error``), a
-    call from the wrong event loop the :func:`wrong_loop_error` that names the fix."""
+    call from the wrong event loop the :func:`wrong_loop_error` that names the fix, and, when ``failure`` is given,
+    any other failure (database down, graph closed, ...) becomes ``failure(exc)`` instead of propagating."""
     try:
         return await session.call(name, args)
     except ToolError as err:
         raise tool_error(err) from err
-    except RuntimeError as exc:
-        raise (wrong_loop_error(exc) or exc) from exc
+    except Exception as exc:
+        cause = wrong_loop_error(exc) if isinstance(exc, RuntimeError) else None
+        if failure is None:
+            raise (cause or exc) from exc
+        logger.error("tool %s failed", name, exc_info=exc)
+        raise failure(cause or exc) from exc
+
+
+# -- what a model reads when a call fails ---------------------------------------------------------------------
+
+_NEXT_STEPS = {
+    "timeout": "try again once, or narrow the call (fewer paths, a lower top_k or expand_hops); if it keeps timing "
+               "out, tell the user the knowledge graph does not respond.",
+    "model provider": "try again in a moment; if it keeps failing, tell the user the model provider behind the "
+                      "knowledge graph fails (the developer checks the model name, API key and quota).",
+    "database": "try again once; if it keeps failing, tell the user the knowledge graph's database is unavailable "
+                "and answer without it (the developer applies the Fix above).",
+    "configuration": "do not retry: tell the user the knowledge-graph tool is misconfigured (the developer applies "
+                     "the Fix above).",
+    "internal": "try again once; if it keeps failing, tell the user the knowledge-graph tool fails (details in "
+                "the application log).",
+}
+
+
+def failure_text(tool: str, exc: BaseException) -> str:
+    """What a model reads when ``tool`` failed with ``exc`` (not a ToolError): the real cause, with its ``Fix:``
+    for our own errors, then a hint naming what the model should do. Secrets are masked."""
+    from ._mcp_failures import classify  # imports no mcp
+
+    kind = classify(exc)
+    cause = str(exc) if isinstance(exc, GraphRAGError) else f"{type(exc).__name__}: {exc}"
+    return (f"Error: {tool} failed ({kind}): {mask_secrets(cause).strip() or type(exc).__name__}\n"
+            f"Hint: {_NEXT_STEPS[kind]}")
+
+
+# -- tool names -----------------------------------------------------------------------------------------------
+
+_PREFIX = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,31}$")
+
+
+def check_prefix(prefix: str) -> str:
+    """``prefix`` when tool names built with it stay valid for every provider (letters, digits, ``_``, ``-``)."""
+    if prefix and not _PREFIX.match(prefix):
+        raise ValueError(f"Invalid tool-name prefix {prefix!r}: use 1-32 letters, digits, '_' or '-', starting "
+                         "with a letter (e.g. 'kg_').")
+    return prefix
+
+
+def refuse_duplicate_names(names: Iterable[str], where: str = "the tool list") -> None:
+    """Raise ConfigurationError when a name occurs twice (providers refuse such lists, or silently call one)."""
+    seen: set[str] = set()
+    repeated: set[str] = set()
+    for name in names:
+        (repeated if name in seen else seen).add(name)
+    twice = sorted(repeated)
+    if twice:
+        raise ConfigurationError(
+            f"Duplicate tool names in {where}: {', '.join(twice)}. Fix: give the graph tools a prefix "
+            "(e.g. as_langchain_tools(session, prefix='kg_'), GraphRAGToolset(toolkit, prefix='kg_'), "
+            "graphrag-mcp --tool-prefix kg_), or rename the other tool.")

@@ -1,5 +1,5 @@
-"""The graph tools as LangChain ``StructuredTool`` s, for LangGraph's ``ToolNode``, ``create_react_agent`` and your own
-``StateGraph``.
+"""The graph tools as LangChain ``StructuredTool`` s, for ``langchain.agents.create_agent``, LangGraph's ``ToolNode``
+and ``create_react_agent``, and your own ``StateGraph``.
 
 Each tool is a thin wrapper over one :class:`~graphrag_agents.tools.spec.ToolSpec`:
 
@@ -10,8 +10,14 @@ Each tool is a thin wrapper over one :class:`~graphrag_agents.tools.spec.ToolSpe
 * ``response_format="content_and_artifact"``: the ``ToolMessage`` content is ``to_llm_text()``, its ``artifact`` the
   typed result with its numbered evidence (``RetrieveResult``, ``CitationCheck``, ...). A checkpointer may store the
   artifact as its JSON data; ``RetrieveResult.model_validate(message.artifact)`` restores it.
-* A :class:`~graphrag_agents.errors.ToolError` becomes an error ``ToolMessage`` (``status="error"``) whose text
-  carries the hint; other errors propagate.
+* Failures come back as error ``ToolMessage`` s (``status="error"``, LangChain's ``handle_tool_error``
+  convention), so the run goes on and the model can read them: a :class:`~graphrag_agents.errors.ToolError` with
+  its hint; any other failure (the database down, the graph closed, ...) with its real cause, its ``Fix:`` and
+  what the model should do (the traceback goes to the ``graphrag_agents.adapters`` log). ``handle_errors=False``
+  lets those other failures propagate instead.
+* ``prefix="kg_"`` names the tools ``kg_retrieve``, ``kg_status``, ... next to other tools of those names;
+  ``alongside=[...]`` returns your other tools with the graph tools and refuses a name used twice (LangChain and
+  LangGraph would silently keep one).
 * ``metadata["annotations"]`` holds the four MCP annotations (``readOnlyHint``, ...).
 * One evidence numbering per conversation: every tool of one call shares the session it was given
   (``scope="shared"``), or each LangGraph thread (``config["configurable"]["thread_id"]``) gets its own
@@ -22,10 +28,11 @@ connection when that loop is running in another thread (the tools remember the l
 on), otherwise on a private background loop; it never calls ``asyncio.run`` inside a running loop. A fully
 synchronous app opens its graph with :func:`run_sync` so both share that background loop.
 
-Example::
+Example (``langchain.agents.create_agent``, LangChain 1.x; ``langgraph.prebuilt.create_react_agent`` takes the
+same tools)::
 
-    tools = as_langchain_tools(toolkit.new_session())
-    agent = create_react_agent(model, tools)
+    tools = as_langchain_tools(toolkit.new_session(), prefix="kg_")
+    agent = create_agent(model, tools)
     await agent.ainvoke({"messages": [("user", "Where does Alice work?")]})
 """
 
@@ -33,7 +40,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Literal, TypeVar
 
 from pydantic import ConfigDict, PrivateAttr
@@ -42,7 +49,14 @@ from ..errors import ConfigurationError, ToolError
 from ..tools.results import ToolResult
 from ..tools.spec import ToolSpec
 from ..tools.toolkit import GraphRAGToolkit
-from ._shared import DEFAULT_MAX_SESSIONS, SessionPool, call_tool
+from ._shared import (
+    DEFAULT_MAX_SESSIONS,
+    SessionPool,
+    call_tool,
+    check_prefix,
+    failure_text,
+    refuse_duplicate_names,
+)
 
 try:
     from langchain_core.runnables import RunnableConfig
@@ -165,20 +179,21 @@ def _error_text(error: ToolError) -> str:
     return f"Error: {error.message}" + (f"\nHint: {error.hint}" if error.hint else "")
 
 
-def _tool(spec: ToolSpec, pool: SessionPool, router: _LoopRouter, max_chars: int) -> StructuredTool:
+def _tool(spec: ToolSpec, pool: SessionPool, router: _LoopRouter, options: _Options) -> StructuredTool:
     name = spec.name
+    failure = (lambda exc: ToolException(failure_text(name, exc))) if options.handle_errors else None
 
     async def acall(args: Any, config: RunnableConfig) -> tuple[str, ToolResult]:
         router.remember()
         result = await call_tool(pool.session_for(_thread_id(config)), name, args,
-                                 lambda err: ToolException(_error_text(err)))
-        return result.to_llm_text(max_chars), result
+                                 lambda err: ToolException(_error_text(err)), failure)
+        return result.to_llm_text(options.max_chars), result
 
     def call(args: Any, config: RunnableConfig) -> tuple[str, ToolResult]:
         return router.run(lambda: acall(args, config))
 
     return _CoreArgsTool(
-        name=name,
+        name=options.prefix + name,
         description=spec.description,
         args_schema=spec.input_schema,
         func=call,
@@ -189,9 +204,18 @@ def _tool(spec: ToolSpec, pool: SessionPool, router: _LoopRouter, max_chars: int
     )
 
 
-def _build(pool: SessionPool, max_chars: int) -> list[StructuredTool]:
+class _Options:
+    """How the tools of one :func:`as_langchain_tools` call are built."""
+
+    def __init__(self, prefix: str, max_chars: int, handle_errors: bool) -> None:
+        self.prefix = check_prefix(prefix)
+        self.max_chars = max_chars
+        self.handle_errors = handle_errors
+
+
+def _build(pool: SessionPool, options: _Options) -> list[StructuredTool]:
     router = _LoopRouter()
-    return [_tool(spec, pool, router, max_chars) for spec in pool.base.tool_specs()]
+    return [_tool(spec, pool, router, options) for spec in pool.base.tool_specs()]
 
 
 def _pool(session: GraphRAGToolkit, scope: LangChainScope, max_sessions: int) -> SessionPool:
@@ -200,28 +224,41 @@ def _pool(session: GraphRAGToolkit, scope: LangChainScope, max_sessions: int) ->
     return SessionPool(session, per_key=scope == "per_thread", capacity=max_sessions)
 
 
-def as_langchain_tools(session: GraphRAGToolkit, *, scope: LangChainScope = "shared",
-                       max_sessions: int = DEFAULT_MAX_SESSIONS, max_chars: int = 8000) -> list[StructuredTool]:
+def as_langchain_tools(session: GraphRAGToolkit, *, prefix: str = "", alongside: Sequence[BaseTool] = (),
+                       scope: LangChainScope = "shared", max_sessions: int = DEFAULT_MAX_SESSIONS,
+                       max_chars: int = 8000, handle_errors: bool = True) -> list[BaseTool]:
     """The tools ``session.tool_specs()`` offers, as LangChain StructuredTools.
 
     Args:
         session: a toolkit (it is itself a session) or ``toolkit.new_session()``.
+        prefix: put before every tool name (``"kg_"`` gives ``kg_retrieve``, ...) so they cannot collide with
+            other tools; 1-32 letters, digits, ``_`` or ``-``.
+        alongside: your other tools; they come first in the returned list, and a name used twice raises
+            :class:`~graphrag_agents.errors.ConfigurationError` (use ``prefix``).
         scope: ``"shared"`` numbers evidence once for every call of these tools (one conversation);
             ``"per_thread"`` gives each LangGraph thread (``configurable.thread_id``) its own session, calls
             without a thread id use ``session``.
         max_sessions: threads whose evidence ``per_thread`` keeps, least recently used forgotten first.
         max_chars: the size of the text each result shows the model.
+        handle_errors: return failures that are not a ToolError (database down, graph closed) as error
+            ToolMessages with their cause and fix (default); False lets them propagate out of the run.
 
     Returns:
-        One StructuredTool per tool, ``response_format="content_and_artifact"``: the content is the result's
-        ``to_llm_text()``, the artifact the typed result.
+        ``alongside``, then one StructuredTool per graph tool, ``response_format="content_and_artifact"``: the
+        content is the result's ``to_llm_text()``, the artifact the typed result.
+
+    Raises:
+        ConfigurationError: a tool name occurs twice.
 
     Example::
 
-        tools = as_langchain_tools(toolkit.new_session())
+        tools = as_langchain_tools(toolkit.new_session(), prefix="kg_", alongside=[web_search])
         graph.add_node("tools", ToolNode(tools))
     """
-    return _build(_pool(session, scope, max_sessions), max_chars)
+    ours = _build(_pool(session, scope, max_sessions), _Options(prefix, max_chars, handle_errors))
+    tools: list[BaseTool] = [*alongside, *ours]
+    refuse_duplicate_names((t.name for t in tools), "the tools for LangChain")
+    return tools
 
 
 class GraphRAGLangChainToolkit(BaseToolkit):
@@ -230,7 +267,7 @@ class GraphRAGLangChainToolkit(BaseToolkit):
     Example::
 
         lc = GraphRAGLangChainToolkit(toolkit=toolkit, scope="per_thread")
-        agent = create_react_agent(model, lc.get_tools(), checkpointer=InMemorySaver())
+        agent = create_agent(model, lc.get_tools(), checkpointer=InMemorySaver())
         ...
         check = await lc.session_for(config).check_citations(draft)
     """
@@ -245,13 +282,17 @@ class GraphRAGLangChainToolkit(BaseToolkit):
     """Threads whose evidence ``per_thread`` keeps."""
     max_chars: int = 8000
     """The size of the text each result shows the model."""
+    prefix: str = ""
+    """Put before every tool name, as in :func:`as_langchain_tools`."""
+    handle_errors: bool = True
+    """Return failures other than ToolErrors as error ToolMessages, as in :func:`as_langchain_tools`."""
     _pool: SessionPool = PrivateAttr()
     _tools: list[StructuredTool] = PrivateAttr()
 
     def model_post_init(self, context: Any, /) -> None:
         """Build the tools once, so every ``get_tools()`` call shares one set of sessions."""
         self._pool = _pool(self.toolkit, self.scope, self.max_sessions)
-        self._tools = _build(self._pool, self.max_chars)
+        self._tools = _build(self._pool, _Options(self.prefix, self.max_chars, self.handle_errors))
 
     def get_tools(self) -> list[BaseTool]:
         """The graph tools, sharing this toolkit's sessions."""

@@ -9,6 +9,7 @@ A thin wrapper over the toolkit's :class:`~graphrag_agents.tools.spec.ToolSpec` 
 * Results come back as ``ToolReturn``: the model reads ``to_llm_text()``, ``metadata`` holds the typed result with
   its numbered evidence (``RetrieveResult``, ``CitationCheck``, ...).
 * ``ToolDefinition.metadata["annotations"]`` holds the four MCP annotations.
+* ``prefix="kg_"`` names the tools ``kg_retrieve``, ... (pydantic-ai refuses two toolsets offering one name).
 * Evidence numbering: one session per agent run by default (``scope="per_run"``), one per conversation
   (``"per_conversation"``, keyed by ``RunContext.conversation_id`` so runs continuing a ``message_history`` can
   cite earlier evidence), or the toolkit's own session for every run (``"shared"``).
@@ -30,7 +31,7 @@ from pydantic_core import SchemaValidator, core_schema
 from ..errors import ConfigurationError, ToolError
 from ..tools.spec import ToolSpec
 from ..tools.toolkit import GraphRAGToolkit
-from ._shared import DEFAULT_MAX_SESSIONS, SessionPool, call_tool
+from ._shared import DEFAULT_MAX_SESSIONS, SessionPool, call_tool, check_prefix, refuse_duplicate_names
 
 try:
     from pydantic_ai import RunContext, ToolReturn
@@ -73,6 +74,8 @@ class GraphRAGToolset(AbstractToolset[Any]):
         max_chars: the size of the text each result shows the model.
         max_sessions: run or conversation sessions kept, least recently used forgotten first.
         id: the toolset's id (needed for durable execution such as Temporal).
+        prefix: put before every tool name (``"kg_"`` gives ``kg_retrieve``, ...); 1-32 letters, digits, ``_``
+            or ``-``.
 
     Example::
 
@@ -80,7 +83,8 @@ class GraphRAGToolset(AbstractToolset[Any]):
     """
 
     def __init__(self, toolkit: GraphRAGToolkit, *, scope: PydanticAIScope = "per_run", max_retries: int | None = None,
-                 max_chars: int = 8000, max_sessions: int = DEFAULT_MAX_SESSIONS, id: str | None = None) -> None:
+                 max_chars: int = 8000, max_sessions: int = DEFAULT_MAX_SESSIONS, id: str | None = None,
+                 prefix: str = "") -> None:
         if scope not in ("per_run", "per_conversation", "shared"):
             raise ValueError(f"scope must be 'per_run', 'per_conversation' or 'shared', not {scope!r}")
         self.toolkit = toolkit
@@ -88,6 +92,7 @@ class GraphRAGToolset(AbstractToolset[Any]):
         self.max_retries = max_retries
         self.max_chars = max_chars
         self._id = id
+        self.prefix = check_prefix(prefix)
         self._pool = SessionPool(toolkit, per_key=scope != "shared", capacity=max_sessions)
 
     @property
@@ -110,11 +115,13 @@ class GraphRAGToolset(AbstractToolset[Any]):
     async def get_tools(self, ctx: RunContext[Any]) -> dict[str, ToolsetTool[Any]]:
         """One tool per spec, with the core's JSON Schema and a validator that runs the core's input model."""
         retries = self.max_retries if self.max_retries is not None else ctx.max_retries
+        specs = self.toolkit.tool_specs()
+        refuse_duplicate_names((self.prefix + spec.name for spec in specs), "the GraphRAGToolset")
         return {
-            spec.name: ToolsetTool(
+            self.prefix + spec.name: ToolsetTool(
                 toolset=self,
                 tool_def=ToolDefinition(
-                    name=spec.name,
+                    name=self.prefix + spec.name,
                     description=spec.description,
                     parameters_json_schema=spec.input_schema,
                     metadata={"annotations": spec.annotations.as_mcp()},
@@ -123,11 +130,12 @@ class GraphRAGToolset(AbstractToolset[Any]):
                 args_validator=_JSON_OBJECT,
                 args_validator_func=_validator(spec),
             )
-            for spec in self.toolkit.tool_specs()
+            for spec in specs
         }
 
     async def call_tool(self, name: str, tool_args: dict[str, Any], ctx: RunContext[Any],
                         tool: ToolsetTool[Any]) -> ToolReturn[str]:
         """Run the tool in the run's evidence session; the model reads the text, ``metadata`` is the typed result."""
-        result = await call_tool(self.session_for(ctx), name, tool_args, lambda err: ModelRetry(str(err)))
+        core_name = name.removeprefix(self.prefix) if self.prefix else name
+        result = await call_tool(self.session_for(ctx), core_name, tool_args, lambda err: ModelRetry(str(err)))
         return ToolReturn(return_value=result.to_llm_text(self.max_chars), metadata=result)

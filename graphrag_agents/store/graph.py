@@ -14,7 +14,7 @@ from contextlib import AbstractAsyncContextManager
 from typing import Any, TypeVar
 
 from .._keys import check_params
-from ..errors import GraphLoading, StoreUnavailable
+from ..errors import ConfigurationError, GraphLoading, StoreUnavailable
 from .connection import StoreAddress, check_tls_handshake, client_kwargs, mask_secrets, remote_fix, resolve_address
 from .embedded import EmbeddedServer, acquire_server, release_server
 from .write_lock import FolderWriteLock
@@ -46,6 +46,8 @@ class _StoreClient:
         self._unbound: Any = self._make()  # built off-loop; the first loop that queries adopts it
         self._by_loop: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Any] = weakref.WeakKeyDictionary()
         self.refs = 1
+        self.answered = False
+        """Whether the server has answered a query of this process (a later failure is then no set-up mistake)."""
 
     def _make(self) -> Any:
         from falkordb.asyncio import FalkorDB
@@ -57,12 +59,21 @@ class _StoreClient:
 
     def db(self) -> Any:
         """The client for the running event loop."""
+        self.ensure_open()
         loop = asyncio.get_running_loop()
         client = self._by_loop.get(loop)
         if client is None:
             client, self._unbound = (self._unbound or self._make()), None
             self._by_loop[loop] = client
         return client
+
+    def ensure_open(self) -> None:
+        """Raise a ConfigurationError naming the fix once the last graph on this client was closed."""
+        if self.refs <= 0:
+            raise ConfigurationError(
+                "The knowledge graph was closed (kg.close(), toolkit.aclose() or the end of its `async with` block) "
+                "and cannot run queries any more. Fix: keep the graph open while the agent or server uses it "
+                "(close it after the last run), or open it again with KnowledgeGraph.open(...).")
 
     def where(self) -> str:
         if self.server is not None:
@@ -163,19 +174,25 @@ class GraphStore:
         return self._client.where()
 
     def _unavailable(self, exc: BaseException) -> StoreUnavailable:
-        fix = (
-            "Fix: check that the data folder is writable and not on a network share, then retry."
-            if self._client.server is not None
-            else remote_fix(self._client.address, exc)
-        )
+        if self._client.server is not None:
+            fix = "Fix: check that the data folder is writable and not on a network share, then retry."
+        elif self._client.answered:
+            # The address, TLS and password worked for earlier queries: the server stopped or the network broke.
+            fix = ("Fix: the server answered earlier and now does not: check that FalkorDB is still running there "
+                   "(restart it) and reachable, then retry.")
+        else:
+            fix = remote_fix(self._client.address, exc)
         return StoreUnavailable(f"Could not reach the graph store at {self.location}: "
                                 f"{mask_secrets(str(exc)).rstrip('.') or type(exc).__name__}. {fix}")
 
     async def _call(self, operation: Callable[[], Awaitable[T]], *, retry: bool = True) -> T:
         """Run ``operation``; after a lost connection to the embedded server, restart it (logged) and retry
         once only when ``retry`` (reads, idempotent writes): a write whose reply was lost may be committed."""
+        self._client.ensure_open()
         try:
-            return await operation()
+            answer = await operation()
+            self._client.answered = True
+            return answer
         except Exception as exc:
             if not _is_connection_error(exc):
                 raise
