@@ -14,7 +14,6 @@ from collections.abc import Callable, Coroutine, Sequence
 from importlib import resources
 from typing import Any, Literal
 
-from .errors import GraphRAGError
 from .kg import KnowledgeGraph
 
 __all__ = ["main", "mcp_main"]
@@ -265,15 +264,20 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, Handler]]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of ``graphrag-agents``."""
+    from .adapters._mcp_cli import startup_error, startup_error_text  # imports no mcp
+
     parser, handlers = _parser()
     args = parser.parse_args(argv)
     try:
         return asyncio.run(handlers[args.command](args))
-    except GraphRAGError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
     except KeyboardInterrupt:
         return 130
+    except Exception as exc:
+        error = startup_error(exc)  # also inside the task group of `mcp` over stdio
+        if error is None:
+            raise
+        print(startup_error_text(error), file=sys.stderr)
+        return 2
 
 
 def mcp_main(argv: Sequence[str] | None = None) -> int:

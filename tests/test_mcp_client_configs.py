@@ -114,8 +114,8 @@ def console_script(command: str) -> str:
 
 def expected_tools(args: list[str], env: Mapping[str, str]) -> list[str]:
     """The tools a server started with ``args`` and ``env`` serves (no model needed for any of them)."""
-    if "--read-only" in args or env.get("GRAPHRAG_MCP_READ_ONLY", "").lower() in {"1", "true", "yes", "on"}:
-        return list(READ_TOOLS)
+    if "--write" not in args and env.get("GRAPHRAG_MCP_WRITE", "").lower() not in {"1", "true", "yes", "on"}:
+        return list(READ_TOOLS)  # read-only unless asked for the write tools
     files_root = "--files-root" in args or bool(env.get("GRAPHRAG_MCP_FILES_ROOT"))
     return [*READ_TOOLS, *(t for t in WRITE_TOOLS if t != "preview_files" or files_root)]
 
@@ -136,7 +136,7 @@ async def check_session(session: ClientSession, tools: list[str]) -> None:
     held = status.structured_content or {}
     assert (held["graph"], held["documents"], held["entities"]) == (GRAPH, 1, 2), "the project's graph"
     found = await session.call_tool("retrieve", {"question": QUESTION})
-    n = first_number(found.structured_content or {})
+    n = first_number(found)
     check = await session.call_tool("check_citations", {"answer": f"Alice Smith works at Acme Corp [{n}]."})
     assert (check.structured_content or {})["grounded"], text_of(check)
 

@@ -71,7 +71,7 @@ async def test_http_lists_tools_and_numbers_evidence_per_connection(kg: Knowledg
                    for t in tools)
         status = await client.call_tool("status", {})
         found = await client.call_tool("retrieve", {"question": QUESTION})
-        n = first_number(found.structured_content)
+        n = first_number(found)
         assert n == status.structured_content["n"] + 1, "one numbering across the calls of a connection"
         check = await cite(client, n)
     assert check["grounded"] and check["cited"] == [n]
@@ -85,7 +85,7 @@ async def test_http_concurrent_clients_get_independent_numbering(kg: KnowledgeGr
                                        c.call_tool("get_ontology", {}))
         assert [r.structured_content["n"] for r in results] == [1, 1, 1]
         found_a = await a.call_tool("retrieve", {"question": QUESTION})
-        n_a = first_number(found_a.structured_content)
+        n_a = first_number(found_a)
         assert n_a == 2 and (await cite(a, n_a))["grounded"]
         assert (await cite(b, n_a))["invalid"] == [n_a]
         assert (await cite(c, n_a))["invalid"] == [n_a]
@@ -114,7 +114,7 @@ async def test_a_wrong_or_missing_token_gets_401(kg: KnowledgeGraph) -> None:
                 assert response.headers["www-authenticate"].startswith("Bearer")
         async with Client(_authed(url, TOKEN, scheme="bearer")) as client:  # the scheme is case-insensitive
             found = await client.call_tool("retrieve", {"question": QUESTION})
-            assert (await cite(client, first_number(found.structured_content)))["grounded"]
+            assert (await cite(client, first_number(found)))["grounded"]
 
 
 async def test_a_foreign_host_or_origin_is_refused_on_loopback(kg: KnowledgeGraph) -> None:
@@ -149,7 +149,7 @@ async def test_sse_transport_numbers_per_stream(kg: KnowledgeGraph) -> None:
     server = GraphRAGMCPServer(kg, read_only=True)
     async with serving(server, "sse") as url, Client(sse_client(url)) as a, Client(sse_client(url)) as b:
         found = await a.call_tool("retrieve", {"question": QUESTION})
-        n = first_number(found.structured_content)
+        n = first_number(found)
         assert (await cite(a, n))["grounded"]
         assert (await cite(b, n))["invalid"] == [n]
 

@@ -12,7 +12,7 @@ import logging
 import uuid
 from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 import numpy.typing as npt
@@ -21,7 +21,7 @@ from mcp import Client
 from mcp_types import CallToolResult, TextContent
 from pydantic import BaseModel, ConfigDict
 
-from graphrag_agents.adapters.mcp import GraphRAGMCPServer
+from graphrag_agents.adapters.mcp import RESULT_META_KEY, STRUCTURED_TOOLS, GraphRAGMCPServer
 from graphrag_agents.errors import ConfigurationError, StoreUnavailable
 from graphrag_agents.ingest.records import (
     ChunkRecord,
@@ -93,8 +93,18 @@ async def fast_kg(data_dir: Path) -> AsyncIterator[KnowledgeGraph]:
         await graph.close()
 
 
-def first_number(structured: dict[str, Any]) -> int:
+def data_of(result: CallToolResult) -> dict[str, Any]:
+    """The typed result of a call: its structuredContent, or for the large results (retrieve, ingest, ...) the
+    copy in ``_meta`` (see ``STRUCTURED_TOOLS``)."""
+    if result.structured_content is not None:
+        return dict(result.structured_content)
+    assert result.meta and RESULT_META_KEY in result.meta, result
+    return dict(result.meta[RESULT_META_KEY])
+
+
+def first_number(found: CallToolResult | dict[str, Any]) -> int:
     """The first evidence number a retrieve result issued."""
+    structured = data_of(found) if isinstance(found, CallToolResult) else found
     for key in ("entities", "relations", "facts", "passages"):
         if structured.get(key):
             return int(structured[key][0]["n"])
@@ -152,7 +162,10 @@ async def test_lists_every_tool_with_schema_and_all_four_annotations(kg: Knowled
         assert hints["readOnlyHint"] is True and hints["destructiveHint"] is False
         assert tool.input_schema == specs[tool.name].input_schema
         assert tool.input_schema["additionalProperties"] is False
-        assert tool.output_schema and "truncated" in tool.output_schema["properties"]
+        if tool.name in STRUCTURED_TOOLS:
+            assert tool.output_schema and "truncated" in tool.output_schema["properties"]
+        else:  # its typed result travels in _meta, so clients give the model the text
+            assert tool.output_schema is None
 
 
 async def test_write_tools_are_destructive_and_instructions_follow_the_tools(
@@ -166,7 +179,7 @@ async def test_write_tools_are_destructive_and_instructions_follow_the_tools(
     for name in ("set_ontology", "ingest", "finalize"):
         hints = tools[name].annotations
         assert hints is not None and hints.read_only_hint is False and hints.destructive_hint is True
-    assert written.structured_content["written"] == 1
+    assert data_of(written)["written"] == 1
     assert "`set_ontology`" in instructions and "`finalize`" in instructions and "ask the user" in instructions
     assert "`retrieve` first with the user's question word for word" in instructions
     assert "`check_citations`" in instructions
@@ -189,7 +202,8 @@ async def test_the_real_write_tools_build_a_graph_over_mcp(kg: KnowledgeGraph, t
     (corpus / "notes").mkdir(parents=True)
     (corpus / "notes" / "acme.md").write_text("# Acme\n\nAlice Smith works at Acme Corp in Berlin.\n")
     (corpus / "notes" / "globex.md").write_text("# Globex\n\nGlobex was founded in 1989 in Springfield.\n")
-    server = GraphRAGMCPServer(kg, files_root=str(corpus))
+    # structured="all": every tool declares its output schema and every result below is checked against it
+    server = GraphRAGMCPServer(kg, files_root=str(corpus), structured="all")
     async with Client(server.server) as client:
         tools = {t.name: t for t in (await client.list_tools()).tools}
         assert set(tools) == {*READ_TOOLS, "preview_files", "set_ontology", "ingest", "finalize", "add_facts"}
@@ -209,11 +223,11 @@ async def test_the_real_write_tools_build_a_graph_over_mcp(kg: KnowledgeGraph, t
         ingested = await client.call_tool("ingest", {"files": ["notes/*.md"],
                                                      "plan": [{"match": "*", "extractor": "none"}]})
         assert not ingested.is_error, text_of(ingested)
-        assert {d["status"] for d in ingested.structured_content["documents"]} == {"ingested"}
+        assert {d["status"] for d in data_of(ingested)["documents"]} == {"ingested"}
         finalized = await client.call_tool("finalize", {})
         assert not finalized.is_error, text_of(finalized)
         found = await client.call_tool("retrieve", {"question": QUESTION, "paths": ["passages"]})
-        assert (await cite(client, first_number(found.structured_content)))["grounded"]
+        assert (await cite(client, first_number(found)))["grounded"]
 
 
 def test_toolkit_options_go_with_a_graph_not_a_toolkit() -> None:
@@ -233,10 +247,10 @@ async def test_retrieve_then_check_citations_in_one_connection(kg: KnowledgeGrap
     async with Client(server.server, mode=mode) as client:
         found = await client.call_tool("retrieve", {"question": QUESTION})
         assert not found.is_error
-        n = first_number(found.structured_content)
+        n = first_number(found)
         text = text_of(found)
         assert f"[{n}]" in text and text.startswith("retrieve:"), "the text block is to_llm_text()"
-        assert "truncated" not in found.structured_content
+        assert "truncated" not in data_of(found)
         check = await cite(client, n)
     assert check["grounded"] and check["cited"] == [n] and check["invalid"] == []
 
@@ -248,7 +262,7 @@ async def test_two_concurrent_clients_have_independent_numbering(kg: KnowledgeGr
         status_a, status_b = await asyncio.gather(a.call_tool("status", {}), b.call_tool("status", {}))
         assert status_a.structured_content["n"] == 1 and status_b.structured_content["n"] == 1
         found_a = await a.call_tool("retrieve", {"question": QUESTION})
-        n_a = first_number(found_a.structured_content)
+        n_a = first_number(found_a)
         assert n_a == 2
         assert (await cite(a, n_a))["grounded"]
         check_b = await cite(b, n_a)
@@ -267,16 +281,18 @@ async def test_bad_arguments_and_unknown_tools_are_error_results_with_hints(kg: 
     assert missing.is_error and kg.name in text_of(missing) and "Ingest documents" in text_of(missing)
 
 
+@pytest.mark.parametrize("structured", ["auto", "all"])
 async def test_a_huge_result_is_truncated_to_valid_json_and_cut_evidence_is_dropped(
-        fast_kg: KnowledgeGraph) -> None:
+        fast_kg: KnowledgeGraph, structured: Literal["auto", "all"]) -> None:
     await acme_graph(fast_kg, extra_chunks=40)
-    server = GraphRAGMCPServer(fast_kg, read_only=True)
+    server = GraphRAGMCPServer(fast_kg, read_only=True, structured=structured)
     whole = await server.toolkit.new_session().retrieve(QUESTION, paths=["passages"], top_k=40)
     assert len(whole.model_dump_json()) > 60_000, "the test needs a result well over the limit"
     async with Client(server.server) as client:
         found = await client.call_tool("retrieve", {"question": QUESTION, "paths": ["passages"], "top_k": 40})
-        assert not found.is_error  # the client also validated it against the advertised output schema
-        data = found.structured_content
+        assert not found.is_error  # with "all", the client also validated it against the advertised output schema
+        assert (found.structured_content is None) == (structured == "auto")
+        data = data_of(found)
         wire = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
         assert len(wire) <= 40_000 and json.loads(wire) == data
         assert data["truncated"] is True and "passages" in data["hint"] and "cannot be cited" in data["hint"]

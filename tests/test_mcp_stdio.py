@@ -34,7 +34,7 @@ async def _session(args: list[str], env: dict[str, str], workdir: Path, name: st
             assert all(t.annotations and t.annotations.read_only_hint for t in tools)
             status = await client.call_tool("status", {})
             found = await client.call_tool("retrieve", {"question": QUESTION})
-            n = first_number(found.structured_content)
+            n = first_number(found)
             assert n == status.structured_content["n"] + 1, "one numbering for the whole process"
             assert (await cite(client, n))["grounded"]
             refused = await client.call_tool("ingest", {"text": "Alice works at Acme."})

@@ -92,7 +92,8 @@ async def main(args: argparse.Namespace) -> int:
         if found.is_error:
             print("(build the graph first: graphrag-agents demo)")
             return 1
-        passages = found.structured_content["passages"]
+        # retrieve's typed result rides in _meta (clients that show structuredContent to the model get the text)
+        passages = (found.meta or {})["graphrag-agents/result"]["passages"]
         if not passages:
             print("Nothing found; an agent would say the graph does not contain the answer.")
             return 0

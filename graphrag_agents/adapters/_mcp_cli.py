@@ -2,12 +2,16 @@
 
 This module does not import the ``mcp`` package, so the main CLI can list the ``mcp`` command without it.
 
+The server is read-only unless ``--write`` (or ``GRAPHRAG_MCP_WRITE=1``) asks for the write tools, which change
+the graph (``ingest``, ``set_ontology``, ``finalize``, ``add_facts``, and ``preview_files`` with a files root); a
+start with them logs a warning naming them. Start-up errors print one ``error:`` line and a ``hint:`` line, exit 2.
+
 Settings come from flags, else the environment: ``FALKOR_URL`` / ``FALKOR_HOST`` / ``FALKOR_PORT`` /
 ``FALKOR_USERNAME`` / ``FALKOR_PASSWORD`` (the graph store; none set: the embedded FalkorDB in ``GRAPHRAG_HOME`` or
 ``./.graphrag``), ``GRAPHRAG_GRAPH``, ``GRAPHRAG_EMBED_MODEL`` / ``GRAPHRAG_EMBED_DIM`` /
 ``GRAPHRAG_EMBED_SEND_DIMENSIONS`` (the embedder), ``GRAPHRAG_MODEL`` (the LLM of the write side),
-``GRAPHRAG_MCP_READ_ONLY``, ``GRAPHRAG_MCP_FILES_ROOT`` and ``GRAPHRAG_MCP_TOKEN`` (the bearer token; read from
-the environment only, so it never shows in a process list).
+``GRAPHRAG_MCP_WRITE``, ``GRAPHRAG_MCP_FILES_ROOT``, ``GRAPHRAG_MCP_TOOL_PREFIX`` and ``GRAPHRAG_MCP_TOKEN`` (the
+bearer token; read from the environment only, so it never shows in a process list).
 """
 
 from __future__ import annotations
@@ -18,13 +22,14 @@ import os
 import sys
 from typing import TYPE_CHECKING
 
-from .._env import env_flag
-from ..errors import ConfigurationError
+from .._env import env_bool, env_flag
+from .._secrets import mask_secrets
+from ..errors import ConfigurationError, GraphRAGError, ToolError
 
 if TYPE_CHECKING:
     from ..kg import KnowledgeGraph
 
-__all__ = ["add_arguments", "env_flag", "serve"]
+__all__ = ["add_arguments", "env_flag", "serve", "startup_error", "startup_error_text"]
 
 
 def add_arguments(parser: argparse.ArgumentParser, *, common: bool = False) -> None:
@@ -39,10 +44,15 @@ def add_arguments(parser: argparse.ArgumentParser, *, common: bool = False) -> N
                         help="address to bind for http/sse (default 127.0.0.1; other hosts need GRAPHRAG_MCP_TOKEN)")
     parser.add_argument("--port", type=int, default=8000, help="port for http/sse (default 8000)")
     parser.add_argument("--path", default="/mcp", help="endpoint path for http (default /mcp)")
+    parser.add_argument("--write", action="store_true", default=None,
+                        help="also serve the write tools, which change the graph (default: read tools only; "
+                             "GRAPHRAG_MCP_WRITE=1)")
     parser.add_argument("--read-only", action="store_true", default=None,
-                        help="serve the read tools only (default: GRAPHRAG_MCP_READ_ONLY)")
-    parser.add_argument("--files-root", help="folder the write tools may read files from "
+                        help="serve the read tools only (the default; kept for older configs)")
+    parser.add_argument("--files-root", help="folder the write tools may read files from, with --write "
                                              "(default: GRAPHRAG_MCP_FILES_ROOT; none: text only)")
+    parser.add_argument("--tool-prefix", default=None,
+                        help="put this before every tool name, e.g. kg_ (default: GRAPHRAG_MCP_TOOL_PREFIX)")
     parser.add_argument("--call-timeout", type=float, default=120.0,
                         help="seconds a tool call may run (default 120; 0: no limit)")
     parser.add_argument("--max-result-chars", type=int, default=40_000,
@@ -58,11 +68,41 @@ def _configure_logging(level: str) -> None:
     os.environ.setdefault("LITELLM_LOG", "ERROR")
 
 
+def _write_requested(args: argparse.Namespace) -> bool:
+    """Whether the write tools are served: only when asked for, and never together with a read-only request."""
+    write = bool(args.write) or env_flag("GRAPHRAG_MCP_WRITE")
+    read_only = bool(args.read_only) or env_bool("GRAPHRAG_MCP_READ_ONLY") is True
+    if write and read_only:
+        raise ConfigurationError(
+            "Both write tools (--write / GRAPHRAG_MCP_WRITE) and read-only (--read-only / GRAPHRAG_MCP_READ_ONLY) "
+            "were asked for. Fix: drop one of them (read-only is the default).")
+    if env_bool("GRAPHRAG_MCP_READ_ONLY") is False and not write:
+        logging.getLogger("graphrag_agents.mcp").warning(
+            "GRAPHRAG_MCP_READ_ONLY=false no longer serves the write tools: pass --write (or GRAPHRAG_MCP_WRITE=1)")
+    return write
+
+
+def _check_files_root(files_root: str | None, write: bool) -> None:
+    if files_root is None:
+        return
+    if not write:
+        raise ConfigurationError(
+            f"A files root ({files_root}) was given, but only the write tools read files and the server is "
+            "read-only by default. Fix: add --write (or GRAPHRAG_MCP_WRITE=1) to serve them, or drop --files-root "
+            "/ GRAPHRAG_MCP_FILES_ROOT.")
+    from ..tools.write.sandbox import FilesRoot
+
+    FilesRoot(files_root)  # a missing or refused folder fails here, before the graph is opened
+
+
 async def serve(args: argparse.Namespace) -> int:
     """Open the graph the options name and serve it until the client leaves or the process is stopped."""
     _configure_logging(args.log_level)
-    read_only = True if args.read_only else env_flag("GRAPHRAG_MCP_READ_ONLY")
+    write = _write_requested(args)
+    read_only = not write
     files_root = args.files_root or os.environ.get("GRAPHRAG_MCP_FILES_ROOT") or None
+    _check_files_root(files_root, write)
+    prefix = args.tool_prefix if args.tool_prefix is not None else os.environ.get("GRAPHRAG_MCP_TOOL_PREFIX", "")
     token = os.environ.get("GRAPHRAG_MCP_TOKEN") or None
     if args.transport != "stdio":
         from ._mcp_http import check_binding
@@ -76,8 +116,15 @@ async def serve(args: argparse.Namespace) -> int:
     from .mcp import GraphRAGMCPServer
 
     def build(kg: KnowledgeGraph) -> GraphRAGMCPServer:
-        return GraphRAGMCPServer(kg, read_only=read_only, files_root=files_root, token=token,
-                                 call_timeout=args.call_timeout or None, max_result_chars=args.max_result_chars)
+        server = GraphRAGMCPServer(kg, read_only=read_only, files_root=files_root, token=token,
+                                   call_timeout=args.call_timeout or None, max_result_chars=args.max_result_chars,
+                                   tool_prefix=prefix)
+        writes = [t.name for t in server.tools if not (t.annotations and t.annotations.read_only_hint)]
+        if writes:
+            logging.getLogger("graphrag_agents.mcp").warning(
+                "serving the WRITE tools %s: clients can change the graph %r (start without --write for read-only)",
+                ", ".join(writes), kg.name)
+        return server
 
     if args.transport == "stdio":
         from mcp.server.stdio import stdio_server
@@ -125,3 +172,24 @@ async def _warn_if_missing(kg: KnowledgeGraph) -> None:
             "graph %r does not exist yet in %s: the read tools will say so until it is built "
             "(graphrag-agents ingest ... --graph %s, or the ingest tool)", kg.name, kg.store.address.describe(),
             kg.name)
+
+
+def startup_error(exc: BaseException) -> GraphRAGError | None:
+    """The GraphRAGError behind a failed start, also when the stdio or HTTP task group wrapped it in a group."""
+    inner = getattr(exc, "exceptions", None)
+    while isinstance(inner, (list, tuple)) and len(inner) == 1:
+        exc = inner[0]
+        inner = getattr(exc, "exceptions", None)
+    return exc if isinstance(exc, GraphRAGError) else None
+
+
+def startup_error_text(error: GraphRAGError) -> str:
+    """``error: <message>`` and, when the error names one, a ``hint: <fix>`` line; secrets masked."""
+    if isinstance(error, ToolError):
+        message, hint = error.message, error.hint
+    else:
+        message, _, fix = str(error).partition(" Fix: ")
+        hint = fix
+    secrets = [os.environ.get("GRAPHRAG_MCP_TOKEN", "")]
+    text = f"error: {mask_secrets(message, secrets)}"
+    return text + (f"\nhint: {mask_secrets(hint, secrets)}" if hint else "")

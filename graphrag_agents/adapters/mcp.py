@@ -1,9 +1,15 @@
 """The graph tools as an MCP server (official ``mcp`` SDK, version 2, low-level ``Server``).
 
-Every tool of the toolkit is listed with its JSON Schema input, its output schema and all four annotations
+Every tool of the toolkit is listed (``tool_prefix`` before its name, if given) with its JSON Schema input, its
+output schema and all four annotations
 (write tools are always marked destructive, so clients ask the user first). Arguments are validated by the
-toolkit's own models, never trusted to the client. A result comes back as ``structuredContent`` (the typed
-result's JSON) plus one text block, the result's ``to_llm_text()``: programs read the former, models the latter.
+toolkit's own models, never trusted to the client. A result's text block is its ``to_llm_text()``, what the model
+reads. Its typed JSON travels as ``structuredContent`` (with an output schema) only for the small results whose
+fields programs act on (:data:`STRUCTURED_TOOLS`: ``check_citations``, ``status``, ...); the large ones
+(``retrieve``, ``ingest``, ...) carry it in ``_meta["graphrag-agents/result"]`` instead, because clients such as
+pydantic-ai's ``MCPToolset`` and FastMCP hand ``structuredContent``, when present, to the model in place of the
+text (``retrieve`` on the demo: 19.7k characters of JSON instead of 7.8k of text). ``structured="all"`` sends
+``structuredContent`` for every tool, for programs written against that.
 Results over ``max_result_chars`` (40,000) are shortened (see ``_mcp_truncate``); evidence cut or shortened is
 dropped from the session. Failures come back as ``isError`` results with a hint.
 
@@ -25,7 +31,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
 import sys
 from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import asynccontextmanager
@@ -36,7 +41,7 @@ from pydantic import ValidationError
 from pydantic_core import to_jsonable_python
 
 from .._secrets import mask_secrets
-from ..errors import GraphRAGError, ToolError
+from ..errors import ToolError
 from ..kg import KnowledgeGraph
 from ..tools.results import ToolResult
 from ..tools.toolkit import FinalizePolicy, GraphRAGToolkit
@@ -44,6 +49,7 @@ from ._mcp_failures import describe_failure
 from ._mcp_instructions import build_instructions
 from ._mcp_sessions import ConnectionSession, SessionStore
 from ._mcp_truncate import ResultTooLarge, Truncation, truncate_json
+from ._shared import check_prefix, refuse_duplicate_names
 
 try:
     import anyio
@@ -57,13 +63,28 @@ except ImportError as exc:  # pragma: no cover - depends on the installed extras
 if TYPE_CHECKING:
     from starlette.types import ASGIApp
 
-__all__ = ["DEFAULT_CALL_TIMEOUT", "MAX_RESULT_CHARS", "GraphRAGMCPServer", "main"]
+__all__ = [
+    "DEFAULT_CALL_TIMEOUT",
+    "MAX_RESULT_CHARS",
+    "RESULT_META_KEY",
+    "STRUCTURED_TOOLS",
+    "GraphRAGMCPServer",
+    "StructuredMode",
+    "main",
+]
 
 MAX_RESULT_CHARS = 40_000
 """Results whose JSON is longer are shortened."""
 DEFAULT_CALL_TIMEOUT = 120.0
 """Seconds a tool call may run before it ends as a timeout error."""
 Transport = Literal["stdio", "http", "sse"]
+StructuredMode = Literal["auto", "all"]
+"""``auto``: ``structuredContent`` for :data:`STRUCTURED_TOOLS` only; ``all``: for every tool."""
+STRUCTURED_TOOLS = frozenset({"status", "get_ontology", "check_citations", "set_ontology", "finalize"})
+"""Tools whose typed result is sent as ``structuredContent``: small results whose fields programs act on
+(``grounded``, counts), which lose nothing when a client shows that JSON to the model instead of the text."""
+RESULT_META_KEY = "graphrag-agents/result"
+"""The ``_meta`` key holding the typed result of the other tools (``retrieve``, ``ingest``, ...)."""
 _EPHEMERAL_NOTE = ("This connection keeps no session (no Mcp-Session-Id and no cookie), so evidence numbers "
                    "cannot be checked in a later call; use a client that keeps cookies or the session handshake.")
 
@@ -83,6 +104,10 @@ class GraphRAGMCPServer:
         max_sessions: HTTP client sessions kept (least recently used ones are dropped first, those that never
             issued evidence before the others); memory is bounded by ``max_sessions * ledger_capacity`` items.
         token: bearer token required over HTTP and SSE (required off loopback); masked in error texts.
+        tool_prefix: put before every tool name (``"kg_"`` serves ``kg_retrieve``, ...), for clients that also
+            talk to other servers with tools of these names.
+        structured: ``"auto"`` sends ``structuredContent`` for :data:`STRUCTURED_TOOLS` and the typed result of
+            the others in ``_meta["graphrag-agents/result"]``; ``"all"`` sends ``structuredContent`` for every tool.
     """
 
     def __init__(self, source: GraphRAGToolkit | KnowledgeGraph, *, read_only: bool | None = None,
@@ -91,7 +116,7 @@ class GraphRAGMCPServer:
                  finalize_policy: FinalizePolicy | None = None, ledger_capacity: int | None = None,
                  name: str = "graphrag-agents", max_result_chars: int = MAX_RESULT_CHARS, text_chars: int = 8000,
                  call_timeout: float | None = DEFAULT_CALL_TIMEOUT, max_sessions: int = 256,
-                 token: str | None = None) -> None:
+                 token: str | None = None, tool_prefix: str = "", structured: StructuredMode = "auto") -> None:
         options: dict[str, Any] = {
             "read_only": read_only, "files_root": files_root, "max_file_bytes": max_file_bytes,
             "plan_limits": plan_limits, "include": include, "finalize_policy": finalize_policy,
@@ -111,6 +136,10 @@ class GraphRAGMCPServer:
         if max_result_chars < 2000:
             raise ValueError("max_result_chars must be at least 2000")
         self.name = name
+        self.tool_prefix = check_prefix(tool_prefix)
+        if structured not in ("auto", "all"):
+            raise ValueError(f"structured must be 'auto' or 'all', not {structured!r}")
+        self.structured: StructuredMode = structured
         self.max_result_chars = max_result_chars
         self.text_chars = text_chars
         self.call_timeout = call_timeout
@@ -129,18 +158,30 @@ class GraphRAGMCPServer:
             if not hints["readOnlyHint"]:
                 hints["destructiveHint"] = True  # clients ask the user before running any write
             out.append(types.Tool(
-                name=spec.name, description=spec.description, input_schema=spec.input_schema,
-                output_schema=_output_schema(spec.output_model),
+                name=self.tool_prefix + spec.name, description=spec.description, input_schema=spec.input_schema,
+                output_schema=_output_schema(spec.output_model) if self._is_structured(spec.name) else None,
                 annotations=types.ToolAnnotations(
                     read_only_hint=hints["readOnlyHint"], destructive_hint=hints["destructiveHint"],
                     idempotent_hint=hints["idempotentHint"], open_world_hint=hints["openWorldHint"]),
             ))
+        refuse_duplicate_names((t.name for t in out), "the MCP tool list")
         return out
+
+    def _is_structured(self, core_name: str) -> bool:
+        """Whether the typed result of ``core_name`` goes out as ``structuredContent`` (else in ``_meta``)."""
+        return self.structured == "all" or core_name in STRUCTURED_TOOLS
+
+    def _core_name(self, name: str) -> str:
+        """The toolkit's name of a served tool (a name without the prefix stays as it is: unknown)."""
+        return name[len(self.tool_prefix):] if self.tool_prefix and name.startswith(self.tool_prefix) else name
 
     @cached_property
     def instructions(self) -> str:
-        """The guide sent to clients, written for the tools served."""
-        return build_instructions([t.name for t in self.tools], self.max_result_chars)
+        """The guide sent to clients, written for the tools served (under their served names)."""
+        text = build_instructions([self._core_name(t.name) for t in self.tools], self.max_result_chars)
+        for tool in self.tools:
+            text = text.replace(f"`{self._core_name(tool.name)}`", f"`{tool.name}`")
+        return text
 
     def _input_schema(self, name: str) -> dict[str, Any] | None:
         return next((t.input_schema for t in self.tools if t.name == name), None)
@@ -189,8 +230,11 @@ class GraphRAGMCPServer:
         secrets = [self.token] if self.token else []
         result: ToolResult | None = None
         try:
+            if self.tool_prefix and not name.startswith(self.tool_prefix):
+                raise ToolError(f"Unknown tool {name!r}.", f"This server names its tools with the prefix "
+                                f"{self.tool_prefix!r}: call {self.tool_prefix}{name}, or list the tools.")
             with anyio.move_on_after(self.call_timeout) as deadline:
-                result = await session.call(name, arguments)
+                result = await session.call(self._core_name(name), arguments)
         except ToolError as exc:
             return _error(mask_secrets(str(exc), secrets))
         except Exception as exc:
@@ -199,9 +243,10 @@ class GraphRAGMCPServer:
             _quiet_litellm()  # the call may have imported it
         if result is None or deadline.cancelled_caught:
             return _error(describe_failure(name, None, deadline=self.call_timeout).text())
-        return self._shape(session, result, ephemeral)
+        return self._shape(session, result, ephemeral, self._is_structured(self._core_name(name)))
 
-    def _shape(self, session: GraphRAGToolkit, result: ToolResult, ephemeral: bool) -> types.CallToolResult:
+    def _shape(self, session: GraphRAGToolkit, result: ToolResult, ephemeral: bool,
+               structured: bool) -> types.CallToolResult:
         issued = set(result.evidence_numbers())
         data = _plain(result.model_dump(mode="python"))
         noted = ephemeral and bool(issued)
@@ -217,8 +262,10 @@ class GraphRAGMCPServer:
         if cut.truncated:
             session.ledger.drop(cut.damaged & issued)
         text = self._text(result, cut, changed=cut.truncated or noted)
-        return types.CallToolResult(content=[types.TextContent(text=text)],
-                                    structured_content=to_jsonable_python(cut.data))
+        data = to_jsonable_python(cut.data)
+        if structured:
+            return types.CallToolResult(content=[types.TextContent(text=text)], structured_content=data)
+        return types.CallToolResult(content=[types.TextContent(text=text)], _meta={RESULT_META_KEY: data})
 
     def _text(self, result: ToolResult, cut: Truncation, *, changed: bool) -> str:
         """The text block: ``to_llm_text()`` of what is actually sent (the shortened result, when it was cut)."""
@@ -325,18 +372,22 @@ def _quiet_litellm() -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of ``graphrag-mcp`` (also ``python -m graphrag_agents.adapters.mcp``)."""
-    from ._mcp_cli import add_arguments, serve
+    from ._mcp_cli import add_arguments, serve, startup_error, startup_error_text
 
-    parser = argparse.ArgumentParser(prog="graphrag-mcp", description="Serve the graph tools over MCP.")
+    parser = argparse.ArgumentParser(prog="graphrag-mcp", description="Serve the graph tools over MCP "
+                                                                       "(read-only unless --write).")
     add_arguments(parser, common=True)
     args = parser.parse_args(argv)
     try:
         return asyncio.run(serve(args))
-    except GraphRAGError as exc:
-        print(f"error: {mask_secrets(str(exc), [os.environ.get('GRAPHRAG_MCP_TOKEN', '')])}", file=sys.stderr)
-        return 2
     except KeyboardInterrupt:
         return 130
+    except Exception as exc:
+        error = startup_error(exc)
+        if error is None:
+            raise
+        print(startup_error_text(error), file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":
