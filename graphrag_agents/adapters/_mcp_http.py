@@ -9,13 +9,21 @@ Client identity over streamable HTTP, which decides whose evidence numbering a r
   id in a cookie (``Set-Cookie`` on its first request; HttpOnly, SameSite=Strict) and keys the numbering on it.
   ``mcp.Client`` keeps cookies for its whole connection, across TCP reconnects; the TCP connection itself is not
   used, as HTTP clients drop idle connections after seconds and proxies share theirs between clients. A client
-  that drops cookies gets a fresh numbering per request: it can never see another client's evidence.
+  that drops cookies gets a fresh numbering per request: it can never see another client's evidence;
+* a client that opens a new MCP session for every tool call (langchain-mcp-adapters' documented
+  ``MultiServerMCPClient(...).get_tools()``: a new ``initialize``, ``Mcp-Session-Id`` and HTTP client per call)
+  keeps one numbering by sending the header ``X-GraphRAG-Client: <random id>`` (16-256 URL-safe characters, e.g.
+  ``secrets.token_urlsafe(24)``). The header wins over the session id and the cookie; its numbering lives as long as
+  the server process and as long as it stays among the ``max_sessions`` most recently used. The id is a secret:
+  a client can cite only the evidence of the ids it knows.
 """
 
 from __future__ import annotations
 
+import hashlib
 import hmac
 import ipaddress
+import re
 import secrets
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -36,6 +44,7 @@ if TYPE_CHECKING:
     from mcp.server.lowlevel import Server
 
 __all__ = [
+    "CLIENT_HEADER",
     "CLIENT_SCOPE_KEY",
     "BearerTokenMiddleware",
     "ClientCookieMiddleware",
@@ -50,6 +59,12 @@ __all__ = [
 
 CLIENT_SCOPE_KEY = "graphrag_agents.mcp.client"
 """Where :class:`ClientCookieMiddleware` leaves the request's client id in the ASGI scope."""
+CLIENT_HEADER = "x-graphrag-client"
+"""The header a client sends to keep one evidence numbering across MCP sessions (see the module docstring)."""
+_CLIENT_ID = re.compile(r"^[A-Za-z0-9_\-.~]{16,256}$")
+_BAD_CLIENT_ID = ("Bad X-GraphRAG-Client header: send a random id of 16-256 URL-safe characters, e.g. the output "
+                  "of python -c 'import secrets; print(secrets.token_urlsafe(24))', the same one on every request "
+                  "of one client.")
 
 
 def is_loopback(host: str) -> bool:
@@ -143,6 +158,14 @@ class ClientCookieMiddleware:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        named = Request(scope).headers.get(CLIENT_HEADER)
+        if named is not None:
+            if not _CLIENT_ID.match(named):
+                await _reply(400, _BAD_CLIENT_ID)(scope, receive, send)
+                return
+            scope[CLIENT_SCOPE_KEY] = "h:" + hashlib.sha256(named.encode()).hexdigest()
+            await self.app(scope, receive, send)
+            return
         client = Request(scope).cookies.get(self.cookie_name, "")
         fresh = not client or f"c:{client}" not in self.store
         if fresh:
@@ -161,17 +184,25 @@ class ClientCookieMiddleware:
         await self.app(scope, receive, send_with_cookie)
 
 
+def _scope_client(request: Any) -> str | None:
+    client = request.scope.get(CLIENT_SCOPE_KEY)
+    return client if isinstance(client, str) and client else None
+
+
 def client_key(request: Any, protocol_version: str) -> str | None:
-    """The session key of an HTTP request: its ``Mcp-Session-Id`` (handshake era) or its cookie id."""
+    """The session key of an HTTP request: its ``X-GraphRAG-Client`` id, else its ``Mcp-Session-Id`` (handshake
+    era), else its cookie id."""
     if request is None or not hasattr(request, "scope"):
         return None
+    named = _scope_client(request)
+    if named is not None and named.startswith("h:"):
+        return named
     if protocol_version not in MODERN_PROTOCOL_VERSIONS:
         # The session manager has checked this id exists; a modern request's id is never checked, so ignored.
         session_id = request.headers.get("mcp-session-id")
         if session_id:
             return f"s:{session_id}"
-    client = request.scope.get(CLIENT_SCOPE_KEY)
-    return f"c:{client}" if isinstance(client, str) and client else None
+    return f"c:{named}" if named else None
 
 
 def _wrap(app: ASGIApp, host: str, port: int, token: str | None) -> ASGIApp:

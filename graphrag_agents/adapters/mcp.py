@@ -47,6 +47,7 @@ from ..tools.results import ToolResult
 from ..tools.toolkit import FinalizePolicy, GraphRAGToolkit
 from ._mcp_failures import describe_failure
 from ._mcp_instructions import build_instructions
+from ._mcp_notes import session_note
 from ._mcp_sessions import ConnectionSession, SessionStore
 from ._mcp_truncate import ResultTooLarge, Truncation, truncate_json
 from ._shared import check_prefix, refuse_duplicate_names
@@ -85,8 +86,6 @@ STRUCTURED_TOOLS = frozenset({"status", "get_ontology", "check_citations", "set_
 (``grounded``, counts), which lose nothing when a client shows that JSON to the model instead of the text."""
 RESULT_META_KEY = "graphrag-agents/result"
 """The ``_meta`` key holding the typed result of the other tools (``retrieve``, ``ingest``, ...)."""
-_EPHEMERAL_NOTE = ("This connection keeps no session (no Mcp-Session-Id and no cookie), so evidence numbers "
-                   "cannot be checked in a later call; use a client that keeps cookies or the session handshake.")
 
 
 class GraphRAGMCPServer:
@@ -243,15 +242,17 @@ class GraphRAGMCPServer:
             _quiet_litellm()  # the call may have imported it
         if result is None or deadline.cancelled_caught:
             return _error(describe_failure(name, None, deadline=self.call_timeout).text())
-        return self._shape(session, result, ephemeral, self._is_structured(self._core_name(name)))
+        core = self._core_name(name)
+        note = session_note(core, result, session, ephemeral=ephemeral)
+        return self._shape(session, result, note, self._is_structured(core))
 
-    def _shape(self, session: GraphRAGToolkit, result: ToolResult, ephemeral: bool,
+    def _shape(self, session: GraphRAGToolkit, result: ToolResult, note: str | None,
                structured: bool) -> types.CallToolResult:
         issued = set(result.evidence_numbers())
         data = _plain(result.model_dump(mode="python"))
-        noted = ephemeral and bool(issued)
-        if noted:
-            data["hint"] = f"{data['hint']} {_EPHEMERAL_NOTE}" if data.get("hint") else _EPHEMERAL_NOTE
+        noted = note is not None
+        if note is not None:
+            data["hint"] = f"{data['hint']} {note}" if data.get("hint") else note
         try:
             cut = truncate_json(data, self.max_result_chars, issued)
         except ResultTooLarge:
