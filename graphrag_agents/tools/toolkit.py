@@ -19,9 +19,11 @@ from pydantic import BaseModel
 from ..citations import CitationCheck, check_citations
 from ..errors import ReadOnlyViolation, ToolError
 from ..kg import KnowledgeGraph
+from ..models.chat import ChatModel
+from ..models.embedder import Embedder
 from ..store.schema import read_meta
 from .evidence import EvidenceLedger
-from .inputs import CheckCitationsInput, GetOntologyInput, RetrieveInput, StatusInput
+from .inputs import CheckCitationsInput, GetOntologyInput, RetrieveInput, RetrievePath, StatusInput
 from .read_tools import number_ontology, number_retrieval, number_status
 from .results import OntologyResult, RetrieveResult, StatusResult, ToolResult
 from .spec import ToolAnnotations, ToolSpec
@@ -142,22 +144,59 @@ class GraphRAGToolkit:
         return session
 
     @classmethod
-    async def for_tenant(cls, tenant: str, *, base_graph: str = "default", url: str | None = None,
-                         data_dir: str | None = None, **options: Any) -> GraphRAGToolkit:
-        """A toolkit bound to the graph ``<base_graph>__<tenant>``; ``aclose()`` closes that graph.
+    async def for_tenant(cls, base: str | KnowledgeGraph | GraphRAGToolkit, tenant: str | None = None, *,
+                         base_graph: str | None = None, url: str | None = None, data_dir: str | None = None,
+                         embedder: Embedder | None = None, llm: ChatModel | str | None = None,
+                         read_only: bool = False, files_root: str | os.PathLike[str] | None = None,
+                         max_file_bytes: int | None = DEFAULT_MAX_FILE_BYTES,
+                         plan_limits: Mapping[str, Any] | PlanLimits | None = CHEAP_PLAN_LIMITS,
+                         include: Sequence[str] | None = None, finalize_policy: FinalizePolicy = "manual",
+                         ledger_capacity: int = 2000) -> GraphRAGToolkit:
+        """A toolkit bound to the graph ``<base>__<tenant>``, which it opens; ``aclose()`` closes that graph.
 
-        ``options`` are the toolkit's keyword arguments, plus ``embedder`` for :meth:`KnowledgeGraph.open`.
-        Whitespace at either end of ``tenant`` is stripped; any other character outside the rule is refused.
+        Args:
+            base: the base graph: a name, or a :class:`KnowledgeGraph` / toolkit whose store, embedder and LLM the
+                tenant graph uses too. With a single argument, that argument is the tenant (of ``base_graph``).
+            tenant: the tenant: 1-63 letters, digits, ``_`` or ``-`` (whitespace at either end is stripped; any
+                other character outside the rule is refused).
+            base_graph: the base graph's name when only the tenant is given positionally (default "default").
+            url, data_dir, embedder, llm: as in :meth:`KnowledgeGraph.open` (taken from ``base`` when it is a
+                graph or toolkit and they are not given).
+            read_only, files_root, max_file_bytes, plan_limits, include, finalize_policy, ledger_capacity: the
+                toolkit's options.
+
+        Example::
+
+            async with await GraphRAGToolkit.for_tenant("kb", "acme", read_only=True) as toolkit:
+                found = await toolkit.retrieve("Where does Alice work?")
         """
+        if tenant is None:
+            if not isinstance(base, str):
+                raise TypeError("for_tenant(base, tenant): name the tenant after the base graph or toolkit")
+            base, tenant = base_graph or "default", base
+        elif base_graph is not None:
+            raise TypeError("for_tenant(base, tenant) names the base graph already; drop base_graph=")
         if isinstance(tenant, str):
             tenant = tenant.strip()  # the key rule: whitespace at the ends is not part of a name
         if not isinstance(tenant, str) or not _TENANT.fullmatch(tenant):
             raise ToolError(f"Invalid tenant name {tenant!r}.",
                             "Use 1-63 letters, digits, '_' or '-', starting with a letter or digit (e.g. 'acme').")
-        embedder = options.pop("embedder", None)
-        kg = await KnowledgeGraph.open(url=url, graph=f"{base_graph}__{tenant}", data_dir=data_dir,
-                                       embedder=embedder)
-        toolkit = cls(kg, **options)
+        if isinstance(base, GraphRAGToolkit):
+            base = base.kg
+        if isinstance(base, KnowledgeGraph):
+            address = base.store.address
+            url = url if url is not None or data_dir is not None else address.url
+            data_dir = data_dir if data_dir is not None else address.data_dir
+            embedder, llm, base = embedder or base.embedder, llm or base.llm, base.name
+        kg = await KnowledgeGraph.open(url=url, graph=f"{base}__{tenant}", data_dir=data_dir, embedder=embedder,
+                                       llm=llm)
+        try:
+            toolkit = cls(kg, read_only=read_only, files_root=files_root, max_file_bytes=max_file_bytes,
+                          plan_limits=plan_limits, include=include, finalize_policy=finalize_policy,
+                          ledger_capacity=ledger_capacity)
+        except BaseException:
+            await kg.close()  # a bad option must not leave the graph open
+            raise
         toolkit._shared.owns_kg = True
         return toolkit
 
@@ -234,8 +273,22 @@ class GraphRAGToolkit:
         assert isinstance(result, OntologyResult)
         return result
 
-    async def retrieve(self, question: str, **options: Any) -> RetrieveResult:
-        """Hybrid search for ``question``; options: paths, top_k, expand_hops, document_ids, min_score."""
+    async def retrieve(self, question: str, *, paths: Sequence[RetrievePath] | None = None, top_k: int | None = None,
+                       expand_hops: int | None = None, document_ids: Sequence[str] | None = None,
+                       min_score: float | None = None) -> RetrieveResult:
+        """Hybrid search for ``question``, validated as the ``retrieve`` tool validates it (None: the tool's default).
+
+        Args:
+            question: what to search for, ideally the user's question word for word.
+            paths: the search paths to run (default all): facts, exact_names, fuzzy_names, links, passages.
+            top_k: items per path, 1-50 (default 10).
+            expand_hops: how far the links path walks from the entities found, 1-5 (default 1).
+            document_ids: only search these documents.
+            min_score: drop items scoring below this, 0-1 (default: keep all).
+        """
+        given = {"paths": None if paths is None else list(paths), "top_k": top_k, "expand_hops": expand_hops,
+                 "document_ids": None if document_ids is None else list(document_ids), "min_score": min_score}
+        options = {k: v for k, v in given.items() if v is not None}
         result = await self.call("retrieve", {"question": question, **options})
         assert isinstance(result, RetrieveResult)
         return result
