@@ -6,6 +6,7 @@ import json
 import os
 from typing import TYPE_CHECKING
 
+from ..ingest.loaders import SUPPORTED_SUFFIXES
 from ..retrieval.hits import PassageHit, RelationHit, RetrievalHits
 from .evidence import EvidenceLedger
 from .results import (
@@ -60,7 +61,10 @@ def _relation_item(ledger: EvidenceLedger, hit: RelationHit, kind: str) -> Relat
 
 
 def _file_label(hit: PassageHit) -> str:
-    if (hit.path and hit.path != hit.document_id) or hit.document_id.startswith("file:"):
+    # kg.ingest(paths=...) stores a file under its path as given, as id and path alike: its suffix tells it apart.
+    suffix = os.path.splitext(hit.path)[1].lower()
+    if (hit.path and hit.path != hit.document_id) or hit.document_id.startswith("file:") \
+            or suffix in SUPPORTED_SUFFIXES:
         return os.path.basename(hit.path.removeprefix("file:")) or hit.title or hit.document_id
     return hit.title or hit.document_id
 
