@@ -178,14 +178,14 @@ async def _extract(docs: list[_Doc], ctx: IngestContext, ontology: Ontology, bar
         group = [d for d in docs if d.extractor == name]
         extractor = _extractor(name, ctx)
         if extractor is None:
-            bars.advance("extract", sum(len(d.chunks) for d in group))
+            bars.advance("extract", len(group))
             continue
         started = time.perf_counter()
         results = await extractor.extract([[c.text for c in d.chunks] for d in group], ontology)
         if name == "llm":
             report.llm_seconds += time.perf_counter() - started
         for doc, result in zip(group, results, strict=True):
-            bars.advance("extract", len(doc.chunks))
+            bars.advance("extract")
             if isinstance(result, Exception):
                 if isinstance(result, StoreUnavailable):
                     raise result
@@ -309,9 +309,10 @@ async def run_ingest(ctx: IngestContext, sources: Sequence[SourceDocument], plan
     order = [i for i in range(len(sources)) if i not in statuses]
     async with ctx.doc_locks.hold([sources[i].document_id for i in order]):
         with Progress(progress) as bars:
-            bars.add("extract", "Extracting", total=None)
-            bars.add("write", "Writing", total=len(order))
-            total_chunks = 0
+            # Both bars count documents: their number is known before the first one is read, so the totals (and
+            # the time-left estimates) hold from the start; chunks are known only window by window.
+            bars.add("extract", "Extracting documents", total=len(order))
+            bars.add("write", "Writing documents", total=len(order))
             for start in range(0, len(order), _WINDOW):
                 window = order[start:start + _WINDOW]
                 stored = await _stored_hashes(ctx.store, [sources[i].document_id for i in window])
@@ -322,11 +323,10 @@ async def run_ingest(ctx: IngestContext, sources: Sequence[SourceDocument], plan
                     prepared = await asyncio.to_thread(_prepare, sources[i], plans[i], ctx, stored, reextract)
                     if isinstance(prepared, DocumentStatus):
                         statuses[i] = prepared
+                        bars.advance("extract")
                         bars.advance("write")
                     else:
                         docs[i] = prepared
-                total_chunks += sum(len(d.chunks) for d in docs.values())
-                bars.update("extract", total=total_chunks)
                 await _extract(list(docs.values()), ctx, ontology, bars, report)
                 ready = {i: d for i, d in docs.items() if d.status is None}
                 new = [d for d in ready.values() if d.replace is None]

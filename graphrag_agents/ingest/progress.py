@@ -1,13 +1,18 @@
 """Progress bars (rich) for long ingests and ``finalize``; silent when stderr is not a terminal or when asked.
 
-``progress=None`` means "show when stderr is a TTY"; ``True`` forces bars, ``False`` silences them.
+``progress=None`` means "show when stderr is a TTY"; ``True`` forces bars, ``False`` silences them. Each bar shows
+done/total, the percentage, the time elapsed and the time left (rich's estimate from the recent rate), so callers
+give every bar its total up front.
 """
 
 from __future__ import annotations
 
 import sys
 from types import TracebackType
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 __all__ = ["Progress", "want_progress"]
 
@@ -29,19 +34,30 @@ class Progress:
             bars.advance("extract", 10)
     """
 
-    def __init__(self, enabled: bool) -> None:
+    def __init__(self, enabled: bool, console: Console | None = None) -> None:
         self.enabled = enabled
+        self.console = console
+        """Where the bars go (default: stderr)."""
         self._bars: Any = None
         self._tasks: dict[str, Any] = {}
 
     def __enter__(self) -> Progress:
         if self.enabled:
             from rich.console import Console
-            from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
+            from rich.progress import (
+                BarColumn,
+                MofNCompleteColumn,
+                TaskProgressColumn,
+                TextColumn,
+                TimeElapsedColumn,
+                TimeRemainingColumn,
+            )
             from rich.progress import Progress as RichProgress
 
-            self._bars = RichProgress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                                      TimeElapsedColumn(), console=Console(stderr=True), transient=False)
+            self._bars = RichProgress(
+                TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TaskProgressColumn(),
+                TimeElapsedColumn(), TextColumn("left"), TimeRemainingColumn(),
+                console=self.console or Console(stderr=True), transient=False)
             self._bars.start()
         return self
 
@@ -52,7 +68,7 @@ class Progress:
             self._bars = None
 
     def add(self, key: str, description: str, total: int | None) -> None:
-        """Start a bar (total None = unknown)."""
+        """Start a bar (total None = unknown: then it shows no percentage and no time left)."""
         if self._bars is not None:
             self._tasks[key] = self._bars.add_task(description, total=total)
 
