@@ -4,6 +4,9 @@ Framework adapters live in ``graphrag_agents.adapters.langchain``, ``.pydantic_a
 agent in ``graphrag_agents.agent``; importing this package imports none of the frameworks.
 """
 
+from importlib.metadata import PackageNotFoundError as _PackageNotFoundError
+from importlib.metadata import version as _version
+
 from .errors import (
     ConfigurationError,
     EmbeddingMismatch,
@@ -71,3 +74,9 @@ __all__ = [
     "ToolSpec",
     "check_citations",
 ]
+
+try:
+    __version__ = _version("graphrag-agents")
+    """The installed distribution's version."""
+except _PackageNotFoundError:  # pragma: no cover - a source tree without installed metadata
+    __version__ = "0+unknown"

@@ -12,8 +12,9 @@ import json
 import sys
 from collections.abc import Callable, Coroutine, Sequence
 from importlib import resources
-from typing import Any, Literal
+from typing import Any
 
+from . import _cli_first_run as first_run
 from .kg import KnowledgeGraph
 
 __all__ = ["main", "mcp_main"]
@@ -85,6 +86,12 @@ async def _ingest(args: argparse.Namespace) -> int:
     for problem in problems:
         print(f"error: {problem}", file=sys.stderr)
     if not files:
+        if not problems:
+            from .ingest.loaders import SUPPORTED_SUFFIXES
+
+            print(f"error: no files to ingest under {', '.join(args.paths)}: none has a supported suffix "
+                  f"({' '.join(sorted(SUPPORTED_SUFFIXES))}), or the folders are empty\nhint: convert the documents "
+                  "to one of these formats, or point at another folder", file=sys.stderr)
         return 2
     plan = IngestPlan(chunker=args.chunker, extractor=args.extractor, resolver=args.resolver,
                       max_llm_pairs=args.max_llm_pairs)
@@ -103,7 +110,7 @@ async def _ingest(args: argparse.Namespace) -> int:
             print(f"{counts} in {report.seconds:.1f} s, {report.llm_calls} LLM calls")
             if report.hint:
                 print(f"hint: {report.hint}")
-            print("next: graphrag-agents finalize")
+            first_run.print_ingest_next(report, args.paths, args, kg.name)
     return 1 if problems or any(d.status == "failed" for d in report.documents) else 0
 
 
@@ -114,6 +121,9 @@ async def _retrieve(args: argparse.Namespace) -> int:
         toolkit = GraphRAGToolkit(kg, read_only=True)
         result = await toolkit.retrieve(args.question, top_k=args.top_k, expand_hops=args.expand_hops)
         print(result.model_dump_json(indent=2) if args.json else result.to_llm_text(args.max_chars))
+        hint = await first_run.retrieve_hint(kg, args)
+        if hint:
+            print(f"hint: {hint}", file=sys.stderr)
     return 0
 
 
@@ -158,14 +168,14 @@ async def _demo(args: argparse.Namespace) -> int:
     from .tools.toolkit import GraphRAGToolkit
 
     args.graph = args.graph or "demo"
-    extractor: Literal["ner", "llm"] = "llm" if args.extractor == "llm" or (
-        args.extractor == "auto" and configured_model_name()) else "ner"
+    extractor = first_run.demo_extractor(args.extractor, configured_model_name() is not None)
     async with await _open(args) as kg:
         print(f"Building graph '{kg.name}' on {kg.store.location} from {len(_demo_corpus())} bundled paragraphs "
               f"(HotpotQA, CC BY-SA 4.0), {extractor} extractor...")
         sources = [SourceDocument(row["id"], row["id"], text=row["text"], title=row["title"])
                    for row in _demo_corpus()]
-        await kg.ingest_documents(sources, IngestPlan(extractor=extractor), progress=False)
+        first_run.check_demo_ingest(await kg.ingest_documents(sources, IngestPlan(extractor=extractor),
+                                                              progress=False))
         await kg.finalize(progress=False)
         _print_status(await kg.status())
         question = args.question or _demo_question()
@@ -189,9 +199,11 @@ async def _demo(args: argparse.Namespace) -> int:
                 print_check(await session.check_citations(altered))
         if configured_model_name() is None:
             print("\n" + how_to_configure())
+            first_run.print_demo_next(kg, args)
             return 0
         print()
         code = await run_agent(session, question, args)
+        first_run.print_demo_next(kg, args)
         return 0 if code == 1 else code  # an abstention is a result of the demo, not a failure
 
 
@@ -207,6 +219,7 @@ async def _ask(args: argparse.Namespace) -> int:
 
 def _parser() -> tuple[argparse.ArgumentParser, dict[str, Handler]]:
     parser = argparse.ArgumentParser(prog="graphrag-agents", description=__doc__.replace("``", ""))
+    parser.add_argument("--version", action="version", version=f"graphrag-agents {first_run.package_version()}")
     sub = parser.add_subparsers(dest="command", required=True)
     handlers: dict[str, Handler] = {}
 
@@ -217,6 +230,10 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, Handler]]:
         return p
 
     command("status", _status, "counts of documents, chunks, entities and relations")
+    first_run.add_graphs_arguments(command("graphs", first_run.run_graphs, "list the graphs in the data folder (or "
+                                                                           "server), with their counts"))
+    first_run.add_ontology_arguments(command("ontology", first_run.run_ontology, "show the declared entity and "
+                                             "relation types, or declare more (--entity, --relation, --json)"))
     p = command("finalize", _finalize, "deduplicate, embed and index everything ingested")
     p.add_argument("--quiet", action="store_true", help="no progress bars")
     p = command("ingest", _ingest, "add .txt .md .markdown .rst .pdf files (unchanged ones are skipped)")

@@ -308,6 +308,10 @@ class GraphStore:
         graphs = await self._call(lambda: self._client.db().list_graphs())
         return self.name in graphs
 
+    async def graph_names(self) -> list[str]:
+        """Every graph on the server, sorted (this one only once it has been written)."""
+        return sorted(str(name) for name in await self._call(lambda: self._client.db().list_graphs()))
+
     async def delete(self) -> None:
         """Delete the whole graph (used by tests and ``graphrag-agents`` maintenance)."""
         if await self.exists():
