@@ -32,8 +32,10 @@ import pytest
 from fake_chat import ScriptedChatModel, evidence_number, last_tool_text, tool_call
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 from test_loaders import make_pdf
+from test_mcp_http import serving
 
 from graphrag_agents import KnowledgeGraph
+from graphrag_agents.adapters.mcp import GraphRAGMCPServer
 from graphrag_agents.ingest.plan import IngestPlan
 from graphrag_agents.models.chat import ChatModel
 from graphrag_agents.retrieval.hits import PassageHit
@@ -44,7 +46,7 @@ else:  # pragma: no cover
     tomllib = pytest.importorskip("tomli")
 
 ROOT = Path(__file__).resolve().parents[1]
-DOCS = ["README.md", *sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "docs").glob("*.md")),
+DOCS = ["README.md", *sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "docs").rglob("*.md")),
         "cookbook/README.md"]
 FENCE = re.compile(r"^(`{3,})\s*([\w+-]*)\s*$")
 HEADING = re.compile(r"^(#{1,6})\s")
@@ -145,13 +147,29 @@ async def demo_kg(data_dir: Path, embedder: Any) -> AsyncIterator[KnowledgeGraph
         await kg.close()
 
 
-def scripted_model() -> ScriptedChatModel:
-    """A chat model that calls retrieve, then cites the passage naming Rush's drummer."""
+def scripted_model(prefix: str = "") -> ScriptedChatModel:
+    """A chat model that calls retrieve (``prefix`` + retrieve), then cites the passage naming Rush's drummer."""
     return ScriptedChatModel(steps=[
-        AIMessage(content="", tool_calls=[tool_call("retrieve", {"question": QUESTION})]),
-        lambda messages: AIMessage(
-            content=f"Neil Peart played in Rush [{evidence_number(last_tool_text(messages), DRUMMER)}]."),
+        AIMessage(content="", tool_calls=[tool_call(f"{prefix}retrieve", {"question": QUESTION})]),
+        lambda messages: AIMessage(content="Neil Peart played in Rush "
+                                   f"[{evidence_number(last_tool_text(messages, prefix + 'retrieve'), DRUMMER)}]."),
     ])
+
+
+def pydantic_ai_model(prefix: str = "") -> Any:
+    """A pydantic-ai FunctionModel doing the same: retrieve, then the cited answer."""
+    from pydantic_ai.messages import ModelRequest, ModelResponse, TextPart, ToolCallPart, ToolReturnPart
+    from pydantic_ai.models.function import AgentInfo, FunctionModel
+
+    def reply(messages: list[Any], info: AgentInfo) -> ModelResponse:
+        returned = [p for m in messages if isinstance(m, ModelRequest) for p in m.parts
+                    if isinstance(p, ToolReturnPart)]
+        if not returned:
+            return ModelResponse(parts=[ToolCallPart(f"{prefix}retrieve", {"question": QUESTION})])
+        n = evidence_number(returned[-1].model_response_str(), DRUMMER)
+        return ModelResponse(parts=[TextPart(f"Neil Peart played in Rush [{n}].")])
+
+    return FunctionModel(reply)
 
 
 def call_model_node() -> Callable[[dict[str, Any]], Awaitable[dict[str, list[BaseMessage]]]]:
@@ -178,6 +196,10 @@ class Plan:
     """Asserts what the block's comments state, from its namespace and its printed output."""
     excerpt_of: str | None = None
     """The block quotes this file: each of its code lines must be a line of it."""
+    model: Callable[[], Any] = scripted_model
+    """What the given ``model`` is: a scripted LangChain chat model unless the block is for another framework."""
+    serve_mcp: bool = False
+    """Serve the shared graph over MCP (streamable HTTP, read-only) while the block runs; ``url`` is its endpoint."""
 
 
 def _check_readme(ns: dict[str, Any], out: str) -> None:
@@ -217,6 +239,27 @@ def _check_retrieval(ns: dict[str, Any], out: str) -> None:
 def _check_agent(ns: dict[str, Any], out: str) -> None:
     assert not ns["result"].abstained
     assert out.startswith("Neil Peart played in Rush [") and "Sources:" in out
+
+
+async def _check_langgraph_client(ns: dict[str, Any], out: str) -> None:
+    assert ns["answer"].startswith("Neil Peart played in Rush [") and ns["check"].grounded
+    assert [t.name for t in ns["tools"]][:1] == ["kg_status"] and out.strip().endswith("True")
+
+
+def _check_names(ns: dict[str, Any], out: str) -> None:
+    refused, names = out.strip().splitlines()
+    assert refused.startswith("Duplicate tool names in the tools for LangChain: retrieve. Fix: ")
+    assert "prefix" in refused
+    assert names.startswith("['retrieve', 'kg_status'") and names.endswith("'kg_check_citations']")
+
+
+def _check_pydantic_ai_client(ns: dict[str, Any], out: str) -> None:
+    assert ns["result"].output.startswith("Neil Peart played in Rush [") and ns["check"].grounded
+    assert out.strip().endswith("True")
+
+
+def _check_pydantic_ai_mcp(ns: dict[str, Any], out: str) -> None:
+    assert out.startswith("Neil Peart played in Rush ["), out
 
 
 async def _check_gate(ns: dict[str, Any], out: str) -> None:
@@ -262,11 +305,23 @@ PLANS: dict[str, Plan] = {
     "docs/ingestion.md#1": Plan(setup=_fake_extractor, check=_check_ingestion),
     "docs/retrieval.md#1": Plan(given=("kg",), check=_check_retrieval),
     "cookbook/README.md#1": Plan(excerpt_of="cookbook/langgraph_drop_in.py"),
+    "docs/clients/langgraph.md#1": Plan(given=("kg", "model"), model=lambda: scripted_model("kg_"),
+                                        check=_check_langgraph_client),
+    "docs/clients/langgraph.md#2": Plan(given=("kg",), check=_check_names),
+    "docs/clients/pydantic-ai.md#1": Plan(given=("kg", "model"), model=lambda: pydantic_ai_model("kg_"),
+                                          check=_check_pydantic_ai_client),
+    # langchain-mcp-adapters pins mcp<2: the quoted script runs in its own environment (test_mcp_per_call_sessions)
+    "docs/clients/langchain-mcp-adapters.md#1": Plan(excerpt_of="cookbook/mcp/langchain_mcp_adapters_client.py"),
+    "docs/clients/pydantic-ai-mcp.md#1": Plan(given=("url", "model"), model=pydantic_ai_model, serve_mcp=True,
+                                              check=_check_pydantic_ai_mcp),
 }
 
 
-def _given(name: str, demo: KnowledgeGraph) -> Any:
-    return {"kg": lambda: demo, "model": scripted_model, "call_model": call_model_node}[name]()
+def _given(name: str, demo: KnowledgeGraph, plan: Plan, url: str | None = None) -> Any:
+    if name == "url":
+        assert url is not None, "a block given `url` needs serve_mcp=True"
+        return url
+    return {"kg": lambda: demo, "model": plan.model, "call_model": call_model_node}[name]()
 
 
 def test_every_plan_names_a_block() -> None:
@@ -315,7 +370,15 @@ async def test_python_block_runs(block: Block, tmp_path: Path, monkeypatch: pyte
     monkeypatch.setattr("graphrag_agents.kg.embedder_from_env", lambda: embedder)  # the default, loaded once
     if plan.setup:
         plan.setup(tmp_path, monkeypatch)
-    namespace: dict[str, Any] = {"__name__": "__doc__"} | {n: _given(n, demo_kg) for n in plan.given}
+    async with contextlib.AsyncExitStack() as stack:
+        url = await stack.enter_async_context(serving(GraphRAGMCPServer(demo_kg, read_only=True))) \
+            if plan.serve_mcp else None
+        await _run_planned(block, plan, demo_kg, url, data_dir, embedder, capsys)
+
+
+async def _run_planned(block: Block, plan: Plan, demo_kg: KnowledgeGraph, url: str | None, data_dir: Path,
+                       embedder: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    namespace: dict[str, Any] = {"__name__": "__doc__"} | {n: _given(n, demo_kg, plan, url) for n in plan.given}
     capsys.readouterr()
     try:
         await _run(block, namespace)
@@ -443,6 +506,9 @@ class Checker:
             return Command(f"python {rest[0]}", rest[1:], dict.fromkeys(_script_flags(script)))
         parser = self.parsers[name]
         subcommands = _subcommands(parser)
+        top = {s for a in parser._actions for s in a.option_strings}
+        if subcommands and rest and rest[0] in top:  # a program-level flag such as --version
+            return Command(name, rest, {s: a for a in parser._actions for s in a.option_strings}, parser, words[1:])
         if subcommands:
             if not rest or rest[0] not in subcommands:
                 self.problem(line, f"{name} has no command {rest[0] if rest else '(none given)'!r}")

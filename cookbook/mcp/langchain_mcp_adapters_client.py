@@ -77,13 +77,15 @@ async def main(url: str, question: str, claim: str | None, self_test: bool) -> i
     # 1. one session for the whole conversation
     client = MultiServerMCPClient({"graphrag": {"transport": "streamable_http", "url": url, "headers": headers}})
     async with client.session("graphrag") as session:
-        grounded, said = await _retrieve_then_check(await load_mcp_tools(session), question, claim)
+        tools = await load_mcp_tools(session)
+        grounded, said = await _retrieve_then_check(tools, question, claim)
     print(f"client.session(): grounded={grounded}")
 
     # 2. the documented get_tools(): a new session per call, tied together by X-GraphRAG-Client
     client = MultiServerMCPClient({"graphrag": {"transport": "streamable_http", "url": url,
                                                 "headers": headers | {"X-GraphRAG-Client": client_id}}})
-    grounded_header, _ = await _retrieve_then_check(await client.get_tools(), question, claim)
+    tools = await client.get_tools()
+    grounded_header, _ = await _retrieve_then_check(tools, question, claim)
     print(f"get_tools() with X-GraphRAG-Client: grounded={grounded_header}")
 
     # what happens without either: the check says why and what to do
