@@ -36,8 +36,12 @@ def add_agent_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--min-score", type=float, default=None,
                         help="abstain without calling the model when retrieve's best score is under this")
     parser.add_argument("--max-revisions", type=int, default=1, help="revision turns before the refusal")
-    parser.add_argument("--repair-citations", action="store_true",
-                        help="add the citations the check suggests to a draft that lacks them (small models)")
+    parser.add_argument("--repair-citations", action=argparse.BooleanOptionalAction, default=None,
+                        help="cite the evidence the check suggests when a draft lacks it (default: on with "
+                             "structured drafting)")
+    parser.add_argument("--drafting", choices=["structured", "text"], default=None,
+                        help="structured: a JSON short answer + evidence numbers, rendered and checked; text: "
+                             "cited sentences (default: structured in retrieve_first, text in tools)")
     parser.add_argument("--top-k", type=int, default=None, help="items per retrieve path (the agent's own retrieve)")
 
 
@@ -143,7 +147,8 @@ async def run_agent(toolkit: GraphRAGToolkit, question: str, args: argparse.Name
     options: dict[str, Any] = {"top_k": args.top_k} if args.top_k else {}
     agent = build_grounded_agent(None, toolkit.new_session(), mode=mode,
                                  min_score=args.min_score, max_revisions=args.max_revisions,
-                                 retrieve_options=options, repair_citations=args.repair_citations)
+                                 retrieve_options=options, repair_citations=args.repair_citations,
+                                 drafting=args.drafting)
     print(f"Agent ({mode} mode, model {configured_model_name()}):", file=steps)
     state: dict[str, Any] = {}
     try:
@@ -192,7 +197,7 @@ def _step_lines(node: str, update: dict[str, Any]) -> list[str]:
         if update.get("abstained"):
             lines.append(f"abstain ({update.get('abstain_reason')}) without calling the model")
         return lines
-    if node == "agent":
+    if node in ("agent", "final"):
         lines = []
         for message in messages:
             if isinstance(message, AIMessage) and message.tool_calls:
@@ -214,6 +219,8 @@ def _step_lines(node: str, update: dict[str, Any]) -> list[str]:
                     lines.append(f"{message.name} → {said}")
         return lines
     if node == "verify":
+        if update.get("abstain_reason") == "not_in_evidence":
+            return ["verify: the model answered that the evidence does not say → refusal"]
         check = CitationCheck.model_validate(update["citation_check"])
         verdict = check.to_llm_text(400).splitlines()[0]
         if update.get("answer") and not update.get("abstained"):
@@ -232,5 +239,5 @@ def _json(result: Any) -> dict[str, Any]:
         "citation_check": result.check.model_dump(mode="json") if result.check else None,
         "sources": [s.model_dump(mode="json") for s in result.sources], "tool_calls": result.tool_calls,
         "llm_calls": result.llm_calls, "tokens": result.tokens, "revisions": result.revisions,
-        "repaired": result.repaired,
+        "repaired": result.repaired, "short_answer": result.short_answer,
     }

@@ -28,6 +28,7 @@ class ScriptedChatModel(BaseChatModel):
     """Input and output tokens reported per reply."""
     _calls: list[list[BaseMessage]] = PrivateAttr(default_factory=list)
     _bound: list[str] = PrivateAttr(default_factory=list)
+    _kwargs: list[dict[str, Any]] = PrivateAttr(default_factory=list)
 
     @property
     def _llm_type(self) -> str:
@@ -41,9 +42,15 @@ class ScriptedChatModel(BaseChatModel):
     def bound_tools(self) -> list[str]:
         return self._bound
 
+    @property
+    def call_kwargs(self) -> list[dict[str, Any]]:
+        """The extra arguments of each call (``response_format`` bound with ``model.bind``)."""
+        return self._kwargs
+
     def _generate(self, messages: list[BaseMessage], stop: list[str] | None = None, run_manager: Any = None,
                   **kwargs: Any) -> ChatResult:
         self._calls.append(list(messages))
+        self._kwargs.append(dict(kwargs))
         if len(self._calls) > len(self.steps):
             raise AssertionError(f"the script has {len(self.steps)} steps; call {len(self._calls)} was not planned")
         step = self.steps[len(self._calls) - 1]

@@ -232,7 +232,7 @@ async def test_retrieve_first_drafts_from_the_numbered_evidence(toolkit: GraphRA
         return AIMessage(f"Alice Smith works at Acme Corp [{evidence_number(prompt.text, 'works at Acme Corp')}].")
 
     model = ScriptedChatModel(steps=[draft])
-    state = await build_grounded_agent(model, toolkit, mode="retrieve_first").ainvoke(
+    state = await build_grounded_agent(model, toolkit, mode="retrieve_first", drafting="text").ainvoke(
         {"messages": [("user", QUESTION)]})
     result = result_of(state)
     assert not result.abstained and result.llm_calls == 1 and model.bound_tools == []
@@ -243,7 +243,7 @@ async def test_retrieve_first_drafts_from_the_numbered_evidence(toolkit: GraphRA
 
 async def test_retrieve_first_revises_then_refuses(toolkit: GraphRAGToolkit) -> None:
     model = ScriptedChatModel(steps=[AIMessage("[1]"), AIMessage("The knowledge graph does not say.")])
-    result = result_of(await build_grounded_agent(model, toolkit, mode="retrieve_first").ainvoke(
+    result = result_of(await build_grounded_agent(model, toolkit, mode="retrieve_first", drafting="text").ainvoke(
         {"question": QUESTION}))
     assert result.abstained and result.abstain_reason == "ungrounded" and result.llm_calls == 2
     assert "failed the citation check" in model.calls[1][-1].text
@@ -252,7 +252,7 @@ async def test_retrieve_first_revises_then_refuses(toolkit: GraphRAGToolkit) -> 
 
 async def test_retrieve_first_abstains_when_nothing_is_found(toolkit: GraphRAGToolkit) -> None:
     model = ScriptedChatModel(steps=[])
-    result = result_of(await build_grounded_agent(model, toolkit, mode="retrieve_first",
+    result = result_of(await build_grounded_agent(model, toolkit, mode="retrieve_first", drafting="text",
                                                   retrieve_options={"min_score": 0.5}).ainvoke(
         {"question": "What is the capital of Peru?"}))
     assert result.abstained and result.abstain_reason == "no_evidence" and model.calls == []
@@ -402,7 +402,7 @@ def test_other_text_is_left_alone(text: str) -> None:
 
 def test_public_names_match_all() -> None:
     public = {name for name in vars(agent_pkg) if not name.startswith("_")}
-    modules = {"gate", "graph", "prompts", "state"}
+    modules = {"drafting", "gate", "graph", "nodes", "prompts", "reader", "state", "structured", "structured_gate"}
     assert public - modules == set(agent_pkg.__all__)
 
 
@@ -431,7 +431,7 @@ def test_add_suggested_citations(draft: str, repaired: str | None) -> None:
 
 async def test_repair_citations_serves_a_draft_the_check_can_cite(toolkit: GraphRAGToolkit) -> None:
     model = ScriptedChatModel(steps=[AIMessage("Alice Smith works at Acme Corp.")])
-    agent = build_grounded_agent(model, toolkit, mode="retrieve_first", repair_citations=True)
+    agent = build_grounded_agent(model, toolkit, mode="retrieve_first", drafting="text", repair_citations=True)
     result = result_of(await agent.ainvoke({"question": QUESTION}))
     assert not result.abstained and result.repaired and result.llm_calls == 1 and result.revisions == 0
     assert result.answer.startswith("Alice Smith works at Acme Corp [") and result.check is not None
@@ -441,13 +441,13 @@ async def test_repair_citations_serves_a_draft_the_check_can_cite(toolkit: Graph
 
     # Off (the default), the same draft gets the revision turn, then the refusal.
     model = ScriptedChatModel(steps=[AIMessage("Alice Smith works at Acme Corp.")] * 2)
-    result = result_of(await build_grounded_agent(model, toolkit, mode="retrieve_first").ainvoke(
+    result = result_of(await build_grounded_agent(model, toolkit, mode="retrieve_first", drafting="text").ainvoke(
         {"question": QUESTION}))
     assert result.abstained and not result.repaired and result.llm_calls == 2
 
 
 async def test_repair_never_serves_an_unsupported_claim(toolkit: GraphRAGToolkit) -> None:
     model = ScriptedChatModel(steps=[AIMessage("Alice Smith works at Initech.")] * 2)
-    agent = build_grounded_agent(model, toolkit, mode="retrieve_first", repair_citations=True)
+    agent = build_grounded_agent(model, toolkit, mode="retrieve_first", drafting="text", repair_citations=True)
     result = result_of(await agent.ainvoke({"question": QUESTION}))
     assert result.abstained and not result.repaired

@@ -1,8 +1,9 @@
-"""One ``graphrag-agents ask`` run of the reference agent against the real local model, replayed from a cassette.
+"""``graphrag-agents ask`` runs of the reference agent against the real local model, replayed from cassettes.
 
-The cassette was recorded with vcrpy (``record_mode="once"``) against the Qwen2.5-Coder-0.5B server of
-``tools/local-llm`` (``serve.sh 8090``) in ``retrieve_first`` mode; replaying it needs no server. To record it
-again, delete the cassette and run this test with the server up.
+The cassettes were recorded with vcrpy (``record_mode="once"``) against the servers of ``tools/local-llm``, in
+``retrieve_first`` mode: text drafting with Qwen2.5-Coder-0.5B (``serve.sh 8090``), and structured drafting
+(the JSON Schema ``response_format``) with Qwen2.5-Coder-1.5B (``LOCAL_LLM_MODEL=1.5b serve.sh 8091``).
+Replaying them needs no server. To record one again, delete its cassette and run its test with the server up.
 """
 
 from __future__ import annotations
@@ -23,8 +24,11 @@ from graphrag_agents.cli import main
 from graphrag_agents.ingest.plan import IngestPlan, SourceDocument
 from graphrag_agents.kg import KnowledgeGraph
 
-CASSETTE = Path(__file__).parent / "cassettes" / "agent" / "ask_retrieve_first_local.yaml"
+CASSETTES = Path(__file__).parent / "cassettes" / "agent"
+CASSETTE = CASSETTES / "ask_retrieve_first_local.yaml"
 SERVER = "http://127.0.0.1:8090/v1"
+STRUCTURED_CASSETTE = CASSETTES / "ask_structured_local_1.5b.yaml"
+STRUCTURED_SERVER = "http://127.0.0.1:8091/v1"
 QUESTION = ('Which Canadian rock band released a song called "Counterparts" and had a drummer who was inducted '
             "into the Modern Drummer Hall of Fame?")
 # The two supporting paragraphs of the question and four distractors from the bundled demo corpus.
@@ -54,12 +58,16 @@ async def _build(data_dir: Path) -> None:
         await kg.finalize(progress=False)
 
 
+def _recorder() -> vcr.VCR:
+    return vcr.VCR(record_mode="once", filter_headers=["authorization", "api-key", "x-api-key"],
+                   match_on=["method", "scheme", "host", "port", "path"])
+
+
 def test_ask_replays_the_local_model(tmp_path: Path, model_env: None, capsys: pytest.CaptureFixture[str]) -> None:
     asyncio.run(_build(tmp_path))
-    recorder = vcr.VCR(record_mode="once", filter_headers=["authorization", "api-key", "x-api-key"],
-                       match_on=["method", "scheme", "host", "port", "path"])
-    with recorder.use_cassette(str(CASSETTE)) as cassette:
-        code = main(["ask", QUESTION, "--data-dir", str(tmp_path), "--graph", "cassette", "--mode", "retrieve_first"])
+    with _recorder().use_cassette(str(CASSETTE)) as cassette:
+        code = main(["ask", QUESTION, "--data-dir", str(tmp_path), "--graph", "cassette", "--mode", "retrieve_first",
+                     "--drafting", "text", "--no-repair-citations"])
     out = capsys.readouterr().out
     if cassette.rewound:  # replayed (not being recorded): every recorded model call was made again
         assert cassette.all_played, "the run made fewer model calls than the recording"
@@ -81,3 +89,35 @@ def test_ask_replays_the_local_model(tmp_path: Path, model_env: None, capsys: py
     prompt = request["messages"][-1]["content"]
     assert prompt.startswith(f"Question: {QUESTION}") and "Evidence:" in prompt and "[1]" in prompt
     assert os.environ["OPENAI_API_KEY"] not in CASSETTE.read_text(encoding="utf-8")
+
+
+def test_ask_replays_the_structured_path(tmp_path: Path, model_env: None, monkeypatch: pytest.MonkeyPatch,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("OPENAI_API_BASE", STRUCTURED_SERVER)
+    asyncio.run(_build(tmp_path))
+    with _recorder().use_cassette(str(STRUCTURED_CASSETTE)) as cassette:
+        code = main(["ask", QUESTION, "--data-dir", str(tmp_path), "--graph", "cassette", "--mode", "retrieve_first",
+                     "--json"])
+    out = capsys.readouterr().out
+    if cassette.rewound:
+        assert cassette.all_played, "the run made fewer model calls than the recording"
+    assert all("authorization" not in {k.lower() for k in r.headers} for r in cassette.requests)
+    request = json.loads(cassette.requests[0].body)
+    # The structured path: the draft's JSON Schema went to the server, with reader-sized evidence.
+    schema = request["response_format"]["json_schema"]["schema"]
+    assert request["response_format"]["type"] == "json_schema" and schema["required"] == ["answer", "evidence"]
+    prompt = request["messages"][-1]["content"]
+    assert prompt.startswith(f"Question: {QUESTION}") and "Reply with JSON only" in prompt
+    assert "(Person)" not in prompt and len(prompt) < 6000
+    reply = json.loads(cassette.responses[0]["body"]["string"])["choices"][0]["message"]["content"]
+    assert "answer" in json.loads(reply)
+    result = json.loads(out)
+    assert result["llm_calls"] == len(cassette.requests) and result["tokens"]["total"] > 0
+    if code == 0:  # served: the rendered short answer, checked, citing real evidence
+        cited = ", ".join(map(str, result["citation_check"]["cited"]))
+        assert result["answer"] == f"Answer: {result['short_answer']} [{cited}]."
+        assert result["sources"] and not result["abstained"]
+    else:
+        assert code == 1 and result["answer"] == REFUSAL
+        assert result["abstain_reason"] in ("not_in_evidence", "ungrounded")
+    assert os.environ["OPENAI_API_KEY"] not in STRUCTURED_CASSETTE.read_text(encoding="utf-8")

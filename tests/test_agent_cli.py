@@ -126,7 +126,7 @@ def test_ask_json_and_refusal_exit_code(
         graph_dir: Path, no_model: None, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     _scripted(monkeypatch, AIMessage("Rush."), AIMessage("Rush, I think."))
     code = cli.main(["ask", QUESTION, "--data-dir", str(graph_dir), "--graph", "demo", "--mode", "retrieve_first",
-                     "--json"])
+                     "--drafting", "text", "--json"])
     captured = capsys.readouterr()
     result = json.loads(captured.out)
     assert code == 1 and result["abstained"] and result["answer"] == REFUSAL
@@ -177,3 +177,24 @@ def test_chat_model_from_the_environment(no_model: None, monkeypatch: pytest.Mon
     monkeypatch.setenv("GRAPHRAG_MODEL_TIMEOUT", "soon")
     with pytest.raises(ConfigurationError, match="GRAPHRAG_MODEL_TIMEOUT"):
         langchain_chat_model()
+
+
+def test_ask_structured_prints_the_short_answer_and_the_refusal(
+        graph_dir: Path, no_model: None, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    def draft(messages: list[BaseMessage]) -> AIMessage:
+        n = evidence_number(messages[-1].text, "progressive rock band Rush")
+        return AIMessage(json.dumps({"answer": "Rush", "evidence": [n]}))
+
+    _scripted(monkeypatch, draft)
+    code = cli.main(["ask", QUESTION, "--data-dir", str(graph_dir), "--graph", "demo", "--mode", "retrieve_first",
+                     "--json"])
+    captured = capsys.readouterr()
+    result = json.loads(captured.out)
+    assert code == 0 and result["short_answer"] == "Rush" and re.fullmatch(r"Answer: Rush \[\d+\]\.", result["answer"])
+    assert '· model drafts: {"answer": "Rush"' in captured.err
+
+    _scripted(monkeypatch, AIMessage('{"answer": "not in evidence", "evidence": []}'))
+    code = cli.main(["ask", QUESTION, "--data-dir", str(graph_dir), "--graph", "demo", "--mode", "retrieve_first"])
+    out = capsys.readouterr().out
+    assert code == 1 and f"Answer: {REFUSAL}" in out and "abstained: not_in_evidence" in out
+    assert "the model answered that the evidence does not say → refusal" in out

@@ -258,7 +258,8 @@ async def test_runner_with_agent_scores_answers(tiny: tuple[Path, Path], data_di
             for line in tiny[0].read_text(encoding="utf-8").splitlines()}
 
     class Scripted(BaseChatModel):
-        """Answers with the gold answer, citing the first evidence item that contains it; else declines."""
+        """Answers with the gold answer, citing the first evidence item that contains it; else declines. In
+        JSON for the structured drafting turn, in a cited sentence for text drafting."""
 
         @property
         def _llm_type(self) -> str:
@@ -267,28 +268,40 @@ async def test_runner_with_agent_scores_answers(tiny: tuple[Path, Path], data_di
         def _generate(self, messages: list[BaseMessage], stop: Any = None, run_manager: Any = None,
                       **kwargs: Any) -> ChatResult:
             prompt = str(messages[-1].content)
-            answer = gold.get(prompt.rsplit("Question: ", 1)[-1].strip(), "")
+            answer = gold.get(prompt.split("\n", 1)[0].removeprefix("Question: ").strip(), "")
             hit = next((i["n"] for i in split_evidence(prompt, set()) if answer and answer in i["text"]), None)
-            text = f"{answer} [{hit}]." if hit else "The knowledge graph does not say."
+            if "response_format" in kwargs:
+                text = json.dumps({"answer": answer if hit else "not in evidence", "evidence": [hit] if hit else []})
+            else:
+                text = f"{answer} [{hit}]." if hit else "The knowledge graph does not say."
             usage = {"input_tokens": 100, "output_tokens": 5, "total_tokens": 105}
             return ChatResult(generations=[ChatGeneration(message=AIMessage(text, usage_metadata=usage))])
 
-    run = await run_eval(*tiny, EvalOptions(out=tmp_path, data_dir=data_dir, limit=2, progress=False,
-                                            agent_mode="retrieve_first"),
-                         answerer=lambda kg: agent_answerer(kg, Scripted(), "retrieve_first"))
-    records = read_records(tmp_path / "results.jsonl")
-    agents = [r["agent"] for r in records]
-    assert all(a["llm_calls"] >= 1 and a["tokens"] >= 105 and a["evidence"] for a in agents)
-    for a in agents:
-        if a["grounded"]:
-            assert a["em"] == 1.0 and a["cited"] and any(i["cited"] for i in a["evidence"])
-        else:
-            assert a["abstained"] and a["em"] == 0.0
-    answers = run.summary["answers"]
-    assert answers["questions"] == 2 and answers["tokens"] >= 105
-    assert answers["em"] == pytest.approx(sum(a["em"] for a in agents) / 2)
-    assert answers["unanswerable_accuracy"] is None and answers["draft_contains"] >= answers["contains"]
-    assert "cited items highlighted" in (tmp_path / "report.html").read_text(encoding="utf-8")
+    for drafting in ("structured", "text"):
+        out = tmp_path / drafting
+        run = await run_eval(*tiny, EvalOptions(out=out, data_dir=data_dir, limit=2, progress=False,
+                                                agent_mode="retrieve_first", drafting=drafting),
+                             answerer=lambda kg, d=drafting: agent_answerer(kg, Scripted(), "retrieve_first",
+                                                                            drafting=d))
+        records = read_records(out / "results.jsonl")
+        agents = [r["agent"] for r in records]
+        assert all(a["llm_calls"] >= 1 and a["tokens"] >= 105 and a["evidence"] for a in agents)
+        for record, a in zip(records, agents, strict=True):
+            if a["grounded"]:
+                assert a["em"] == 1.0 and a["cited"] and any(i["cited"] for i in a["evidence"])
+                assert a["served_right"]
+                # Structured: EM scores the short answer (the served text is "Answer: <gold> [n].").
+                assert (a["short_answer"] == record["answers"][0]) is (drafting == "structured")
+            else:
+                assert a["abstained"] and a["em"] == 0.0 and not a["served_right"]
+        answers = run.summary["answers"]
+        assert answers["questions"] == 2 and answers["tokens"] >= 105 and run.summary["drafting"] == drafting
+        assert answers["em"] == pytest.approx(sum(a["em"] for a in agents) / 2)
+        assert answers["answerable_served_right"] == pytest.approx(sum(a["served_right"] for a in agents) / 2)
+        assert answers["unanswerable_accuracy"] is None and answers["draft_contains"] >= answers["contains"]
+        assert "cited items highlighted" in (out / "report.html").read_text(encoding="utf-8")
+        assert "answerable served right" in (out / "summary.md").read_text(encoding="utf-8")
+        assert any(a["grounded"] for a in agents)
 
 
 def test_cli_eval_prints_the_summary(first_run: tuple[Path, Any], tiny: tuple[Path, Path], data_dir: Path,

@@ -5,8 +5,11 @@ Needs the ``langchain`` extra: ``pip install 'graphrag-agents[langchain]'``.
 * :func:`build_grounded_agent` builds the whole graph (``tools`` or ``retrieve_first`` mode).
 * :func:`citation_gate` is its check as a node for your own graph; :func:`verify_draft` the check alone.
 * :class:`GroundedAnswer` types a finished run's state.
+* :func:`parse_draft` / :func:`render_draft` read and render a structured draft; :class:`ReaderView` sizes the
+  evidence of the drafting turn.
 """
 
+from .drafting import DRAFT_SCHEMA, NOT_IN_EVIDENCE, StructuredDraft, parse_draft, render_draft
 from .gate import (
     REFUSAL,
     AcceptRule,
@@ -18,20 +21,27 @@ from .gate import (
     strictly_grounded,
     verify_draft,
 )
-from .graph import AgentMode, build_grounded_agent
-from .prompts import RETRIEVE_FIRST_SYSTEM_PROMPT, TOOLS_SYSTEM_PROMPT
+from .graph import AgentMode, Drafting, build_grounded_agent
+from .prompts import RETRIEVE_FIRST_SYSTEM_PROMPT, STRUCTURED_SYSTEM_PROMPT, TOOLS_SYSTEM_PROMPT
+from .reader import ReaderView, reader_evidence
 from .state import GroundedAgentInput, GroundedAgentState, GroundedAnswer, TokenUsage, ToolCallRecord
 
 __all__ = [
+    "DRAFT_SCHEMA",
+    "NOT_IN_EVIDENCE",
     "REFUSAL",
     "RETRIEVE_FIRST_SYSTEM_PROMPT",
+    "STRUCTURED_SYSTEM_PROMPT",
     "TOOLS_SYSTEM_PROMPT",
     "AcceptRule",
     "AgentMode",
     "CitationGateState",
+    "Drafting",
     "GroundedAgentInput",
     "GroundedAgentState",
     "GroundedAnswer",
+    "ReaderView",
+    "StructuredDraft",
     "TokenUsage",
     "ToolCallRecord",
     "Verdict",
@@ -39,6 +49,9 @@ __all__ = [
     "build_grounded_agent",
     "citation_gate",
     "cites_evidence",
+    "parse_draft",
+    "reader_evidence",
+    "render_draft",
     "strictly_grounded",
     "verify_draft",
 ]

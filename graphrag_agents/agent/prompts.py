@@ -4,7 +4,14 @@ from __future__ import annotations
 
 from ..tools.citations import CitationCheck
 
-__all__ = ["RETRIEVE_FIRST_SYSTEM_PROMPT", "TOOLS_SYSTEM_PROMPT", "evidence_prompt", "revision_prompt"]
+__all__ = [
+    "FINAL_ANSWER_PROMPT",
+    "RETRIEVE_FIRST_SYSTEM_PROMPT",
+    "STRUCTURED_SYSTEM_PROMPT",
+    "TOOLS_SYSTEM_PROMPT",
+    "evidence_prompt",
+    "revision_prompt",
+]
 
 TOOLS_SYSTEM_PROMPT = """\
 You answer questions from a knowledge graph, using only the evidence its tools return.
@@ -22,6 +29,20 @@ You answer questions from numbered evidence. Reply with one or two sentences tha
 each followed by the number of the evidence that supports it in square brackets, for example: \
 Alice Smith works at Acme Corp [3]. Use only the evidence, and write names and figures exactly as it does. \
 If it does not contain the answer, reply: The knowledge graph does not say."""
+
+
+STRUCTURED_SYSTEM_PROMPT = """\
+You answer questions from numbered evidence, in JSON: {"answer": "<short answer>", "evidence": [<numbers>]}. \
+The answer is a few words (a name, a number, a date, yes or no), copied as the evidence writes it; evidence \
+lists the numbers of the items that state it. Use only the evidence. If it does not contain the answer, reply \
+{"answer": "not in evidence", "evidence": []}."""
+
+FINAL_ANSWER_PROMPT = (
+    'Now answer the question "{question}" from the evidence the tools returned, in JSON only: '
+    '{{"answer": "<the short answer, as the evidence writes it>", "evidence": [<the numbers of the evidence that '
+    'states it>]}}, or {{"answer": "not in evidence", "evidence": []}} when it does not say.'
+)
+"""The last turn of ``tools`` mode with structured drafting (``{question}`` is filled in)."""
 
 
 def evidence_prompt(question: str, evidence: str) -> str:

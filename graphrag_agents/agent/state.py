@@ -19,6 +19,8 @@ from ..tools.evidence import Evidence
 
 __all__ = [
     "AbstainReason",
+    "AgentMode",
+    "Drafting",
     "GroundedAgentInput",
     "GroundedAgentState",
     "GroundedAnswer",
@@ -28,9 +30,18 @@ __all__ = [
     "format_sources",
 ]
 
-AbstainReason = Literal["low_score", "no_evidence", "retrieve_failed", "ungrounded"]
+AgentMode = Literal["tools", "retrieve_first"]
+"""``tools``: the model calls the read tools itself. ``retrieve_first``: the agent retrieves the question, puts
+the numbered evidence in the prompt and the model only drafts (for models without reliable tool calling)."""
+
+Drafting = Literal["structured", "text"]
+"""``structured``: a JSON reply (short answer + evidence numbers) rendered to a cited draft; ``text``: the
+model writes the cited sentences itself."""
+
+AbstainReason = Literal["low_score", "no_evidence", "retrieve_failed", "not_in_evidence", "ungrounded"]
 """Why a run ended in the refusal: the gate's best score was under ``min_score``; retrieve found nothing
-(``retrieve_first``); the agent's own retrieve failed; or the drafts never passed the citation check."""
+(``retrieve_first``); the agent's own retrieve failed; the model's structured answer was "not in evidence"; or
+the drafts never passed the citation check."""
 
 
 class TokenUsage(TypedDict):
@@ -96,6 +107,12 @@ class GroundedAgentState(TypedDict, total=False):
     """The best score of the agent's own retrieve (gate or ``retrieve_first``); None when it ran none."""
     context: str
     """The numbered evidence text ``retrieve_first`` puts in the prompt."""
+    shown: list[int] | None
+    """The evidence numbers the structured drafting turn of ``retrieve_first`` showed, in order (None: the
+    model saw whatever its tools returned)."""
+    short_answer: str
+    """The short answer of the last structured draft, without markers ('' with text drafting); on a refusal it
+    is what the model had answered."""
 
 
 def add_usage(tokens: TokenUsage | None, message: AIMessage) -> TokenUsage:
@@ -134,6 +151,8 @@ class GroundedAnswer:
     revisions: int = 0
     repaired: bool = False
     """The served answer carries citations the check suggested, not the model (``repair_citations``)."""
+    short_answer: str = ""
+    """The short answer of a structured draft (what EM / F1 score); '' with text drafting."""
 
     @classmethod
     def from_state(cls, state: Mapping[str, Any]) -> GroundedAnswer:
@@ -151,6 +170,7 @@ class GroundedAnswer:
             tokens=state.get("tokens") or TokenUsage(input=0, output=0, total=0),
             revisions=int(state.get("revisions", 0)),
             repaired=bool(state.get("repaired", False)),
+            short_answer=str(state.get("short_answer") or ""),
         )
 
     def to_text(self, source_chars: int = 200) -> str:

@@ -30,8 +30,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--agent-mode", default="retrieve_first", choices=["retrieve_first", "tools"],
                         help="retrieve_first suits small local models; tools lets the model call the tools")
     parser.add_argument("--max-tokens", type=int, default=256, help="cap on each answer the model writes")
-    parser.add_argument("--repair-citations", action="store_true",
-                        help="let the agent add the citations the check suggests to a draft that lacks them")
+    parser.add_argument("--repair-citations", action=argparse.BooleanOptionalAction, default=None,
+                        help="let the agent cite the evidence the check suggests when a draft lacks it (default: "
+                             "on with structured drafting)")
+    parser.add_argument("--drafting", choices=["structured", "text"], default=None,
+                        help="structured: a JSON short answer + evidence numbers, rendered and checked; text: the "
+                             "model writes cited sentences (default: structured in retrieve_first)")
     parser.add_argument("--quiet", "-q", action="store_true", help="no progress bars")
 
 
@@ -42,6 +46,7 @@ async def run(args: argparse.Namespace) -> int:
         out=args.out, extractor=args.extractor, ks=parse_ks(args.k), limit=args.limit,
         data_dir=Path(args.data_dir) if args.data_dir else None, url=args.url, graph=args.graph, model=model,
         agent_mode=args.agent_mode, max_tokens=args.max_tokens, repair_citations=args.repair_citations,
+        drafting=args.drafting,
         progress=False if args.quiet else None,
     )
     if options.limit is not None and options.limit < 1:

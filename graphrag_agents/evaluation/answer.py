@@ -2,8 +2,10 @@
 
 The record's ``agent`` part: the answer; whether the agent abstained (and why); whether the answer passed the
 citation check, with the last draft the check read and its findings (uncited sentences, unsupported claims);
-EM / F1 / answer-in-prediction against the gold answers (citation markers removed first; an abstention scores 0
-on an answerable question); LLM calls, tokens, tool calls and wall time; and the evidence the model read, split
+EM / F1 / answer-in-prediction against the gold answers (of the structured draft's short answer when the agent
+drafted one, else of the answer with its citation markers removed; an abstention scores 0 on an answerable
+question); ``served_right`` (answered, and the gold answer is in the answer); LLM calls, tokens, tool calls and
+wall time; and the evidence the model read, split
 into its numbered items, each flagged ``cited`` when the answer cites it.
 """
 
@@ -59,7 +61,7 @@ def _read_text(state: dict[str, Any]) -> str:
 _NO_ANSWER: dict[str, Any] = {
     "answer": "", "abstained": False, "abstain_reason": None, "grounded": False, "cited": [], "invalid": [],
     "draft": "", "uncited": [], "unsupported": [], "llm_calls": 0, "tokens": 0, "tool_calls": 0, "revisions": 0,
-    "repaired": False, "evidence": [],
+    "repaired": False, "evidence": [], "short_answer": "", "served_right": False,
 }
 
 
@@ -70,10 +72,13 @@ def score_answer(question: Question, state: dict[str, Any], ms: float) -> dict[s
     result = GroundedAnswer.from_state(state)
     check = result.check
     cited = set(check.cited) if check is not None and not result.abstained else set()
-    prediction = "" if result.abstained else strip_markers(result.answer)
+    prediction = "" if result.abstained else (result.short_answer or strip_markers(result.answer))
     answers = question.answers
     return {
-        "answer": result.answer, "abstained": result.abstained, "abstain_reason": result.abstain_reason,
+        "answer": result.answer, "short_answer": result.short_answer, "abstained": result.abstained,
+        "abstain_reason": result.abstain_reason,
+        "served_right": bool(question.answerable and not result.abstained
+                             and answer_in_prediction(prediction, answers)),
         "grounded": bool(check is not None and check.grounded and not result.abstained),
         "cited": sorted(cited), "invalid": list(check.invalid) if check else [],
         "draft": str(state.get("draft", "")),

@@ -109,9 +109,18 @@ def summary_markdown(summary: dict[str, Any]) -> str:
     if answers:
         unans = answers["unanswerable_accuracy"]
         repair = ", citations repaired" if summary.get("repair_citations") else ""
-        lines += ["", f"Reference agent (`{summary.get('model')}`, mode {summary.get('agent_mode')}{repair}), "
-                      f"{answers['questions']} questions:", "",
-                  _row(["EM", "F1", "answer in text", "answer in draft", "grounded", "repaired", "abstained",
+        drafting = f", {summary['drafting']} drafting" if summary.get("drafting") else ""
+        lines += ["", f"Reference agent (`{summary.get('model')}`, mode {summary.get('agent_mode')}{drafting}"
+                      f"{repair}), {answers['questions']} questions:", ""]
+        if answers.get("answerable_served_right") is not None:
+            served = answers.get("served_precision")
+            lines += [_row(["answerable served right", "unanswerable refused", "served answers right", "served"]),
+                      _row(["-"] * 4),
+                      _row([f"{_pct(answers['answerable_served_right'])} (of {answers['answerable']})",
+                            "n/a" if unans is None else f"{_pct(unans)} (of {answers['unanswerable']})",
+                            "n/a" if served is None else f"{_pct(served)} (of {answers['served']})",
+                            str(answers["served"])]), ""]
+        lines += [_row(["EM", "F1", "answer in text", "answer in draft", "grounded", "repaired", "abstained",
                         "unanswerable acc.", "LLM calls / q", "tokens / q", "p50 s", "p95 s"]), _row(["-"] * 12),
                   _row([_pct(answers["em"]), _pct(answers["f1"]), _pct(answers["contains"]),
                         _pct(answers.get("draft_contains", 0.0)),

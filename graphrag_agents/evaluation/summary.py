@@ -62,8 +62,16 @@ def _answers(records: Sequence[dict[str, Any]]) -> dict[str, Any] | None:
     answerable = [a for r, a in agents if r["answerable"]]
     unanswerable = [a for r, a in agents if not r["answerable"]]
     latencies = [float(a.get("ms", 0.0)) for _, a in agents]
+    served = [a for _, a in agents if not a["abstained"]]
+    right = sum(1 for a in served if a.get("served_right"))
     return {
         "questions": len(agents),
+        "answerable": len(answerable),
+        # Of the answerable questions, the share answered with the gold answer in the answer; of the answers
+        # served (answerable or not), the share that are right: an answer to an unanswerable question is wrong.
+        "answerable_served_right": round(right / len(answerable), 4) if answerable else None,
+        "served": len(served),
+        "served_precision": round(right / len(served), 4) if served else None,
         "em": round(mean(float(a["em"]) for a in answerable), 4),
         "f1": round(mean(float(a["f1"]) for a in answerable), 4),
         "contains": round(mean(float(a.get("contains") or 0.0) for a in answerable), 4),

@@ -1,0 +1,169 @@
+"""Structured drafts: a short answer and the evidence numbers that state it, as JSON, rendered to a cited draft.
+
+The drafting turn asks the model for ``{"answer": "<short answer or 'not in evidence'>", "evidence": [n, ...]}``
+through its structured output (``response_format`` with a JSON schema: llama.cpp's server, OpenAI and the other
+hosted providers constrain the reply to it). A model or provider without it gets the same request in words and
+its reply is parsed the same way; a reply that holds no such object is checked as a free-text draft.
+
+:func:`render_draft` turns the object into the text the citation check reads, ``Answer: Stanley [34].``: the
+label keeps a one-word name from being read as a sentence opener, so the check verifies the short answer itself
+against the cited items. The short answer (without markers) is what EM / F1 score.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..citations._sentences import MARKER_RE
+from ..tools.citations import CitationCheck
+
+__all__ = [
+    "DRAFT_SCHEMA",
+    "NOT_IN_EVIDENCE",
+    "StructuredDraft",
+    "draft_prompt",
+    "parse_draft",
+    "render_draft",
+    "response_format",
+    "structured_revision_prompt",
+]
+
+NOT_IN_EVIDENCE = "not in evidence"
+"""The answer a model gives when the evidence does not answer the question; it leads to the fixed refusal."""
+
+DRAFT_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "answer": {"type": "string", "description": f"the short answer, or '{NOT_IN_EVIDENCE}'"},
+        "evidence": {"type": "array", "items": {"type": "integer"},
+                     "description": "the numbers of the evidence that states the answer"},
+    },
+    "required": ["answer", "evidence"],
+    "additionalProperties": False,
+}
+"""The JSON Schema of a structured draft."""
+
+_ANSWER_CHARS = 300
+# A reply is searched for its object in its first characters and first few "{", so parsing stays bounded.
+_MAX_REPLY_CHARS = 20_000
+_MAX_OBJECTS = 20
+_MAX_NUMBERS = 8
+# Replies meaning "the evidence does not say" (normalised: lower case, no punctuation).
+_DECLINES = re.compile(r"^(?:not in (?:the )?evidence|unknown|none|n ?a|no answer|not (?:stated|given|mentioned)"
+                       r"|(?:the )?(?:knowledge graph|evidence) does not say)$")
+_PUNCT = re.compile(r"[^\w\s]")
+
+
+def response_format() -> dict[str, Any]:
+    """The ``response_format`` of the drafting call (OpenAI's json_schema form, which litellm passes on)."""
+    return {"type": "json_schema", "json_schema": {"name": "grounded_answer", "schema": DRAFT_SCHEMA,
+                                                   "strict": True}}
+
+
+@dataclass(frozen=True)
+class StructuredDraft:
+    """A parsed structured draft."""
+
+    answer: str
+    """The short answer, without citation markers."""
+    evidence: list[int] = field(default_factory=list)
+    """The evidence numbers the model gave (markers written inside the answer included)."""
+
+    @property
+    def declines(self) -> bool:
+        """The model said the evidence does not answer the question (or gave no answer)."""
+        words = " ".join(_PUNCT.sub(" ", self.answer.lower()).split())
+        return not words or bool(_DECLINES.match(words))
+
+    def to_json(self) -> str:
+        """The draft as the JSON object it was asked for."""
+        return json.dumps({"answer": self.answer, "evidence": self.evidence}, ensure_ascii=False)
+
+
+def parse_draft(text: str) -> StructuredDraft | None:
+    """The structured draft in a reply (a JSON object with ``answer``, possibly fenced or after some words), or
+    None when the reply holds none (the caller then checks it as free text)."""
+    value = _first_object(text)
+    if value is None or not isinstance(value.get("answer"), str | int | float):
+        return None
+    raw = str(value["answer"]).strip()
+    numbers = [n for m in MARKER_RE.finditer(raw) for n in _ints(m.group())]
+    answer = " ".join(MARKER_RE.sub(" ", raw).split()).strip(" .")[:_ANSWER_CHARS]
+    numbers += _ints(value.get("evidence"))
+    return StructuredDraft(answer=answer, evidence=list(dict.fromkeys(numbers))[:_MAX_NUMBERS])
+
+
+def render_draft(draft: StructuredDraft, evidence: list[int] | None = None) -> str:
+    """The cited draft the check reads: ``Answer: Stanley [34].`` (``evidence`` replaces the model's numbers;
+    an empty list renders the answer uncited)."""
+    numbers = draft.evidence if evidence is None else evidence
+    marker = f" [{', '.join(str(n) for n in numbers)}]" if numbers else ""
+    return f"Answer: {draft.answer}{marker}."
+
+
+def draft_prompt(question: str, evidence: str) -> str:
+    """The structured drafting turn: the question, the numbered evidence, the question again and the format (in
+    words too, for a model without structured output)."""
+    return (f"Question: {question}\n\nEvidence:\n{evidence}\n\n"
+            f"Question: {question}\n"
+            'Reply with JSON only: {"answer": "<the short answer: a name, a number, a date, yes or no>", '
+            '"evidence": [<the numbers of the evidence that states it>]}. Copy the answer exactly as the evidence '
+            f'writes it. If the evidence does not answer the question, reply {{"answer": "{NOT_IN_EVIDENCE}", '
+            '"evidence": []}.')
+
+
+def structured_revision_prompt(draft: StructuredDraft, check: CitationCheck, holders: list[int]) -> str:
+    """The revision turn of a structured draft: what the check found, in the draft's own terms (its answer and
+    its evidence numbers), and the same reply format."""
+    problems: list[str] = []
+    if check.invalid:
+        problems.append(f"evidence {_list(check.invalid)} does not exist; use only numbers shown above")
+    if not draft.evidence or not check.cited:
+        problems.append("you gave no evidence number")
+    for claim in check.unsupported:
+        missing = [*claim.missing_names, *claim.missing_figures]
+        problems.append(f"evidence {_list(claim.cited)} does not contain {', '.join(repr(m) for m in missing)}")
+    if holders:
+        problems.append(f"your answer is in evidence {_list(holders)}")
+    findings = {"your_reply": json.loads(draft.to_json()), "problems": problems or ["the check rejected it"]}
+    return (f"The citation check rejected your reply:\n{json.dumps(findings, ensure_ascii=False)}\n"
+            'Reply again with JSON only, {"answer": ..., "evidence": [...]}: an answer the evidence you cite '
+            f'states, written as it writes it, or {{"answer": "{NOT_IN_EVIDENCE}", "evidence": []}}.')
+
+
+def _list(numbers: list[int]) -> str:
+    return ", ".join(f"[{n}]" for n in numbers)
+
+
+def _ints(value: Any) -> list[int]:
+    """Evidence numbers from a list, a number or text like ``"[3]"`` / ``"3, 4"``."""
+    if isinstance(value, bool):
+        return []
+    if isinstance(value, int):
+        return [value] if value > 0 else []
+    if isinstance(value, str):
+        return [int(d) for d in re.findall(r"\d{1,6}", value) if int(d) > 0]
+    if isinstance(value, list):
+        return [n for item in value[:_MAX_NUMBERS * 2] if not isinstance(item, list) for n in _ints(item)]
+    return []
+
+
+def _first_object(text: str) -> dict[str, Any] | None:
+    """The first JSON object in ``text`` that has an ``answer`` key."""
+    decoder = json.JSONDecoder()
+    text = text[:_MAX_REPLY_CHARS]
+    start = text.find("{")
+    for _ in range(_MAX_OBJECTS):
+        if start < 0:
+            break
+        try:
+            value, _ = decoder.raw_decode(text, start)
+        except ValueError:
+            value = None
+        if isinstance(value, dict) and "answer" in value:
+            return value
+        start = text.find("{", start + 1)
+    return None

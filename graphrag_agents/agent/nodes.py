@@ -1,0 +1,263 @@
+"""The nodes of the reference agent's graph (:func:`~graphrag_agents.agent.build_grounded_agent` wires them):
+prepare, the agent's own retrieve (gate, ``retrieve_first``), the model turns (agent, the structured final
+answer), the tools and verify."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable, Mapping
+from typing import Any, Literal
+
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolCall, ToolMessage
+from langchain_core.runnables import Runnable, RunnableConfig
+from langchain_core.utils.function_calling import convert_to_openai_tool
+from langgraph.prebuilt import ToolNode
+
+from ..adapters.langchain import GraphRAGLangChainToolkit
+from ..errors import ConfigurationError, ToolError
+from ..tools.results import RetrieveResult, ToolResult
+from ..tools.toolkit import READ_TOOLS, GraphRAGToolkit
+from ._text_tool_calls import salvage_text_tool_calls
+from .drafting import draft_prompt, parse_draft, structured_revision_prompt
+from .gate import AcceptRule, last_ai_text, verify_draft
+from .prompts import (
+    FINAL_ANSWER_PROMPT,
+    RETRIEVE_FIRST_SYSTEM_PROMPT,
+    STRUCTURED_SYSTEM_PROMPT,
+    TOOLS_SYSTEM_PROMPT,
+    evidence_prompt,
+    revision_prompt,
+)
+from .reader import ReaderView, reader_evidence
+from .state import AbstainReason, AgentMode, Drafting, GroundedAgentState, TokenUsage, ToolCallRecord, add_usage
+from .structured import StructuredCaller, as_ai_message
+from .structured_gate import verify_structured
+
+State = GroundedAgentState
+Update = dict[str, Any]
+
+
+class Nodes:
+    """The graph's nodes, sharing the model, the tools and the options."""
+
+    def __init__(self, model: BaseChatModel, toolkit: GraphRAGToolkit, *, mode: AgentMode, max_revisions: int,
+                 refusal: str, min_score: float | None, accept: AcceptRule, system_prompt: str | None,
+                 max_tool_rounds: int, retrieve_options: dict[str, Any], evidence_chars: int,
+                 text_tool_calls: bool, repair_citations: bool, drafting: Drafting, reader: ReaderView) -> None:
+        self.mode = mode
+        self.drafting = drafting
+        self.reader = reader
+        self.repair_citations = repair_citations
+        self.max_revisions = max_revisions
+        self.refusal = refusal
+        self.min_score = min_score
+        self.accept = accept
+        self.max_tool_rounds = max_tool_rounds
+        self.retrieve_options = retrieve_options
+        self.evidence_chars = evidence_chars
+        self.text_tool_calls = text_tool_calls
+        self.system = system_prompt or (TOOLS_SYSTEM_PROMPT if mode == "tools" else
+                                        STRUCTURED_SYSTEM_PROMPT if drafting == "structured" else
+                                        RETRIEVE_FIRST_SYSTEM_PROMPT)
+        # One evidence session per thread (or per run, see prepare), shared by the tools and verify.
+        self.sessions = GraphRAGLangChainToolkit(toolkit=toolkit, scope="per_thread")
+        tools = [tool for tool in self.sessions.get_tools() if tool.name in READ_TOOLS]
+        self.tool_schemas = {tool.name: convert_to_openai_tool(tool)["function"].get("parameters") or {}
+                             for tool in tools}
+        self.tool_node = ToolNode(tools)
+        self.model = model
+        self.structured = StructuredCaller(model)
+        self.bound: Runnable[Any, BaseMessage] = model
+        if mode == "tools":
+            try:
+                self.bound = model.bind_tools(tools)
+            except NotImplementedError as exc:
+                raise ConfigurationError(
+                    f"{type(model).__name__} does not support tool calling. Fix: build the agent with "
+                    "mode='retrieve_first'."
+                ) from exc
+
+    # -- helpers -----------------------------------------------------------------------------------------------
+
+    def session(self, state: State) -> GraphRAGToolkit:
+        return self.sessions.session_for(_thread_config(state["session_id"]))
+
+    def abstain(self, reason: AbstainReason) -> Update:
+        return {"answer": self.refusal, "abstained": True, "abstain_reason": reason,
+                "messages": [AIMessage(self.refusal)]}
+
+    async def own_retrieve(self, state: State) -> tuple[RetrieveResult | None, ToolCallRecord, Update]:
+        """The agent's own ``retrieve(question)`` (gate and ``retrieve_first``): the result (None when it
+        failed), its call record, and the state update both nodes start from (the record added, and the best
+        score or the ``retrieve_failed`` abstention)."""
+        args = {"question": state["question"], **self.retrieve_options}
+        try:
+            result: RetrieveResult | None = await self.session(state).retrieve(**args)
+            record = _record("retrieve", args, result, by="agent")
+        except ToolError as err:
+            result, record = None, _record("retrieve", args, None, by="agent", error=str(err))
+        update: Update = {"tool_calls": [*state.get("tool_calls", []), record]}
+        if result is None:
+            update.update(self.abstain("retrieve_failed"))
+        else:
+            update["best_score"] = result.best_evidence_score
+        return result, record, update
+
+    # -- nodes -------------------------------------------------------------------------------------------------
+
+    async def prepare(self, state: State, config: RunnableConfig) -> Update:
+        """Take the question (the last user message, or ``question``) and reset the run's results."""
+        messages = state.get("messages") or []
+        added: list[BaseMessage] = []
+        last = messages[-1] if messages else None
+        if isinstance(last, HumanMessage):
+            question, question_id = last.text.strip(), str(last.id)
+        else:
+            question = (state.get("question") or "").strip()
+            message = HumanMessage(question, id=str(uuid.uuid4()))
+            added, question_id = [message], str(message.id)
+        if not question:
+            raise ConfigurationError("The agent needs a question. Fix: invoke it with {'question': '...'} or "
+                                     "{'messages': [('user', '...')]}.")
+        thread = ((config.get("configurable") or {}).get("thread_id"))
+        return {
+            "messages": added, "question": question, "question_id": question_id,
+            "session_id": str(thread) if thread is not None else f"run-{uuid.uuid4().hex}",
+            "answer": "", "abstained": False, "abstain_reason": None, "verdict": None, "draft": "",
+            "citation_check": None,
+            "sources": [], "tool_calls": [], "llm_calls": 0, "tokens": TokenUsage(input=0, output=0, total=0),
+            "revisions": 0, "repaired": False, "tool_rounds": 0, "best_score": None, "context": "",
+            "short_answer": "", "shown": None,
+        }
+
+    async def gate(self, state: State) -> Update:
+        """``tools`` mode with ``min_score``: retrieve first; abstain on a low score, else hand the model the
+        result as if it had called retrieve itself."""
+        result, record, update = await self.own_retrieve(state)
+        if result is None:
+            return update
+        assert self.min_score is not None
+        if not result.evidence_numbers() or result.best_evidence_score < self.min_score:
+            return {**update, **self.abstain("low_score")}
+        call = ToolCall(name="retrieve", args=record["args"], id=f"gate_{uuid.uuid4().hex[:12]}", type="tool_call")
+        update["messages"] = [
+            AIMessage("", tool_calls=[call]),
+            ToolMessage(result.to_llm_text(self.evidence_chars), artifact=result, tool_call_id=call["id"],
+                        name="retrieve"),
+        ]
+        return update
+
+    async def retrieve(self, state: State) -> Update:
+        """``retrieve_first``: retrieve the question; abstain when nothing (or nothing good enough) is found."""
+        result, _, update = await self.own_retrieve(state)
+        if result is None:
+            return update
+        if not result.evidence_numbers():
+            return {**update, **self.abstain("no_evidence")}
+        if self.min_score is not None and result.best_evidence_score < self.min_score:
+            return {**update, **self.abstain("low_score")}
+        if self.drafting == "structured":
+            context, shown = reader_evidence(result, self.reader)
+            return {**update, "context": context, "shown": shown}
+        return {**update, "context": result.to_llm_text(self.evidence_chars)}
+
+    async def agent(self, state: State, config: RunnableConfig) -> Update:
+        """Call the model once: with the tools bound (``tools``), or on the evidence prompt (``retrieve_first``)."""
+        prompt: list[BaseMessage] = [SystemMessage(self.system)]
+        if self.mode == "tools":
+            prompt += state["messages"]
+        else:
+            ask = draft_prompt if self.drafting == "structured" else evidence_prompt
+            evidence = HumanMessage(ask(state["question"], state.get("context", "")))
+            prompt += [evidence if m.id == state.get("question_id") else m for m in state["messages"]]
+        if self.mode == "retrieve_first" and self.drafting == "structured":
+            response = await self.structured.ainvoke(prompt, config)
+        else:
+            response = as_ai_message(await self.bound.ainvoke(prompt, config))
+        if self.mode == "tools" and self.text_tool_calls:
+            response = salvage_text_tool_calls(response, self.tool_schemas)
+        return {"messages": [response], "llm_calls": state.get("llm_calls", 0) + 1,
+                "tokens": add_usage(state.get("tokens"), response)}
+
+    async def tools(self, state: State, config: RunnableConfig) -> Update:
+        """Run the model's tool calls (LangGraph's ToolNode) in the run's evidence session."""
+        output = await self.tool_node.ainvoke(state, _with_thread(config, state["session_id"]))
+        results = [m for m in output["messages"] if isinstance(m, ToolMessage)]
+        by_id = {m.tool_call_id: m for m in results}
+        last = state["messages"][-1]
+        calls = last.tool_calls if isinstance(last, AIMessage) else []
+        records = [_tool_message_record(call, by_id.get(str(call["id"]))) for call in calls]
+        return {"messages": output["messages"], "tool_calls": [*state.get("tool_calls", []), *records],
+                "tool_rounds": state.get("tool_rounds", 0) + 1}
+
+    def after_tools(self, answer: str) -> Callable[[State], str]:
+        def route(state: State) -> str:
+            return answer if state.get("tool_rounds", 0) >= self.max_tool_rounds else "agent"
+
+        return route
+
+    async def final(self, state: State, config: RunnableConfig) -> Update:
+        """``tools`` mode, structured drafting: one structured call writes the answer from the conversation
+        (the instruction is added once; a revision turn already ends the conversation with its findings)."""
+        added = [] if isinstance(state["messages"][-1], HumanMessage) else \
+            [HumanMessage(FINAL_ANSWER_PROMPT.format(question=state["question"]))]
+        response = await self.structured.ainvoke([SystemMessage(self.system), *state["messages"], *added], config)
+        return {"messages": [*added, response], "llm_calls": state.get("llm_calls", 0) + 1,
+                "tokens": add_usage(state.get("tokens"), response)}
+
+    async def verify(self, state: State) -> Update:
+        """Check the draft: serve it, ask for one more revision, or serve the refusal."""
+        draft = last_ai_text(state["messages"])
+        structured = parse_draft(draft) if self.drafting == "structured" else None
+        if structured is not None and structured.declines:
+            return {"draft": draft, "short_answer": structured.answer, "verdict": "refused",
+                    **self.abstain("not_in_evidence")}
+        holders: list[int] = []
+        if structured is not None:
+            checked = await verify_structured(structured, self.session(state), self.accept,
+                                              repair=self.repair_citations, shown=state.get("shown"))
+            verdict, holders = checked.verdict, checked.holders
+        else:
+            verdict = await verify_draft(draft, self.session(state), self.accept, repair=self.repair_citations)
+        update: Update = {"draft": draft, "citation_check": verdict.check.model_dump(mode="json"),
+                          "repaired": verdict.repaired, "short_answer": structured.answer if structured else ""}
+        if verdict.accepted:
+            served = [AIMessage(verdict.answer, id=state["messages"][-1].id)] if structured else []
+            return {**update, "verdict": "accepted", "answer": verdict.answer, "abstained": False,
+                    "abstain_reason": None, "sources": [item.model_dump(mode="json") for item in verdict.sources],
+                    "messages": served}
+        revisions = state.get("revisions", 0)
+        if revisions < self.max_revisions:
+            turn = structured_revision_prompt(structured, verdict.check, holders) if structured else \
+                revision_prompt(verdict.check, draft)
+            return {**update, "verdict": "revise", "revisions": revisions + 1, "messages": [HumanMessage(turn)]}
+        return {**update, "verdict": "refused", **self.abstain("ungrounded")}
+
+
+def _thread_config(session_id: str) -> RunnableConfig:
+    return {"configurable": {"thread_id": session_id}}
+
+
+def _with_thread(config: RunnableConfig, session_id: str) -> RunnableConfig:
+    """``config`` naming the run's session as its thread, so the tools number evidence in that session."""
+    configurable = dict(config.get("configurable") or {})
+    if configurable.get("thread_id") == session_id:
+        return config
+    configurable["thread_id"] = session_id
+    return {**config, "configurable": configurable}
+
+
+def _record(name: str, args: Mapping[str, Any], result: ToolResult | None, *, by: Literal["model", "agent"],
+            error: str | None = None) -> ToolCallRecord:
+    return ToolCallRecord(name=name, args=dict(args), ok=error is None, by=by,
+                          evidence=result.evidence_numbers() if result is not None else [], error=error)
+
+
+def _tool_message_record(call: ToolCall, message: ToolMessage | None) -> ToolCallRecord:
+    if message is None:
+        return _record(call["name"], call["args"], None, by="model", error="no result")
+    artifact = message.artifact if isinstance(message.artifact, ToolResult) else None
+    error = message.text if message.status == "error" else None
+    return _record(call["name"], call["args"], artifact, by="model", error=error)
+
