@@ -125,7 +125,8 @@ def structured_revision_prompt(draft: StructuredDraft, check: CitationCheck, hol
         problems.append("you gave no evidence number")
     for claim in check.unsupported:
         missing = [*claim.missing_names, *claim.missing_figures]
-        problems.append(f"evidence {_list(claim.cited)} does not contain {', '.join(repr(m) for m in missing)}")
+        problems.append(f"evidence {_list(claim.cited)} does not contain {', '.join(repr(m) for m in missing)}"
+                        if missing else f"evidence {_list(claim.cited)} does not state it")
     if holders:
         problems.append(f"your answer is in evidence {_list(holders)}")
     findings = {"your_reply": json.loads(draft.to_json()), "problems": problems or ["the check rejected it"]}
