@@ -36,9 +36,8 @@ def add_agent_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--min-score", type=float, default=None,
                         help="abstain without calling the model when retrieve's best score is under this")
     parser.add_argument("--max-revisions", type=int, default=1, help="revision turns before the refusal")
-    parser.add_argument("--repair-citations", action=argparse.BooleanOptionalAction, default=None,
-                        help="cite the evidence the check suggests when a draft lacks it (default: on with "
-                             "structured drafting)")
+    parser.add_argument("--repair-citations", action="store_true",
+                        help="cite the evidence the check suggests when a draft lacks it")
     parser.add_argument("--drafting", choices=["structured", "text"], default=None,
                         help="structured: a JSON short answer + evidence numbers, rendered and checked; text: "
                              "cited sentences (default: structured in retrieve_first, text in tools)")

@@ -67,7 +67,7 @@ def test_ask_replays_the_local_model(tmp_path: Path, model_env: None, capsys: py
     asyncio.run(_build(tmp_path))
     with _recorder().use_cassette(str(CASSETTE)) as cassette:
         code = main(["ask", QUESTION, "--data-dir", str(tmp_path), "--graph", "cassette", "--mode", "retrieve_first",
-                     "--drafting", "text", "--no-repair-citations"])
+                     "--drafting", "text"])
     out = capsys.readouterr().out
     if cassette.rewound:  # replayed (not being recorded): every recorded model call was made again
         assert cassette.all_played, "the run made fewer model calls than the recording"

@@ -143,8 +143,8 @@ async def test_low_score_gate_refuses_before_the_model(toolkit: GraphRAGToolkit)
 async def test_a_wrong_citation_is_repaired_by_the_checks_rule(toolkit: GraphRAGToolkit) -> None:
     # The model cites the Globex passage for "Acme Corp": the check finds the name in another item and cites it.
     model = ScriptedChatModel(steps=[reply("Acme Corp", "Bob Jones founded Globex")])
-    result = result_of(await build_grounded_agent(model, toolkit, mode="retrieve_first").ainvoke(
-        {"question": QUESTION}))
+    result = result_of(await build_grounded_agent(model, toolkit, mode="retrieve_first",
+                                                  repair_citations=True).ainvoke({"question": QUESTION}))
     assert not result.abstained and result.repaired and result.llm_calls == 1
     assert result.check is not None and not result.check.unsupported
     assert all("Acme Corp" in s.content for s in result.sources) and result.sources
@@ -154,7 +154,7 @@ async def test_without_repair_the_revision_gets_the_findings_in_the_same_structu
         toolkit: GraphRAGToolkit) -> None:
     model = ScriptedChatModel(steps=[reply("Acme Corp", "Bob Jones founded Globex"),
                                      reply("Acme Corp", "works at Acme Corp")])
-    agent = build_grounded_agent(model, toolkit, mode="retrieve_first", repair_citations=False)
+    agent = build_grounded_agent(model, toolkit, mode="retrieve_first")  # repair is off by default
     result = result_of(await agent.ainvoke({"question": QUESTION}))
     assert not result.abstained and not result.repaired and result.revisions == 1 and result.llm_calls == 2
     turn = model.calls[1][-1].text
@@ -168,8 +168,8 @@ async def test_without_repair_the_revision_gets_the_findings_in_the_same_structu
 
 async def test_an_answer_no_evidence_holds_is_refused_even_with_repair(toolkit: GraphRAGToolkit) -> None:
     model = ScriptedChatModel(steps=[reply("Initech", "works at Acme Corp")] * 2)
-    result = result_of(await build_grounded_agent(model, toolkit, mode="retrieve_first").ainvoke(
-        {"question": QUESTION}))
+    result = result_of(await build_grounded_agent(model, toolkit, mode="retrieve_first",
+                                                  repair_citations=True).ainvoke({"question": QUESTION}))
     assert result.abstained and result.abstain_reason == "ungrounded" and not result.repaired
     assert result.short_answer == "Initech" and result.llm_calls == 2
 

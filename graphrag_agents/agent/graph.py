@@ -65,7 +65,7 @@ def build_grounded_agent(
     retrieve_options: Mapping[str, Any] | None = None,
     evidence_chars: int = 8000,
     text_tool_calls: bool = True,
-    repair_citations: bool | None = None,
+    repair_citations: bool = False,
     drafting: Drafting | None = None,
     reader: ReaderView | None = None,
     name: str = "grounded_agent",
@@ -96,8 +96,8 @@ def build_grounded_agent(
         repair_citations: when a draft fails the check, first cite the evidence the check suggests (items
             holding all the figures and names of its uncited sentences, or of the structured short answer) and
             check again; a repaired draft that passes is served (``repaired`` is true in the final state)
-            without a revision turn. None (default): on with structured drafting, off with text drafting
-            (measured in ``docs/agent.md``).
+            without a revision turn. Off by default: measured with the local models (``docs/agent.md``), the
+            revision turn refuses most of the drafts that repair would serve, and those were wrong.
         drafting: ``"structured"`` or ``"text"`` (see :data:`Drafting`); None: structured in
             ``retrieve_first``, text in ``tools``.
         reader: the evidence the structured drafting turn shows (default :class:`ReaderView`: 4 passages,
@@ -130,7 +130,7 @@ def build_grounded_agent(
                    accept=accept, system_prompt=system_prompt, max_tool_rounds=max_tool_rounds,
                    retrieve_options=dict(retrieve_options or {}), evidence_chars=evidence_chars,
                    text_tool_calls=text_tool_calls,
-                   repair_citations=drafting == "structured" if repair_citations is None else repair_citations,
+                   repair_citations=repair_citations,
                    drafting=drafting, reader=reader or ReaderView())
     builder = StateGraph(GroundedAgentState, input_schema=GroundedAgentInput)
     builder.add_node("prepare", nodes.prepare)

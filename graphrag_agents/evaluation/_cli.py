@@ -30,9 +30,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--agent-mode", default="retrieve_first", choices=["retrieve_first", "tools"],
                         help="retrieve_first suits small local models; tools lets the model call the tools")
     parser.add_argument("--max-tokens", type=int, default=256, help="cap on each answer the model writes")
-    parser.add_argument("--repair-citations", action=argparse.BooleanOptionalAction, default=None,
-                        help="let the agent cite the evidence the check suggests when a draft lacks it (default: "
-                             "on with structured drafting)")
+    parser.add_argument("--repair-citations", action="store_true",
+                        help="let the agent cite the evidence the check suggests when a draft lacks it")
     parser.add_argument("--drafting", choices=["structured", "text"], default=None,
                         help="structured: a JSON short answer + evidence numbers, rendered and checked; text: the "
                              "model writes cited sentences (default: structured in retrieve_first)")

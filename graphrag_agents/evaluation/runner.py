@@ -58,9 +58,8 @@ class EvalOptions:
     max_tokens: int = 256
     """Cap on each answer the model writes (the prompts ask for one or two sentences; a small model that starts
     repeating itself would otherwise write until its context is full)."""
-    repair_citations: bool | None = None
-    """Let the agent add the citations the check suggests to a failing draft (None: the agent's default, on with
-    structured drafting; see ``build_grounded_agent``)."""
+    repair_citations: bool = False
+    """Let the agent add the citations the check suggests to a failing draft (``build_grounded_agent``)."""
     drafting: str | None = None
     """``structured`` or ``text`` (None: the agent's default for the mode)."""
     paths: tuple[str, ...] = PATHS
@@ -75,12 +74,7 @@ class EvalOptions:
                 "max_tokens": self.max_tokens if self.model else None,
                 # Only when on, so folders made before the option existed still resume.
                 **({"repair_citations": True} if self.model and self.repair_citations else {}),
-                **({"repair_citations": False} if self.model and self.repair_citations is False else {}),
                 **({"drafting": self.drafting_used()} if self.model else {})}
-
-    def repair_used(self) -> bool:
-        """Whether the agent repairs citations: ``repair_citations``, or its default for the drafting."""
-        return self.drafting_used() == "structured" if self.repair_citations is None else self.repair_citations
 
     def drafting_used(self) -> str:
         """The drafting the agent runs with: ``drafting``, or the agent's default for ``agent_mode``."""
@@ -214,7 +208,7 @@ async def run_eval(questions_path: str | Path, corpus_path: str | Path, options:
             "corpus_paragraphs": len(corpus), "build": asdict(build), "ks": list(options.ks),
             "paths": list(options.paths), "model": options.model,
             "agent_mode": options.agent_mode if options.model or answerer else None,
-            "repair_citations": options.repair_used() if options.model or answerer else None,
+            "repair_citations": options.repair_citations if options.model or answerer else None,
             "drafting": options.drafting_used() if options.model or answerer else None,
             "runs": _log_run(out, {"asked": len(todo), "seconds": round(time.perf_counter() - started, 1),
                                    "cpu_seconds": round(time.process_time() - cpu_started, 1),
