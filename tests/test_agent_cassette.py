@@ -3,7 +3,9 @@
 The cassettes were recorded with vcrpy (``record_mode="once"``) against the servers of ``tools/local-llm``, in
 ``retrieve_first`` mode: text drafting with Qwen2.5-Coder-0.5B (``serve.sh 8090``), and structured drafting
 (the JSON Schema ``response_format``) with Qwen2.5-Coder-1.5B (``LOCAL_LLM_MODEL=1.5b serve.sh 8091``).
-Replaying them needs no server. To record one again, delete its cassette and run its test with the server up.
+Replaying them needs no server. A replay depends on the evidence numbers retrieve issues (the recorded reply
+cites them): when retrieval or ingest changes the numbering, delete the cassette and run its test with the server
+up to record it again.
 """
 
 from __future__ import annotations
