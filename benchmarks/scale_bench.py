@@ -2,6 +2,10 @@
 10k and 100k chunks on the embedded FalkorDB, each figure next to its baseline measured in the same run.
 
     python benchmarks/scale_bench.py [--sizes 1000,10000,100000] [--questions 100] [--data-dir DIR] [--seed 7]
+                                     [--reuse]
+
+``--reuse`` keeps the grown graph in the data folder (a marker records its size) and starts from it next time:
+growing to 100k chunks takes most of an hour on a shared 2-core machine, asking the questions a minute.
 
 A script, not a test: pytest only collects ``tests/`` (``testpaths``), and nothing here is imported by the suite.
 
@@ -37,6 +41,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from synthetic_corpus import LookupEmbedder, Source, base_vectors, calibrate, synthetic_vectors
 
 from graphrag_agents.evaluation.metrics import percentile, recall_at_k, unique
+from graphrag_agents.ingest.embedding import CHUNK_EMBED_FORMAT
 from graphrag_agents.ingest.plan import IngestPlan, SourceDocument
 from graphrag_agents.ingest.writer import write_documents
 from graphrag_agents.kg import KnowledgeGraph
@@ -156,6 +161,8 @@ async def main() -> None:
     parser.add_argument("--data-dir", default=".graphrag-bench/scale")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--ingest-docs", type=int, default=300, help="real paragraphs for the ingest figure")
+    parser.add_argument("--reuse", action="store_true",
+                        help="keep the grown graph in --data-dir and start from it next time (sizes below it skipped)")
     args = parser.parse_args()
     sizes = sorted(int(s) for s in args.sizes.split(","))
     data_dir = Path(args.data_dir).resolve()
@@ -175,13 +182,27 @@ async def main() -> None:
         _print_ingest(await ingest_throughput(data_dir, real, args.ingest_docs))
     lookup = LookupEmbedder(real, {})
     rows: list[dict[str, Any]] = []
+    marker = data_dir / f"{GRAPH}.built.json"
+    wanted = {"corpus": source.digest, "seed": args.seed, "alpha": alpha, "embed_format": CHUNK_EMBED_FORMAT}
     async with await KnowledgeGraph.open(graph=GRAPH, data_dir=str(data_dir), embedder=lookup) as kg:
-        await kg.store.delete()
-        empty = await used_memory(kg)
-        await kg.ensure_schema()
-        done = 0
+        done, empty = 0, 0
+        if args.reuse and marker.exists() and await kg.store.exists():
+            kept = json.loads(marker.read_text())
+            if {k: kept.get(k) for k in wanted} == wanted:
+                done, empty = int(kept["paragraphs"]), int(kept["empty_memory"])
+                print(f"reusing the graph of {done:,} paragraphs in {data_dir}", flush=True)
+        if not done:
+            await kg.store.delete()
+            marker.unlink(missing_ok=True)
+            empty = await used_memory(kg)
+            await kg.ensure_schema()
         for size in sizes:
+            if size < done:
+                print(f"size {size:,}: skipped (the reused graph holds {done:,} paragraphs)")
+                continue
             write_s, finalize_s, embedded = await grow(kg, source, lookup, vectors, args.seed, done, size, alpha)
+            if size > done:
+                marker.write_text(json.dumps({**wanted, "paragraphs": size, "empty_memory": empty}))
             status = await kg.status()
             memory = await used_memory(kg)
             row = {"size": size, "added": size - done, "write_s": write_s, "finalize_s": finalize_s,
@@ -192,7 +213,8 @@ async def main() -> None:
             done = size
             shown = {k: round(v, 3) if isinstance(v, float) else v for k, v in row.items()}
             print(f"size {size:,}: {json.dumps(shown)}", flush=True)
-        await kg.store.delete()
+        if not args.reuse:
+            await kg.store.delete()
     print(f"\nempty server: used_memory {empty / 2**20:.1f} MiB (baseline); question embedding misses served for "
           f"real: {lookup.misses}")
     print("| chunks | entities | relations | write docs/s | finalize vectors/s | used_memory MiB (Δ vs empty) "

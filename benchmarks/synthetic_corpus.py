@@ -16,7 +16,8 @@ the question is answerable only by the name, and it gets harder as the corpus gr
 Vectors. Embedding 100k paragraphs with the real ONNX model takes hours on 2 cores, so the bulk reuses vectors:
 the real sentences and titles are embedded once (cached), and a synthetic text's vector is
 ``normalise(mean(vectors of its source sentences) + ALPHA * vector(S) + noise)``; a fact's is the same over its
-one sentence. ``calibrate`` measures how close that is to the real embedding of the synthetic text.
+one sentence. ``calibrate`` measures how close that is to the real embedding of the synthetic chunk's embedded
+text (``SyntheticParagraph.embedded``: its title above its text, as ``finalize`` embeds it).
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
+from graphrag_agents.ingest.embedding import CHUNK_EMBED_FORMAT, chunk_embed_text
 from graphrag_agents.ingest.records import (
     ChunkRecord,
     DocumentBatch,
@@ -88,6 +90,11 @@ class SyntheticParagraph:
         digest = hashlib.sha256(self.text.encode()).hexdigest()
         return DocumentBatch(DocumentRecord(id=self.doc_id, title=self.subject, content_hash=digest),
                              [ChunkRecord(id=cid, index=0, text=self.text)], list(ents.values()), rels)
+
+    @property
+    def embedded(self) -> str:
+        """What ``finalize`` embeds for the paragraph's chunk (its document title, then its text)."""
+        return chunk_embed_text(self.subject, None, self.text)
 
     def question(self) -> str:
         """The planted question whose answer paragraph is this one."""
@@ -216,7 +223,7 @@ def synthetic_vectors(para: SyntheticParagraph, sentences: npt.NDArray[np.float3
     """text -> vector for the paragraph's chunk, entities and facts (the cheap path, see the module docstring)."""
     dim = sentences.shape[1]
     subject = names[para.subject]
-    table = {para.text: l2_normalise((sentences[para.source_sentences].mean(axis=0) + alpha * subject
+    table = {para.embedded: l2_normalise((sentences[para.source_sentences].mean(axis=0) + alpha * subject
                                       + _noise(para.text, dim))[None, :])[0]}
     for name in para.entities:
         table[name] = names[name]
@@ -232,20 +239,20 @@ def calibrate(source: Source, embedder: Embedder, sentences: npt.NDArray[np.floa
               questions: int = 100) -> dict[str, float]:
     """Check the cheap path against real embeddings on the first ``count`` paragraphs (embedded once, cached).
 
-    Returns the ALPHA (of 0, .25, .5, .75, 1) whose synthetic chunk vectors agree best with the real ones, that
+    Returns the ALPHA (of 0, .25, .5, .75, 1, 1.5, 2) whose synthetic chunk vectors agree best with the real ones, that
     mean cosine, and dense-only recall@10 of ``questions`` planted questions by brute-force search over the
     ``count`` chunks with real vectors and with synthetic ones: how far the cheap path moves the baseline.
     """
     paras = [source.paragraph(seed, i) for i in range(count)]
-    path = cache / f"scale-real-{source.digest}-{seed}-{count}-{embedder.model_name}.npy"
+    path = cache / f"scale-real-{source.digest}-{seed}-{count}-{embedder.model_name}-f{CHUNK_EMBED_FORMAT}.npy"
     if path.exists():
         real = np.load(path)
     else:
-        real = embedder.embed([p.text for p in paras])
+        real = embedder.embed([p.embedded for p in paras])
         np.save(path, real)
     best = {"alpha": ALPHA, "agreement": -1.0}
-    for alpha in (0.0, 0.25, 0.5, 0.75, 1.0):
-        approx = np.stack([synthetic_vectors(p, sentences, names, alpha)[p.text] for p in paras])
+    for alpha in (0.0, 0.25, 0.5, 0.75, 1.0, 1.5, 2.0):
+        approx = np.stack([synthetic_vectors(p, sentences, names, alpha)[p.embedded] for p in paras])
         agreement = float(np.mean(np.sum(real * approx, axis=1)))
         if agreement > best["agreement"]:
             best = {"alpha": alpha, "agreement": agreement}

@@ -15,7 +15,7 @@ from typing import Any
 from ._keys import normalise_key, path_key_problem
 from .errors import ConfigurationError, GraphLoading, GraphNotFound
 from .ingest.dedupe import merge_unknown_duplicates
-from .ingest.embedding import EmbedCounts, embed_missing
+from .ingest.embedding import CHUNK_NEEDS_VECTOR, EmbedCounts, embed_missing
 from .ingest.extract_ner import NerExtractor
 from .ingest.ontology import EntityType, Ontology, OntologyChanges, RelationType
 from .ingest.ontology_store import DEFAULT_ONTOLOGY, load_ontology, merge_ontology, to_ontology
@@ -290,7 +290,7 @@ class KnowledgeGraph:
 
     async def _missing_vectors(self) -> dict[str, int]:
         q = self.store.ro_query
-        (chunks,), = await q("MATCH (c:Chunk) WHERE c.embedding IS NULL RETURN count(c)")
+        (chunks,), = await q(f"MATCH (c:Chunk) WHERE {CHUNK_NEEDS_VECTOR} RETURN count(c)")
         (entities,), = await q("MATCH (e:__Entity__) WHERE e.embedding IS NULL OR e.stale = true RETURN count(e)")
         (facts,), = await q("MATCH ()-[r:RELATES]->() WHERE r.embedding IS NULL RETURN count(r)")
         return {"chunks": int(chunks), "entities": int(entities), "facts": int(facts)}

@@ -4,6 +4,13 @@ The graph is walked once, in windows of node ids (an id range is an index seek i
 lacks a vector costs one pass over the graph per ``finalize``, however many batches there are. (Asking "the
 next 256 without a vector" instead rescans every vector already set, batch after batch: quadratic in the size
 of the graph.)
+
+A chunk is embedded with its document's header (:func:`chunk_embed_text`: the title, and the chunk's heading
+when it has one, above the text), because a paragraph rarely repeats the name its title gives (HotpotQA's
+"Rush (band)" paragraph says "the band"). The stored ``text`` stays the chunk's own text; the vector records
+how it was made in ``embed_format`` (:data:`CHUNK_EMBED_FORMAT`). Chunks embedded by an earlier version (from
+the text alone, no ``embed_format``) keep answering with their old vectors, and the next ``finalize``
+re-embeds them with the header: that is the upgrade.
 """
 
 from __future__ import annotations
@@ -18,11 +25,36 @@ import numpy.typing as npt
 from ..models.embedder import Embedder
 from ..store.graph import GraphStore
 
-__all__ = ["EmbedCounts", "embed_missing"]
+__all__ = ["CHUNK_EMBED_FORMAT", "CHUNK_NEEDS_VECTOR", "EmbedCounts", "chunk_embed_text", "embed_missing"]
 
 _BATCH = 256
 _ID_WINDOW = 2048
 _CACHE_LIMIT = 50_000  # distinct texts kept (about 1.5 KB each); repeats are close together in id order
+
+CHUNK_EMBED_FORMAT = 2
+"""How chunk vectors are made: 2 = :func:`chunk_embed_text` (header + text); absent = text alone (before)."""
+CHUNK_NEEDS_VECTOR = f"(c.embedding IS NULL OR coalesce(c.embed_format, 1) < {CHUNK_EMBED_FORMAT})"
+"""Cypher condition on chunk ``c``: no vector yet, or one made the old way (``finalize`` re-embeds it)."""
+
+
+def chunk_embed_text(title: str | None, heading: str | None, text: str) -> str:
+    """What a chunk's vector is computed from: its document title and its heading (each when present and not
+    already the line above) on their own lines, then its text."""
+    header: list[str] = []
+    for line in (title, heading):
+        line = " ".join(str(line or "").split())
+        if line and line not in header:
+            header.append(line)
+    return "\n".join([*header, text])
+
+
+def _plain(raw: Any) -> str:
+    return str(raw or "")
+
+
+def _chunk_text(raw: Any) -> str:
+    title, heading, text = raw
+    return chunk_embed_text(title, heading, str(text or ""))
 
 
 @dataclass(frozen=True)
@@ -31,21 +63,27 @@ class _Target:
     max_id: str
     """The largest node id to walk."""
     select: str
-    """Rows ``[key, text]`` still missing a vector among nodes with ``$lo <= id < $hi``."""
+    """Rows ``[key, raw]`` still missing a vector among nodes with ``$lo <= id < $hi``."""
     update: str
     """Set the vectors of ``$rows = [{k, v}]``.
 
     Each id is projected (``WITH ... AS node``) before the MATCH: FalkorDB seeks a node by an id it gets that
     way, but scans every node for ``id(n) = r.k`` written directly against the unwound row.
     """
+    text: Callable[[Any], str] = _plain
+    """The text to embed from a row's ``raw`` value."""
 
 
 _TARGETS = [
     _Target(
         "chunks",
         "MATCH (c:Chunk) RETURN max(id(c))",
-        "MATCH (c:Chunk) WHERE id(c) >= $lo AND id(c) < $hi AND c.embedding IS NULL RETURN id(c), c.text",
-        "UNWIND $rows AS r WITH r, r.k AS node MATCH (c:Chunk) WHERE id(c) = node SET c.embedding = vecf32(r.v)",
+        f"MATCH (c:Chunk) WHERE id(c) >= $lo AND id(c) < $hi AND {CHUNK_NEEDS_VECTOR} "
+        "OPTIONAL MATCH (d:Document {id: c.document_id}) RETURN id(c), [d.title, c.heading, c.text]",
+        # Cleared first: FalkorDB does not overwrite a vector property in place (see _upgrading_chunks)
+        "UNWIND $rows AS r WITH r, r.k AS node MATCH (c:Chunk) WHERE id(c) = node SET c.embedding = NULL "
+        f"WITH c, r SET c.embedding = vecf32(r.v), c.embed_format = {CHUNK_EMBED_FORMAT}",
+        _chunk_text,
     ),
     _Target(
         "entities",
@@ -79,6 +117,7 @@ async def embed_missing(store: GraphStore, embedder: Embedder,
                         progress: Callable[[str, int], None] | None = None) -> EmbedCounts:
     """Embed every chunk, entity and fact that lacks a vector; ``progress(kind, done)`` after each batch."""
     counts = EmbedCounts()
+    await _upgrading_chunks(store)
     for target in _TARGETS:
         writer = _BatchWriter(store, embedder, target, progress)
         lo, max_id = 0, await _max_id(store, target)
@@ -90,6 +129,24 @@ async def embed_missing(store: GraphStore, embedder: Embedder,
         await writer.flush()
         setattr(counts, target.kind, writer.done)
     return counts
+
+
+async def _upgrading_chunks(store: GraphStore) -> bool:
+    """Drop the chunk vector index when chunks embedded the old way are about to be re-embedded.
+
+    FalkorDB (4.x) keeps a vector property's old value when it is set again (even after clearing it, the
+    vector index loses neighbours), so old vectors are re-embedded without the index; ``finalize`` re-creates
+    it (``ensure_schema``) right after embedding. Vector search over chunks fails until then: a one-time cost
+    of the upgrade.
+    """
+    rows = await store.ro_query("MATCH (c:Chunk) WHERE c.embedding IS NOT NULL AND c.embed_format IS NULL "
+                                "RETURN c.id LIMIT 1")
+    if not rows:
+        return False
+    indexes = await store.ro_query("CALL db.indexes() YIELD label, types WHERE label = 'Chunk' RETURN types")
+    if any("VECTOR" in kinds for (types,) in indexes for kinds in dict(types).values()):
+        await store.query("DROP VECTOR INDEX FOR (n:Chunk) ON (n.embedding)")
+    return True
 
 
 async def _max_id(store: GraphStore, target: _Target) -> int:
@@ -120,7 +177,7 @@ class _BatchWriter:
             await self._write(batch)
 
     async def _write(self, rows: list[list[Any]]) -> None:
-        texts = [str(text or "") for _, text in rows]
+        texts = [self.target.text(raw) for _, raw in rows]
         fresh = list(dict.fromkeys(t for t in texts if t not in self.cache))
         if fresh:
             if len(self.cache) + len(fresh) > _CACHE_LIMIT:

@@ -1,0 +1,71 @@
+"""Chunk vectors carry their document's header; graphs embedded the old way keep answering and upgrade on finalize."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from graphrag_agents.ingest.embedding import CHUNK_EMBED_FORMAT, chunk_embed_text
+from graphrag_agents.ingest.records import ChunkRecord, DocumentBatch, DocumentRecord, chunk_id
+from graphrag_agents.ingest.writer import write_document
+from graphrag_agents.kg import KnowledgeGraph
+from graphrag_agents.retrieval.passages import dense_passages
+
+BAND = "The band was formed in Toronto in 1968 and released nineteen studio albums."
+TEA = "Green tea is made from Camellia sinensis leaves and originated in China."
+
+
+def _doc(doc_id: str, title: str, text: str, heading: str = "") -> DocumentBatch:
+    chunk = ChunkRecord(id=chunk_id(doc_id, 0), index=0, text=text, heading=heading)
+    return DocumentBatch(DocumentRecord(id=doc_id, title=title, content_hash=doc_id), [chunk], [], [])
+
+
+async def _stored(kg: KnowledgeGraph, cid: str) -> tuple[str, list[float], object]:
+    rows = await kg.store.ro_query("MATCH (c:Chunk {id: $id}) RETURN c.text, c.embedding, c.embed_format",
+                                   {"id": cid})
+    text, vector, fmt = rows[0]
+    return str(text), [float(x) for x in vector], fmt
+
+
+def test_the_header_is_the_title_then_a_distinct_heading() -> None:
+    assert chunk_embed_text("Rush (band)", "", BAND) == "Rush (band)\n" + BAND
+    assert chunk_embed_text("Q1 report", "Sales", "Up 4%.") == "Q1 report\nSales\nUp 4%."
+    assert chunk_embed_text("Sales", "Sales", "Up 4%.") == "Sales\nUp 4%."  # not twice
+    assert chunk_embed_text(None, None, "Up 4%.") == "Up 4%."
+    assert chunk_embed_text("  two\n lines ", None, "x") == "two lines\nx"  # a header line stays one line
+
+
+async def test_finalize_embeds_the_title_with_the_text_and_stores_the_text_alone(kg: KnowledgeGraph) -> None:
+    await kg.ensure_schema()
+    await write_document(kg.store, _doc("rush", "Rush (band)", BAND))
+    await write_document(kg.store, _doc("report", "Q1 report", "Revenue was up four percent.", heading="Sales"))
+    await kg.finalize()
+    text, vector, fmt = await _stored(kg, "rush#0")
+    assert text == BAND and fmt == CHUNK_EMBED_FORMAT
+    titled, plain = kg.embedder.embed(["Rush (band)\n" + BAND, BAND])
+    assert np.allclose(vector, titled, atol=1e-5) and not np.allclose(vector, plain, atol=1e-3)
+    _, vector, _ = await _stored(kg, "report#0")
+    assert np.allclose(vector, kg.embedder.embed(["Q1 report\nSales\nRevenue was up four percent."])[0], atol=1e-5)
+
+
+async def test_a_graph_embedded_from_text_alone_still_answers_and_finalize_upgrades_it(kg: KnowledgeGraph) -> None:
+    await kg.ensure_schema()
+    await write_document(kg.store, _doc("rush", "Rush (band)", BAND))
+    await write_document(kg.store, _doc("tea", "Green tea", TEA))
+    # What the previous version wrote: vectors of the text alone, no embed_format.
+    for cid, text in (("rush#0", BAND), ("tea#0", TEA)):
+        await kg.store.query("MATCH (c:Chunk {id: $id}) SET c.embedding = vecf32($v)",
+                             {"id": cid, "v": kg.embedder.embed([text])[0].tolist()})
+    hits = await kg.retrieve("When was the band Rush formed in Toronto?", paths=["passages"], top_k=2)
+    assert hits.passages[0].document_id == "rush"  # old vectors, no finalize yet: it still answers
+    tea = kg.embedder.embed(["Which tea comes from Camellia sinensis leaves?"])[0]
+    assert (await dense_passages(kg.store, tea, 1))[0].document_id == "tea"
+    assert (await kg.status()).unembedded == 0
+
+    await kg.finalize()  # the upgrade: finalize re-embeds the old vectors with the header
+    for cid, header, text in (("rush#0", "Rush (band)", BAND), ("tea#0", "Green tea", TEA)):
+        _, vector, fmt = await _stored(kg, cid)
+        assert fmt == CHUNK_EMBED_FORMAT
+        assert np.allclose(vector, kg.embedder.embed([f"{header}\n{text}"])[0], atol=1e-5)
+    assert (await kg.finalize()).embedded.chunks == 0  # and only once
+    assert (await dense_passages(kg.store, tea, 2))[0].document_id == "tea"  # the rebuilt index serves both
+    assert {h.document_id for h in await dense_passages(kg.store, tea, 2)} == {"rush", "tea"}
