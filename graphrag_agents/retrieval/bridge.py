@@ -20,11 +20,13 @@ from ..store.graph import GraphStore
 from ._cypher import QueryVector, vector_param
 from .candidates import COSINE, Candidate
 
-__all__ = ["HUB_MENTIONS", "bridge_candidates"]
+__all__ = ["HUB_MENTIONS", "bridge_candidates", "titled_candidates"]
 
 HUB_MENTIONS = 30
 """Entities mentioned in more chunks than this are hubs and are not followed."""
 _ENTITIES_PER_SEED = 50
+_DOC_SCAN = 200
+"""Chunks of a titled document compared to the question (its nearest one is kept)."""
 
 
 async def bridge_candidates(store: GraphStore, seeds: Sequence[tuple[str, float]], vector: QueryVector,
@@ -60,4 +62,42 @@ async def bridge_candidates(store: GraphStore, seeds: Sequence[tuple[str, float]
         found.append(Candidate(chunk_id=str(cid), document_id=str(doc_id), title=str(title or ""),
                                cosine=float(cosine), bridge_via=[(str(n), float(w)) for n, w in via or []],
                                found_by=["bridge"]))
+    return found
+
+
+_TITLED = (
+    "UNWIND $seeds AS s MATCH (sc:Chunk {id: s[0]}) "
+    "CALL { WITH sc MATCH (e:__Entity__)-[:MENTIONED_IN]->(sc) RETURN e LIMIT $per_seed } "
+    "WITH s, sc, e.name AS name "
+    # The range reads the Document.title index; the exact test keeps only "name" and "name (...)"
+    "MATCH (d:Document) WHERE d.title >= name AND d.title <= (name + ' )') "
+    "AND (d.title = name OR d.title STARTS WITH (name + ' (')) AND d.id <> sc.document_id {filter}"
+    "WITH d, max(s[1]) AS weight ORDER BY weight DESC LIMIT $k "
+    "CALL { WITH d MATCH (c:Chunk {document_id: d.id}) WITH c LIMIT $scan "
+    f"WITH c, {COSINE} AS cos ORDER BY cos DESC LIMIT 1 RETURN c, cos }} "
+    "RETURN c.id, c.document_id, d.title, cos, weight"
+)
+
+
+async def titled_candidates(store: GraphStore, seeds: Sequence[tuple[str, float]], vector: QueryVector, k: int,
+                            document_ids: Sequence[str] | None = None) -> list[Candidate]:
+    """The documents titled by an entity the ``seeds`` (chunk id, seed weight) mention: per document its chunk
+    nearest the question, with ``hop`` = the weight of the best seed that names it; at most ``k``.
+
+    The second hop of a bridge question: the best paragraph for "the pianist who recorded Live at Shelly's
+    Manne-Hole" names Les McCann, and the document *titled* "Les McCann" (or "Les McCann (pianist)") is the
+    one about him, whether or not its own text repeats the name the way the entity extractor wrote it. One
+    read-only query through the ``Document.title`` index (per seed at most 50 entities).
+    """
+    if not seeds:
+        return []
+    rows = await store.ro_query(
+        _TITLED.replace("{filter}", "AND d.id IN $docs " if document_ids else ""),
+        {"seeds": [[cid, float(w)] for cid, w in seeds], "per_seed": _ENTITIES_PER_SEED, "k": int(k),
+         "scan": _DOC_SCAN, "v": vector_param(vector), "docs": list(document_ids or [])},
+    )
+    found = []
+    for cid, doc_id, title, cosine, weight in rows:
+        found.append(Candidate(chunk_id=str(cid), document_id=str(doc_id), title=str(title or ""),
+                               cosine=float(cosine), hop=float(weight), found_by=["titled"]))
     return found

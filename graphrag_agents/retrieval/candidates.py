@@ -21,10 +21,10 @@ from typing import Any
 from ..ingest.records import name_key
 from ..store.graph import GraphStore
 from ._cypher import QueryVector, cosine, vector_param
-from .fulltext import MAX_DF, label_count, query_terms, weighted_terms_query
+from .fulltext import MAX_DF, POSTINGS_CAP, query_terms, term_weights
 from .names import Anchor
 
-__all__ = ["Candidate", "entity_candidates", "lexical_candidates", "title_key", "vector_candidates"]
+__all__ = ["Candidate", "entity_candidates", "lexical_candidates", "loose_key", "title_key", "vector_candidates"]
 
 COSINE = cosine("c")
 """Cypher for the cosine similarity of chunk ``c`` to the question vector ``$v`` (0 before finalize)."""
@@ -38,12 +38,21 @@ _LEX_PRE = 100
 _ENTITY_SCAN = 200
 """Mentions read per entity before keeping its ``per_entity`` chunks nearest to the question."""
 _PARENTHESIS = re.compile(r"\s*\([^()]*\)\s*$")
+_PUNCTUATION = re.compile(r"[^\w\s]+")
 
 
 @functools.lru_cache(maxsize=4096)
 def title_key(title: str) -> str:
     """A document title as a name: without a trailing parenthesis ("Rush (band)" -> "rush"), normalised."""
     return name_key(_PARENTHESIS.sub("", title))
+
+
+@functools.lru_cache(maxsize=8192)
+def loose_key(key: str) -> str:
+    """A name key without inner punctuation, to compare a title with the question's phrases: the title
+    "J. M. Barrie" has the key "j. m. barrie", the question's words "J. M. Barrie?" give "j m barrie" (each
+    word loses its edge punctuation); both become "j m barrie"."""
+    return " ".join(_PUNCTUATION.sub(" ", key).split())
 
 
 @dataclass
@@ -59,6 +68,8 @@ class Candidate:
     """Keyword match in [0, 1] (see :func:`lexical_candidates`)."""
     entity: float = 0.0
     """Sum of the weights of the question's entities it mentions, capped at 1."""
+    hop: float = 0.0
+    """Weight of the best seed chunk naming an entity that titles this chunk's document (see :mod:`.bridge`)."""
     bridge_via: list[tuple[str, float]] = field(default_factory=list)
     """Bridge expansion (see :mod:`.bridge`): the entities it was reached through, as (name key, weight)."""
     found_by: list[str] = field(default_factory=list)
@@ -90,13 +101,17 @@ async def vector_candidates(store: GraphStore, vector: QueryVector, k: int,
 
 
 _LEXICAL = (
-    weighted_terms_query("Chunk")
-    + "{filter}"
-    "WITH total, node, sum(w[1]) AS s ORDER BY s DESC LIMIT $pre "
-    "WITH total, collect([node, s, size(node.text)]) AS found "
-    "WITH total, found, reduce(a = 0.0, x IN found | a + x[2]) / size(found) AS avglen "
+    "UNWIND $weights AS w "
+    # ORDER BY before LIMIT: a LIMIT right after a procedure inside CALL {} is not reset per row in FalkorDB
+    # 4.x (the next term's rows continue the previous term's count), so the cap is taken over sorted postings
+    "CALL { WITH w CALL db.idx.fulltext.queryNodes('Chunk', w[0]) YIELD node, score "
+    "RETURN node ORDER BY score DESC LIMIT $cap } "
+    "{filter}"
+    "WITH node, sum(w[1]) AS s ORDER BY s DESC LIMIT $pre "
+    "WITH collect([node, s, size(node.text)]) AS found "
+    "WITH found, reduce(a = 0.0, x IN found | a + x[2]) / size(found) AS avglen "
     "UNWIND found AS x "
-    "WITH x[0] AS c, x[1] / total * ($k1 + 1) / (1 + $k1 * (1 - $b + $b * x[2] / avglen)) AS lex "
+    "WITH x[0] AS c, x[1] / $total * ($k1 + 1) / (1 + $k1 * (1 - $b + $b * x[2] / avglen)) AS lex "
     "ORDER BY lex DESC LIMIT $k "
     + _WITH_TITLE
     + f"RETURN c.id, c.document_id, d.title, {COSINE}, lex"
@@ -109,20 +124,25 @@ async def lexical_candidates(store: GraphStore, question: str, vector: QueryVect
 
     FalkorDB's full-text score counts term occurrences but not how rare a term is (a paragraph saying "rock"
     four times outranks the only one naming "Counterparts"), so each term is weighted by its idf
-    (:func:`~.fulltext.weighted_terms_query`; terms in 5,000 chunks or more are skipped). A chunk's score is
-    the idf of the terms it contains over the idf of all the question's terms (the share of the question it
-    covers), times BM25's length factor (k1 = 1.2, b = 0.75, against the mean length of the 100 best
-    chunks), capped at 1. The whole computation is one query and only ``k`` rows come back.
+    (:func:`~.fulltext.term_weights`: document frequencies cached; terms in 5,000 chunks or more skipped). Per
+    term at most ``POSTINGS_CAP`` postings are read, in the full-text index's own order (best full-text score
+    first), so a common word costs no more on a large graph than on a small one; with ``document_ids`` every
+    posting is read, since the filter applies after the index. A chunk's score is the idf of the terms it
+    contains over the idf of all the question's terms (the share of the question it covers), times BM25's
+    length factor (k1 = 1.2, b = 0.75, against the mean length of the 100 best chunks), capped at 1. One
+    query for the chunks (plus one the first time a term is seen, to count it); only ``k`` rows come back.
     """
     terms = query_terms(question)
     if not terms:
         return []
-    query = _LEXICAL.replace("{filter}", "WITH w, total, node WHERE node.document_id IN $docs "
+    weights, total = await term_weights(store, "Chunk", terms)
+    if not weights:
+        return []
+    query = _LEXICAL.replace("{filter}", "WITH w, node WHERE node.document_id IN $docs "
                              if document_ids else "")
     rows = await store.ro_query(query, {
-        "n": await label_count(store, "Chunk"), "terms": terms, "maxdf": MAX_DF, "pre": _LEX_PRE, "k": int(k),
-        "k1": BM25_K1, "b": BM25_B,
-        "v": vector_param(vector), "docs": list(document_ids or []),
+        "weights": weights, "total": total, "cap": MAX_DF if document_ids else POSTINGS_CAP, "pre": _LEX_PRE,
+        "k": int(k), "k1": BM25_K1, "b": BM25_B, "v": vector_param(vector), "docs": list(document_ids or []),
     })
     found = []
     for row in rows:

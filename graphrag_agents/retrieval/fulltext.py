@@ -1,12 +1,16 @@
-"""Turn free text into a safe full-text (RediSearch) query: words only, stopwords out, OR-ed."""
+"""Turn free text into a safe full-text (RediSearch) query: words only, stopwords out, OR-ed; weigh terms by rarity."""
 
 from __future__ import annotations
 
+import math
 import re
+import weakref
+from collections import OrderedDict
 
 from ..store.graph import GraphStore
 
-__all__ = ["MAX_DF", "STOPWORDS", "fulltext_query", "label_count", "query_terms", "weighted_terms_query"]
+__all__ = ["MAX_DF", "POSTINGS_CAP", "STOPWORDS", "fulltext_query", "label_count", "query_terms", "term_weights",
+           "weighted_terms_query"]
 
 STOPWORDS = frozenset(
     "a an and are as at be been but by did do does for from had has have how i in into is it its of on "
@@ -56,8 +60,9 @@ def weighted_terms_query(label: str) -> str:
     assert label in ("Chunk", "__Entity__")
     return (
         "WITH $n AS n UNWIND $terms AS t "
-        f"CALL {{ WITH t CALL db.idx.fulltext.queryNodes('{label}', t) YIELD node RETURN node LIMIT $maxdf }} "
-        "WITH n, t, count(node) AS df WHERE df < $maxdf "
+        # Counted whole: a LIMIT after a procedure inside CALL {} is not reset per term in FalkorDB 4.x
+        f"CALL {{ WITH t CALL db.idx.fulltext.queryNodes('{label}', t) YIELD node RETURN count(node) AS df }} "
+        "WITH n, t, df WHERE df > 0 AND df < $maxdf "
         "WITH t, log(1 + (n - df + 0.5) / (df + 0.5)) AS idf "
         "WITH collect([t, idf]) AS weights, sum(idf) AS total "
         "UNWIND weights AS w "
@@ -74,3 +79,46 @@ async def label_count(store: GraphStore, label: str) -> int:
     assert label in ("Chunk", "__Entity__")
     rows = await store.ro_query(f"MATCH (x:{label}) RETURN count(x)")
     return int(rows[0][0]) if rows else 0
+
+
+POSTINGS_CAP = 1_000
+"""Postings read per term by the chunk keyword search, best full-text score first (see :func:`term_weights`)."""
+_DF_CACHE_TERMS = 20_000
+_df_cache: weakref.WeakKeyDictionary[GraphStore, OrderedDict[tuple[str, int, str], int]] = (
+    weakref.WeakKeyDictionary())
+
+
+def idf(n: int, df: int) -> float:
+    """BM25's idf: ln(1 + (n - df + 0.5) / (df + 0.5))."""
+    return math.log(1 + (n - df + 0.5) / (df + 0.5))
+
+
+async def term_weights(store: GraphStore, label: str, terms: list[str]) -> tuple[list[list[str | float]], float]:
+    """``[[term, idf], ...]`` of the ``terms`` found in ``label``'s full-text index, and their summed idf.
+
+    Terms in no node, and terms in ``MAX_DF`` nodes or more, are left out (as :func:`weighted_terms_query`
+    does). Document frequencies are remembered per store, label size and term (the size changes whenever
+    nodes are added or removed, so a grown graph counts again), so a question's common words are counted once,
+    not on every call: counting reads every posting of a term, the costliest part of a keyword search on a
+    large graph. (Counted whole, not up to ``MAX_DF``: a LIMIT after a procedure inside ``CALL {}`` is not
+    reset per term in FalkorDB 4.x, so a capped count gives the next terms wrong counts.)
+    """
+    assert label in ("Chunk", "__Entity__")
+    n = await label_count(store, label)
+    cache = _df_cache.setdefault(store, OrderedDict())
+    missing = [t for t in terms if (label, n, t) not in cache]
+    if missing:
+        rows = await store.ro_query(
+            f"UNWIND $terms AS t CALL {{ WITH t CALL db.idx.fulltext.queryNodes('{label}', t) YIELD node "
+            "RETURN count(node) AS df } RETURN t, df", {"terms": missing})
+        cache.update(((label, n, t), 0) for t in missing)
+        for term, df in rows:
+            cache[(label, n, str(term))] = int(df)
+        while len(cache) > _DF_CACHE_TERMS:
+            cache.popitem(last=False)
+    weights: list[list[str | float]] = []
+    for term in terms:
+        df = cache.get((label, n, term), 0)
+        if 0 < df < MAX_DF:
+            weights.append([term, idf(n, df)])
+    return weights, sum(float(w[1]) for w in weights)

@@ -32,8 +32,8 @@ import numpy.typing as npt
 
 from ..store.graph import GraphStore
 from ._cypher import QueryVector, vector_param
-from .bridge import bridge_candidates
-from .candidates import Candidate, entity_candidates, lexical_candidates, title_key, vector_candidates
+from .bridge import bridge_candidates, titled_candidates
+from .candidates import Candidate, entity_candidates, lexical_candidates, loose_key, title_key, vector_candidates
 from .hits import PassageHit
 from .names import Anchor, name_keys
 
@@ -49,11 +49,12 @@ class PassageWeights:
     entity: float = 0.15
     title: float = 1.0
     bridge: float = 0.8
+    hop: float = 1.0
 
     @property
     def total(self) -> float:
         """Sum of the weights: the score of a chunk perfect on every feature."""
-        return self.cosine + self.lexical + self.entity + self.title + self.bridge
+        return self.cosine + self.lexical + self.entity + self.title + self.bridge + self.hop
 
 
 WEIGHTS = PassageWeights()
@@ -77,13 +78,14 @@ def _merge(groups: Sequence[Sequence[Candidate]]) -> dict[str, Candidate]:
                 continue
             have.lexical = max(have.lexical, cand.lexical)
             have.entity = max(have.entity, cand.entity)
+            have.hop = max(have.hop, cand.hop)
             have.bridge_via = have.bridge_via or cand.bridge_via
             have.found_by += [s for s in cand.found_by if s not in have.found_by]
     return merged
 
 
 def _relevance(cand: Candidate, keys: frozenset[str], w: PassageWeights) -> float:
-    titled = bool(cand.title) and title_key(cand.title) in keys
+    titled = bool(cand.title) and loose_key(title_key(cand.title)) in keys
     return (w.cosine * max(0.0, cand.cosine) + w.lexical * cand.lexical + w.entity * cand.entity
             + w.title * float(titled))
 
@@ -106,7 +108,7 @@ async def passages(store: GraphStore, question: str, vector: QueryVector, top_k:
     """
     pool = _pool(top_k)
     vector = vector_param(vector)
-    keys = frozenset(k for k, info in name_keys(question).items() if info.cased)
+    keys = frozenset(loose_key(k) for k, info in name_keys(question).items() if info.cased)
     first = asyncio.gather(vector_candidates(store, vector, pool, document_ids),
                            lexical_candidates(store, question, vector, pool, document_ids), _listed(anchors))
     try:
@@ -120,14 +122,15 @@ async def passages(store: GraphStore, question: str, vector: QueryVector, top_k:
     seeds = [(c.chunk_id, 1.0 / (i + 1)) for i, c in enumerate(ranked[:SEEDS])]
     named = {a.entity_id for a in found_anchors if a.named}
     second = asyncio.gather(entity_candidates(store, found_anchors, vector, pool, document_ids=document_ids),
-                            bridge_candidates(store, seeds, vector, pool, named, document_ids))
+                            bridge_candidates(store, seeds, vector, pool, named, document_ids),
+                            titled_candidates(store, seeds, vector, pool, document_ids))
     try:
-        by_entity, bridged = await second
+        by_entity, bridged, titled = await second
     except BaseException:
         second.cancel()
         raise
-    merged = _merge([list(direct.values()), by_entity, bridged])
-    score = {cid: (_relevance(c, keys, weights) + weights.bridge * _bridge(c)) / weights.total
+    merged = _merge([list(direct.values()), by_entity, bridged, titled])
+    score = {cid: (_relevance(c, keys, weights) + weights.bridge * _bridge(c) + weights.hop * c.hop) / weights.total
              for cid, c in merged.items()}
     best = sorted(merged, key=lambda cid: (-score[cid], cid))[:top_k]
     texts = await fetch_passages(store, best)

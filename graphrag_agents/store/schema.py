@@ -17,8 +17,8 @@ from .graph import GraphStore
 
 __all__ = ["GraphMeta", "check_embedder", "ensure_schema", "read_meta", "wait_for_indexes", "write_meta_field"]
 
-_RANGE_INDEXES = [("Document", "id"), ("Chunk", "id"), ("Chunk", "document_id"), ("__Entity__", "id"),
-                  ("__Entity__", "name_key")]
+_RANGE_INDEXES = [("Document", "id"), ("Document", "title"), ("Chunk", "id"), ("Chunk", "document_id"),
+                  ("__Entity__", "id"), ("__Entity__", "name_key")]
 _INDEX_TIMEOUT_S = 120.0
 _ALREADY = "is already indexed"
 

@@ -1,0 +1,114 @@
+"""passages: the titled second hop, title matching across punctuation, and the bounded keyword search."""
+
+from __future__ import annotations
+
+import pytest
+
+from graphrag_agents.ingest.records import (
+    ChunkRecord,
+    DocumentBatch,
+    DocumentRecord,
+    EntityRecord,
+    chunk_id,
+    entity_id,
+)
+from graphrag_agents.ingest.writer import write_document
+from graphrag_agents.kg import KnowledgeGraph
+from graphrag_agents.retrieval import candidates, fulltext
+from graphrag_agents.retrieval.bridge import titled_candidates
+from graphrag_agents.retrieval.candidates import lexical_candidates
+
+
+def _doc(doc_id: str, title: str, texts: list[str], names: list[str] = ()) -> DocumentBatch:  # type: ignore[assignment]
+    chunks = [ChunkRecord(id=chunk_id(doc_id, i), index=i, text=t) for i, t in enumerate(texts)]
+    ents = [EntityRecord(id=entity_id("Person", n), label="Person", name=n,
+                         chunk_ids=[c.id for c in chunks if n in c.text] or [chunks[0].id]) for n in names]
+    return DocumentBatch(DocumentRecord(id=doc_id, title=title, content_hash=doc_id), chunks, ents, [])
+
+
+ALBUM = _doc("album", "Live at the Manne-Hole", [
+    "Live at the Manne-Hole is a 1966 live album recorded by the pianist Les McCann at a club in Hollywood."],
+    ["Les McCann"])
+PIANIST = _doc("pianist", "Les McCann (musician)", [
+    "Leslie Coleman McCann (born September 23, 1935) is an American soul jazz pianist and vocalist.",
+    "He toured widely in the 1970s with his own trio."], ["Leslie Coleman McCann"])
+OTHERS = [_doc(f"other{i}", f"Jazz club {i}", [f"Jazz club {i} hosted pianists and live albums in the 1960s."])
+          for i in range(6)]
+
+
+async def _build(kg: KnowledgeGraph, *batches: DocumentBatch) -> None:
+    await kg.ensure_schema()
+    for batch in batches:
+        await write_document(kg.store, batch)
+    await kg.finalize()
+
+
+async def test_the_document_titled_by_an_entity_of_the_best_passage_is_the_second_hop(kg: KnowledgeGraph) -> None:
+    # The pianist's paragraph never writes "Les McCann" (the extractor named him "Leslie Coleman McCann"), so
+    # no shared entity bridges to it; its document's title does.
+    await _build(kg, ALBUM, PIANIST, *OTHERS)
+    question = "When was the pianist who recorded Live at the Manne-Hole born?"
+    hits = await kg.retrieve(question, paths=["passages"], top_k=3)
+    assert hits.passages[0].document_id == "album"
+    found = {h.document_id: h for h in hits.passages}
+    assert "pianist" in found and "titled" in found["pianist"].found_by
+    assert found["pianist"].chunk_id == "pianist#0"  # the document's chunk nearest the question
+
+    vector = kg.embedder.embed([question])[0].tolist()
+    titled = await titled_candidates(kg.store, [("album#0", 1.0), ("other0#0", 0.5)], vector, 10)
+    assert [(c.document_id, c.hop) for c in titled] == [("pianist", 1.0)]
+    assert not await titled_candidates(kg.store, [("album#0", 1.0)], vector, 10, document_ids=["album"])
+    assert not await titled_candidates(kg.store, [], vector, 10)
+
+
+async def test_a_title_with_initials_matches_the_question_that_names_it(kg: KnowledgeGraph) -> None:
+    # "J. M. Barrie?" in the question used to give the key "j m barrie", never equal to the title's "j. m. barrie"
+    barrie = _doc("barrie", "J. M. Barrie", ["He was a Scottish novelist and playwright, born in Kirriemuir."])
+    await _build(kg, barrie, *OTHERS)
+    hits = await kg.retrieve("Where was J. M. Barrie born?", paths=["passages"], top_k=3)
+    best = hits.passages[0]
+    assert best.document_id == "barrie"
+    assert best.score - best.similarity / 4.95 > 0.19  # the title feature (weight 1 of 4.95) counted
+
+
+async def test_keyword_search_reads_a_bounded_number_of_postings_and_counts_terms_once(
+        kg: KnowledgeGraph, monkeypatch: pytest.MonkeyPatch) -> None:
+    common = [_doc(f"c{i}", f"Club {i}", [f"The jazz club {i} opened in Hollywood."]) for i in range(8)]
+    rare = _doc("rare", "Zanzibar", ["The Zanzibar jazz club closed."])
+    await _build(kg, *common, rare)
+    vector = kg.embedder.embed(["zanzibar jazz club"])[0].tolist()
+    monkeypatch.setattr(candidates, "POSTINGS_CAP", 3)
+    found = await lexical_candidates(kg.store, "Which jazz club is in Zanzibar?", vector, 30)
+    assert found[0].document_id == "rare"  # the rare term's postings are all read
+    assert len(found) <= 1 + 3 + 3  # the others: at most 3 postings each of "jazz" and "club"
+
+    cache = fulltext._df_cache[kg.store]
+    assert cache[("Chunk", 9, "zanzibar")] == 1 and cache[("Chunk", 9, "jazz")] == 9
+    await write_document(kg.store, _doc("late", "Late", ["Another jazz club."]))
+    await lexical_candidates(kg.store, "Which jazz club is in Zanzibar?", vector, 30)
+    assert cache[("Chunk", 10, "jazz")] == 10  # a grown graph counts again
+
+
+async def test_hostile_words_reach_the_keyword_search_only_as_parameters(kg: KnowledgeGraph) -> None:
+    await _build(kg, ALBUM)
+    before = await kg.status()
+    for question in ["Les') DETACH DELETE (n) //", "@title:{x*} | -McCann ~%x% \\ `", "x" * 5000]:
+        hits = await kg.retrieve(question, paths=["passages"], top_k=3)
+        assert hits.question == question
+    after = await kg.status()
+    assert (after.documents, after.chunks, after.entities) == (before.documents, before.chunks, before.entities)
+
+
+async def test_term_counts_are_right_for_every_term_of_the_question(kg: KnowledgeGraph) -> None:
+    # A LIMIT after the full-text procedure inside CALL {} was not reset per term: once "jazz" reached the
+    # limit, "zanzibar" (1 chunk) and "nowhere" (none) were counted at the limit too.
+    common = [_doc(f"c{i}", f"Club {i}", [f"The jazz club {i} opened in Hollywood."]) for i in range(8)]
+    await _build(kg, *common, _doc("rare", "Zanzibar", ["The Zanzibar jazz club closed."]))
+    rows = await kg.store.ro_query(
+        fulltext.weighted_terms_query("Chunk") + "RETURN DISTINCT w[0], w[1], total",
+        {"n": 9, "terms": ["jazz", "zanzibar", "nowhere"], "maxdf": 3})
+    assert [[str(t), round(float(w), 4), round(float(s), 4)] for t, w, s in rows] == [
+        ["zanzibar", round(fulltext.idf(9, 1), 4), round(fulltext.idf(9, 1), 4)]]
+    weights, total = await fulltext.term_weights(kg.store, "Chunk", ["jazz", "nowhere", "zanzibar"])
+    assert weights == [["jazz", pytest.approx(fulltext.idf(9, 9))], ["zanzibar", pytest.approx(fulltext.idf(9, 1))]]
+    assert total == pytest.approx(fulltext.idf(9, 9) + fulltext.idf(9, 1))
