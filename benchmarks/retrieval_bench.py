@@ -1,86 +1,47 @@
-"""Retrieval quality and latency on the HotpotQA sample: ``retrieve`` (all paths) against dense-only search.
+"""Retrieval quality and latency on the shared multi-hop sets: ``retrieve`` (all paths) against dense-only search.
 
-    python benchmarks/retrieval_bench.py [--rebuild] [--data-dir .graphrag-bench] [--questions N] [--top-k 10]
+    python benchmarks/retrieval_bench.py [--sets hotpotqa,2wikimultihopqa] [--data-dir .graphrag-bench]
+                                         [--questions N] [--top-k 10] [--eval-dir DIR]
 
-Builds one graph from ``hotpotqa.corpus.jsonl`` in ``--eval-dir`` (default ``/work/shared/eval``; each row one
-document: id = row id, title = row title) with the product's ingest and its offline ``ner`` extractor, embeds it
-with the bundled MiniLM (int8), and caches it in the data folder (graph ``hotpotqa_bench``); ``--rebuild``
-starts over. Then asks every question twice in the same run:
+For each set, builds its graph from ``<set>.corpus.jsonl`` in ``--eval-dir`` (default ``../shared/eval``; each row
+one document: id = row id, title = row title) with the product's ingest and its offline ``ner`` extractor,
+exactly as ``graphrag-agents eval`` does (:func:`graphrag_agents.evaluation.build.ensure_built`: the graph is named
+after the corpus digest and reused from the data folder, so the benchmark and the eval share one build). Then
+asks every question twice in the same run:
 
 * dense-only: ``passages.dense_passages`` (chunk vector search alone), the baseline;
 * ``retrieve``: every path, ``top_k`` 10.
 
-and prints supporting-paragraph recall@5/@10 (the share of a question's supporting paragraphs whose document is
-among the documents of the top-k passages), all-gold@5/@10 (questions with every supporting paragraph in the
-top k) and latency p50/p95 of both, each including the question's embedding. Targets: recall@10 at least 5
-points above dense-only, retrieve p50 under 50 ms.
+and prints supporting-paragraph recall@2/5/10 (the share of a question's supporting paragraphs whose document is
+among the documents of the top-k passages), all-gold@5/10 (questions with every supporting paragraph in the top
+k), per question type, and latency p50/p95 of both, each including the question's embedding.
 
-The scoring constants of ``passages`` were tuned on the even-numbered questions only; the odd-numbered ones are
-printed apart as the held-out half.
+The scoring constants of ``passages`` were picked by two-fold cross-validation over both sets together: fold A =
+the even-numbered questions of each set, fold B = the odd-numbered ones (``docs/retrieval.md``). The halves are
+printed apart.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import hashlib
 import importlib.util
-import json
 import os
 import statistics
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
-from graphrag_agents.ingest import IngestPlan, SourceDocument
+from graphrag_agents.evaluation.build import ensure_built, open_eval_graph
+from graphrag_agents.evaluation.dataset import Question, load_dataset
 from graphrag_agents.kg import KnowledgeGraph
 from graphrag_agents.retrieval.passages import dense_passages
 from graphrag_agents.retrieval.retriever import retrieve
 
 EVAL = Path(__file__).resolve().parents[2] / "shared" / "eval"  # ../shared/eval beside the repository
-GRAPH = "hotpotqa_bench"
-
-_BATCH = 100
-
-
-def _rows(path: Path) -> list[dict[str, Any]]:
-    with path.open(encoding="utf-8") as fh:
-        return [json.loads(line) for line in fh if line.strip()]
-
-
-async def _build(kg: KnowledgeGraph, corpus: list[dict[str, Any]]) -> None:
-    """The product's own ingest: sentence chunks, the offline ``ner`` extractor."""
-    plan = IngestPlan(extractor="ner")
-    for start in range(0, len(corpus), _BATCH):
-        rows = corpus[start:start + _BATCH]
-        report = await kg.ingest_documents(
-            [SourceDocument(row["id"], row["id"], text=row["text"], title=row["title"]) for row in rows], plan,
-            progress=False)
-        failed = [d for d in report.documents if d.status == "failed"]
-        if failed:
-            raise RuntimeError(f"{len(failed)} documents failed to ingest, e.g. {failed[0]}")
-        print(f"  ingested {start + len(rows)}/{len(corpus)} documents", flush=True)
-
-
-async def _ensure_graph(kg: KnowledgeGraph, corpus_path: Path, data_dir: Path, rebuild: bool) -> None:
-    corpus = _rows(corpus_path)
-    digest = hashlib.sha256(corpus_path.read_bytes()).hexdigest()[:16]
-    marker = data_dir / f"{GRAPH}.built.json"
-    wanted = {"builder": "product-ner", "corpus": digest, "embed_model": kg.embedder.model_name}
-    if not rebuild and marker.exists() and json.loads(marker.read_text()) == wanted and await kg.store.exists():
-        return
-    print(f"building graph {GRAPH!r} from {len(corpus)} documents with the ner extractor ...", flush=True)
-    start = time.perf_counter()
-    await kg.store.delete()
-    marker.unlink(missing_ok=True)
-    await _build(kg, corpus)
-    report = await kg.finalize(progress=False)
-    s = report.status
-    print(f"built in {time.perf_counter() - start:.0f} s: {s.documents} documents, {s.chunks} chunks, "
-          f"{s.entities} entities, {s.relations} relations", flush=True)
-    marker.write_text(json.dumps(wanted))
+KS = (2, 5, 10)
+ALL_GOLD_KS = (5, 10)
 
 
 @dataclass
@@ -94,15 +55,15 @@ class _Run:
     """This process's CPU time per call (all its threads: the embedder's and the client's)."""
 
 
-def _recall(run: _Run, gold: list[list[str]], k: int, subset: Sequence[int]) -> tuple[float, float]:
-    recall: list[float] = []
-    all_gold: list[float] = []
-    for i in subset:
-        top = set(run.docs[i][:k])
-        found = sum(1 for g in gold[i] if g in top)
-        recall.append(found / len(gold[i]))
-        all_gold.append(float(found == len(gold[i])))
-    return statistics.fmean(recall), statistics.fmean(all_gold)
+def _scores(run: _Run, gold: list[Sequence[str]], subset: Sequence[int]) -> list[float]:
+    """recall@2/5/10 and all-gold@5/10 over ``subset``."""
+    out = []
+    for k in KS:
+        out.append(statistics.fmean(sum(1 for g in gold[i] if g in set(run.docs[i][:k])) / len(gold[i])
+                                    for i in subset))
+    for k in ALL_GOLD_KS:
+        out.append(statistics.fmean(float(all(g in set(run.docs[i][:k]) for g in gold[i])) for i in subset))
+    return out
 
 
 def _pct(values: list[float], q: float) -> float:
@@ -110,70 +71,76 @@ def _pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000
 
 
-async def _run(kg: KnowledgeGraph, questions: list[dict[str, Any]], top_k: int) -> tuple[_Run, _Run]:
+async def _run(kg: KnowledgeGraph, questions: list[Question], top_k: int) -> tuple[_Run, _Run]:
     dense = _Run()
     ours = _Run()
     for q in questions[:5]:  # warm the embedder and the server's caches
-        await retrieve(kg.store, kg.embedder, q["question"], top_k=top_k)
+        await retrieve(kg.store, kg.embedder, q.question, top_k=top_k)
     for q in questions:
         start, cpu = time.perf_counter(), time.process_time()
-        vector = (await kg.embedder.aembed([q["question"]]))[0]
+        vector = (await kg.embedder.aembed([q.question]))[0]
         base = await dense_passages(kg.store, vector, top_k)
         dense.latency_s.append(time.perf_counter() - start)
         dense.cpu_s.append(time.process_time() - cpu)
         dense.docs.append([h.document_id for h in base])
         start, cpu = time.perf_counter(), time.process_time()
-        hits = await retrieve(kg.store, kg.embedder, q["question"], top_k=top_k)
+        hits = await retrieve(kg.store, kg.embedder, q.question, top_k=top_k)
         ours.latency_s.append(time.perf_counter() - start)
         ours.cpu_s.append(time.process_time() - cpu)
         ours.docs.append([h.document_id for h in hits.passages])
     return dense, ours
 
 
-def _report(dense: _Run, ours: _Run, gold: list[list[str]], top_k: int) -> None:
-    halves = {"all": range(len(gold)), "tuning half (even)": range(0, len(gold), 2),
-              "held-out half (odd)": range(1, len(gold), 2)}
-    for name, subset in halves.items():
-        print(f"\n{name}: {len(subset)} questions")
-        print(f"  {'':12} {'recall@5':>9} {'recall@10':>10} {'all-gold@5':>11} {'all-gold@10':>12}")
+def _report(name: str, dense: _Run, ours: _Run, questions: list[Question], top_k: int) -> None:
+    gold = [list(q.supporting_paragraph_ids) for q in questions]
+    n = len(questions)
+    groups: dict[str, Sequence[int]] = {"all": range(n), "fold A (even)": range(0, n, 2),
+                                        "fold B (odd)": range(1, n, 2)}
+    for kind in sorted({q.type for q in questions if q.type}):
+        groups[f"type {kind}"] = [i for i, q in enumerate(questions) if q.type == kind]
+    header = " ".join(f"{f'recall@{k}':>9}" for k in KS) + " " + " ".join(f"{f'all-gold@{k}':>11}"
+                                                                         for k in ALL_GOLD_KS)
+    print(f"\n{name}: {n} questions")
+    print(f"  {'':32} {'':10} {header}")
+    for group, subset in groups.items():
         for label, run in (("dense-only", dense), ("retrieve", ours)):
-            r5, g5 = _recall(run, gold, 5, subset)
-            r10, g10 = _recall(run, gold, 10, subset)
-            print(f"  {label:12} {r5:9.3f} {r10:10.3f} {g5:11.3f} {g10:12.3f}")
-    d10, _ = _recall(dense, gold, 10, range(len(gold)))
-    o10, _ = _recall(ours, gold, 10, range(len(gold)))
-    print(f"\nrecall@10 gain over dense-only: {100 * (o10 - d10):+.1f} points (target >= +5)")
-    print(f"latency  retrieve (all paths, top_k {top_k}): p50 {_pct(ours.latency_s, .5):.1f} ms, "
+            values = _scores(run, gold, subset)
+            print(f"  {f'{group} ({len(subset)})':32} {label:10} "
+                  + " ".join(f"{v:9.3f}" for v in values[:len(KS)]) + " "
+                  + " ".join(f"{v:11.3f}" for v in values[len(KS):]))
+    print(f"  latency  retrieve (all paths, top_k {top_k}): p50 {_pct(ours.latency_s, .5):.1f} ms, "
           f"p95 {_pct(ours.latency_s, .95):.1f} ms (target p50 < 50 ms); "
           f"client CPU p50 {_pct(ours.cpu_s, .5):.1f} ms")
-    print(f"         dense-only:{' ' * (19 + len(str(top_k)))}p50 {_pct(dense.latency_s, .5):.1f} ms, "
+    print(f"           dense-only:{' ' * (19 + len(str(top_k)))}p50 {_pct(dense.latency_s, .5):.1f} ms, "
           f"p95 {_pct(dense.latency_s, .95):.1f} ms; client CPU p50 {_pct(dense.cpu_s, .5):.1f} ms")
-    parser = "hiredis" if importlib.util.find_spec("hiredis") else "pure-Python (install hiredis to halve client CPU)"
-    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
-    print(f"         both include the question's embedding; redis reply parser: {parser}; "
-          f"load average {load} on {os.cpu_count()} CPUs")
 
 
 async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--rebuild", action="store_true", help="build the graph again even if cached")
+    parser.add_argument("--sets", default="hotpotqa,2wikimultihopqa", help="comma-separated set names")
     parser.add_argument("--data-dir", default=".graphrag-bench", help="embedded FalkorDB folder (cache)")
-    parser.add_argument("--questions", type=int, default=0, help="ask only the first N questions")
+    parser.add_argument("--questions", type=int, default=0, help="ask only the first N questions of each set")
     parser.add_argument("--top-k", type=int, default=10)
-    parser.add_argument("--eval-dir", type=Path, default=EVAL, help="folder of hotpotqa.{corpus,questions}.jsonl")
+    parser.add_argument("--eval-dir", type=Path, default=EVAL, help="folder of <set>.{corpus,questions}.jsonl")
     args = parser.parse_args()
     data_dir = Path(args.data_dir).resolve()
-    data_dir.mkdir(parents=True, exist_ok=True)
-    questions = _rows(args.eval_dir / "hotpotqa.questions.jsonl")
-    if args.questions:
-        questions = questions[:args.questions]
-    async with await KnowledgeGraph.open(graph=GRAPH, data_dir=str(data_dir)) as kg:
-        await _ensure_graph(kg, args.eval_dir / "hotpotqa.corpus.jsonl", data_dir, args.rebuild)
-        status = await kg.status()
-        print(f"graph {GRAPH!r} (ner extractor): {status.documents} documents, {status.chunks} chunks, "
-              f"{status.entities} entities, {status.relations} relations; {len(questions)} questions")
-        dense, ours = await _run(kg, questions, args.top_k)
-    _report(dense, ours, [q["supporting_paragraph_ids"] for q in questions], args.top_k)
+    for name in args.sets.split(","):
+        questions, corpus = load_dataset(args.eval_dir / f"{name}.questions.jsonl",
+                                         args.eval_dir / f"{name}.corpus.jsonl")
+        if args.questions:
+            questions = questions[:args.questions]
+        async with await open_eval_graph(corpus, extractor="ner", data_dir=data_dir) as kg:
+            started = time.perf_counter()
+            info = await ensure_built(kg, corpus, extractor="ner", data_dir=data_dir, progress=False)
+            built = "reused" if info.reused else f"built in {time.perf_counter() - started:.0f} s"
+            print(f"{name}: graph {kg.name!r} ({built}; ner extractor): {info.documents} documents, "
+                  f"{info.chunks} chunks, {info.entities} entities, {info.relations} relations", flush=True)
+            dense, ours = await _run(kg, questions, args.top_k)
+        _report(name, dense, ours, questions, args.top_k)
+    reply = "hiredis" if importlib.util.find_spec("hiredis") else "pure-Python (install hiredis to halve client CPU)"
+    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
+    print(f"\nlatencies include the question's embedding; redis reply parser: {reply}; "
+          f"load average {load} on {os.cpu_count()} CPUs")
 
 
 if __name__ == "__main__":

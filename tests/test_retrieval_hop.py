@@ -112,3 +112,21 @@ async def test_term_counts_are_right_for_every_term_of_the_question(kg: Knowledg
     weights, total = await fulltext.term_weights(kg.store, "Chunk", ["jazz", "nowhere", "zanzibar"])
     assert weights == [["jazz", pytest.approx(fulltext.idf(9, 9))], ["zanzibar", pytest.approx(fulltext.idf(9, 1))]]
     assert total == pytest.approx(fulltext.idf(9, 9) + fulltext.idf(9, 1))
+
+
+async def test_the_entity_signal_runs_only_when_weighted(kg: KnowledgeGraph) -> None:
+    from graphrag_agents.retrieval._cypher import VectorParam
+    from graphrag_agents.retrieval.names import Anchor
+    from graphrag_agents.retrieval.passages import PassageWeights, passages
+
+    await _build(kg, ALBUM, PIANIST, *OTHERS)
+    question = "Which album did Les McCann record?"
+    vector = VectorParam(kg.embedder.embed([question])[0].tolist())
+
+    async def anchors() -> list[Anchor]:
+        return [Anchor(entity_id("Person", "Les McCann"), 1.0, named=True)]
+
+    off = await passages(kg.store, question, vector, 3, anchors=anchors())
+    on = await passages(kg.store, question, vector, 3, anchors=anchors(), weights=PassageWeights(entity=0.15))
+    assert not any("entity" in h.found_by for h in off)
+    assert any(h.document_id == "album" and "entity" in h.found_by for h in on)

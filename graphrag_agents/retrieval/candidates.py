@@ -24,13 +24,18 @@ from ._cypher import QueryVector, cosine, vector_param
 from .fulltext import MAX_DF, POSTINGS_CAP, query_terms, term_weights
 from .names import Anchor
 
-__all__ = ["Candidate", "entity_candidates", "lexical_candidates", "loose_key", "title_key", "vector_candidates"]
+__all__ = ["INDEX_BREADTH", "Candidate", "entity_candidates", "index_breadth", "lexical_candidates", "loose_key",
+           "title_key", "vector_candidates"]
 
 COSINE = cosine("c")
 """Cypher for the cosine similarity of chunk ``c`` to the question vector ``$v`` (0 before finalize)."""
 _WITH_TITLE = "OPTIONAL MATCH (d:Document {id: c.document_id}) "
 _FILTER_SCAN = 20_000
 """With a document filter, vector search scans at most this many chunks of those documents, exactly."""
+INDEX_BREADTH = 100
+"""The chunk vector index is asked for at least this many neighbours, and the best ``k`` kept: its (HNSW)
+search is only as wide as the number asked for, and at 10 it found 81% of the exact 10 nearest chunks on the
+2Wiki sample (96% at 30, 99.7% at 100)."""
 BM25_K1 = 1.2
 BM25_B = 0.75
 _LEX_PRE = 100
@@ -53,6 +58,11 @@ def loose_key(key: str) -> str:
     "J. M. Barrie" has the key "j. m. barrie", the question's words "J. M. Barrie?" give "j m barrie" (each
     word loses its edge punctuation); both become "j m barrie"."""
     return " ".join(_PUNCTUATION.sub(" ", key).split())
+
+
+def index_breadth(k: int) -> int:
+    """How many neighbours to ask the chunk vector index for, to keep the best ``k``."""
+    return max(int(k), INDEX_BREADTH)
 
 
 @dataclass
@@ -89,13 +99,13 @@ async def vector_candidates(store: GraphStore, vector: QueryVector, k: int,
     of asking the vector index, which cannot filter while it searches.
     """
     params: dict[str, Any] = {"v": vector_param(vector), "k": int(k), "docs": list(document_ids or []),
-                              "scan": _FILTER_SCAN}
+                              "scan": _FILTER_SCAN, "search": index_breadth(k)}
     if document_ids:
         query = ("MATCH (c:Chunk) WHERE c.document_id IN $docs WITH c LIMIT $scan "
                  f"WITH c, {COSINE} AS cos ORDER BY cos DESC LIMIT $k ")
     else:
-        query = ("CALL db.idx.vector.queryNodes('Chunk', 'embedding', $k, vecf32($v)) YIELD node, score "
-                 "WITH node AS c, 1 - score AS cos ")
+        query = ("CALL db.idx.vector.queryNodes('Chunk', 'embedding', $search, vecf32($v)) YIELD node, score "
+                 "WITH node AS c, 1 - score AS cos ORDER BY cos DESC LIMIT $k ")
     rows = await store.ro_query(query + _WITH_TITLE + "RETURN c.id, c.document_id, d.title, cos", params)
     return [_candidate(row, "vector") for row in rows]
 
