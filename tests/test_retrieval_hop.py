@@ -82,11 +82,22 @@ async def test_keyword_search_reads_a_bounded_number_of_postings_and_counts_term
     assert found[0].document_id == "rare"  # the rare term's postings are all read
     assert len(found) <= 1 + 3 + 3  # the others: at most 3 postings each of "jazz" and "club"
 
-    cache = fulltext._df_cache[kg.store]
-    assert cache[("Chunk", 9, "zanzibar")] == 1 and cache[("Chunk", 9, "jazz")] == 9
+    cache = fulltext._frequencies[kg.store].df
+    assert cache[("Chunk", "zanzibar")] == (9, 1) and cache[("Chunk", "jazz")] == (9, 9)
     await write_document(kg.store, _doc("late", "Late", ["Another jazz club."]))
     await lexical_candidates(kg.store, "Which jazz club is in Zanzibar?", vector, 30)
-    assert cache[("Chunk", 10, "jazz")] == 10  # a grown graph counts again
+    assert cache[("Chunk", "jazz")] == (10, 10)  # a grown graph counts again
+
+    counted: list[str] = []
+    count = fulltext._count
+
+    async def spy(store: object, label: str, terms: list[str]) -> dict[str, int]:
+        counted.extend(terms)
+        return await count(store, label, terms)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(fulltext, "_count", spy)
+    await lexical_candidates(kg.store, "Which jazz club is in Zanzibar or Hollywood?", vector, 30)
+    assert counted == ["hollywood"]  # only the word not counted before
 
 
 async def test_hostile_words_reach_the_keyword_search_only_as_parameters(kg: KnowledgeGraph) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import math
 import re
 import weakref
@@ -84,8 +85,29 @@ async def label_count(store: GraphStore, label: str) -> int:
 POSTINGS_CAP = 1_000
 """Postings read per term by the chunk keyword search, best full-text score first (see :func:`term_weights`)."""
 _DF_CACHE_TERMS = 20_000
-_df_cache: weakref.WeakKeyDictionary[GraphStore, OrderedDict[tuple[str, int, str], int]] = (
-    weakref.WeakKeyDictionary())
+
+
+class _Frequencies:
+    """Document frequencies of one store's terms, each with the label size it was counted at."""
+
+    def __init__(self) -> None:
+        self.df: OrderedDict[tuple[str, str], tuple[int, int]] = OrderedDict()
+        self.size: dict[str, int] = {}
+        """The label sizes last seen."""
+
+    def fresh(self, label: str, term: str, n: int | None) -> bool:
+        got = self.df.get((label, term))
+        return got is not None and got[0] == n
+
+    def store(self, label: str, n: int, counts: dict[str, int]) -> None:
+        for term, df in counts.items():
+            self.df[(label, term)] = (n, df)
+            self.df.move_to_end((label, term))
+        while len(self.df) > _DF_CACHE_TERMS:
+            self.df.popitem(last=False)
+
+
+_frequencies: weakref.WeakKeyDictionary[GraphStore, _Frequencies] = weakref.WeakKeyDictionary()
 
 
 def idf(n: int, df: int) -> float:
@@ -93,32 +115,40 @@ def idf(n: int, df: int) -> float:
     return math.log(1 + (n - df + 0.5) / (df + 0.5))
 
 
+async def _count(store: GraphStore, label: str, terms: list[str]) -> dict[str, int]:
+    if not terms:
+        return {}
+    rows = await store.ro_query(
+        f"UNWIND $terms AS t CALL {{ WITH t CALL db.idx.fulltext.queryNodes('{label}', t) YIELD node "
+        "RETURN count(node) AS df } RETURN t, df", {"terms": terms})
+    counts = dict.fromkeys(terms, 0)
+    counts.update((str(t), int(df)) for t, df in rows)
+    return counts
+
+
 async def term_weights(store: GraphStore, label: str, terms: list[str]) -> tuple[list[list[str | float]], float]:
     """``[[term, idf], ...]`` of the ``terms`` found in ``label``'s full-text index, and their summed idf.
 
     Terms in no node, and terms in ``MAX_DF`` nodes or more, are left out (as :func:`weighted_terms_query`
-    does). Document frequencies are remembered per store, label size and term (the size changes whenever
-    nodes are added or removed, so a grown graph counts again), so a question's common words are counted once,
-    not on every call: counting reads every posting of a term, the costliest part of a keyword search on a
-    large graph. (Counted whole, not up to ``MAX_DF``: a LIMIT after a procedure inside ``CALL {}`` is not
-    reset per term in FalkorDB 4.x, so a capped count gives the next terms wrong counts.)
+    does). Document frequencies are remembered per store, label and term with the label's size they were
+    counted at (the size changes whenever nodes are added or removed, so a grown graph counts again): a
+    question's common words are counted once, not on every call, and counting reads every posting of a term,
+    the costliest part of a keyword search on a large graph. The label's size and the terms not yet counted
+    are asked concurrently. (Counted whole, not up to ``MAX_DF``: a LIMIT after a procedure inside
+    ``CALL {}`` is not reset per term in FalkorDB 4.x, so a capped count gives the next terms wrong counts.)
     """
     assert label in ("Chunk", "__Entity__")
-    n = await label_count(store, label)
-    cache = _df_cache.setdefault(store, OrderedDict())
-    missing = [t for t in terms if (label, n, t) not in cache]
-    if missing:
-        rows = await store.ro_query(
-            f"UNWIND $terms AS t CALL {{ WITH t CALL db.idx.fulltext.queryNodes('{label}', t) YIELD node "
-            "RETURN count(node) AS df } RETURN t, df", {"terms": missing})
-        cache.update(((label, n, t), 0) for t in missing)
-        for term, df in rows:
-            cache[(label, n, str(term))] = int(df)
-        while len(cache) > _DF_CACHE_TERMS:
-            cache.popitem(last=False)
+    known = _frequencies.setdefault(store, _Frequencies())
+    seen = known.size.get(label)
+    missing = [t for t in terms if not known.fresh(label, t, seen)]
+    n, counts = await asyncio.gather(label_count(store, label), _count(store, label, missing))
+    known.size[label] = n
+    known.store(label, n, counts)
+    stale = [t for t in terms if not known.fresh(label, t, n)]  # counted before the graph changed
+    known.store(label, n, await _count(store, label, stale))
     weights: list[list[str | float]] = []
     for term in terms:
-        df = cache.get((label, n, term), 0)
+        df = known.df[(label, term)][1]
         if 0 < df < MAX_DF:
             weights.append([term, idf(n, df)])
     return weights, sum(float(w[1]) for w in weights)
