@@ -93,8 +93,13 @@ def extractive_draft(result: RetrieveResult, passages: int = 2) -> str:
 
 
 def altered_draft(draft: str) -> str | None:
-    """``draft`` with its first figure changed (1993 -> 1994), to show what the check catches; None without one."""
-    figure = _FIGURE.search(MARKER_RE.sub(lambda m: " " * len(m.group()), draft))
+    """``draft`` with its first figure changed (1993 -> 1994), to show what the check catches; None without one.
+
+    A figure of three digits or more (a year, an amount) is preferred: a one-digit one changed often gives a
+    number the same evidence holds elsewhere ("1" -> "2" in a list), which the check rightly accepts.
+    """
+    figures = list(_FIGURE.finditer(MARKER_RE.sub(lambda m: " " * len(m.group()), draft)))
+    figure = next((f for f in figures if len(f.group()) >= 3), figures[0] if figures else None)
     if figure is None:
         return None
     return draft[:figure.start()] + str(int(figure.group()) + 1) + draft[figure.end():]

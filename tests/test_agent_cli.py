@@ -164,6 +164,9 @@ def test_altered_draft_changes_the_first_figure_only() -> None:
     draft = "Rush released Counterparts in 1993 [4]. Peart was born in 1952 [5]."
     assert altered_draft(draft) == "Rush released Counterparts in 1994 [4]. Peart was born in 1952 [5]."
     assert altered_draft("No figure here [12].") is None
+    # a one-digit figure changed would often still be in the evidence ("'1': x, '2': y"); a year is not
+    assert altered_draft("Peart, {'1': a, '2': b}, born 1952 [3].") == "Peart, {'1': a, '2': b}, born 1953 [3]."
+    assert altered_draft("Rush had 3 members [1].") == "Rush had 4 members [1]."
 
 
 def test_chat_model_from_the_environment(no_model: None, monkeypatch: pytest.MonkeyPatch) -> None:
