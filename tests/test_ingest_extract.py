@@ -195,9 +195,11 @@ async def test_finalize_walks_id_windows_and_sets_each_vector_on_its_own_item(
     assert (report.embedded.chunks, report.embedded.entities, report.embedded.facts) == (
         missing["chunks"], missing["entities"], missing["facts"])
     assert report.status.unembedded == 0
-    rows = await kg.store.ro_query(
-        "MATCH (c:Chunk) RETURN c.text AS t, c.embedding AS v "
+    rows = await kg.store.ro_query(  # a chunk is embedded below its document's title (and heading)
+        "MATCH (c:Chunk) OPTIONAL MATCH (d:Document {id: c.document_id}) "
+        "RETURN [d.title, c.heading, c.text] AS t, c.embedding AS v "
         "UNION ALL MATCH ()-[r:RELATES]->() RETURN r.fact AS t, r.embedding AS v")
-    expected = kg.embedder.embed([text for text, _ in rows])
+    expected = kg.embedder.embed([embedding.chunk_embed_text(*text) if isinstance(text, list) else text
+                                  for text, _ in rows])
     for (_, stored), want in zip(rows, expected, strict=True):
         assert np.allclose(np.asarray(stored, dtype=np.float32), want, atol=1e-5)
