@@ -128,3 +128,23 @@ async def test_files_are_parsed_off_the_event_loop(kg: KnowledgeGraph, tmp_path:
     result = await call
     assert result.documents[0].status == "ingested"
     assert threads and threads[0] is not threading.main_thread()
+
+
+async def test_preview_samples_no_page_of_the_tiny_huge_pdf(kg: KnowledgeGraph, tmp_path: Path,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "bomb.pdf").write_bytes(shared_stream_pdf())
+    (tmp_path / "fine.pdf").write_bytes(make_pdf(["Alice Smith works at Acme Corp."]))
+    extracted: list[int] = []
+    original = pypdf.PageObject.extract_text
+
+    def counting(self: Any, *args: Any, **kwargs: Any) -> str:
+        extracted.append(1)
+        return str(original(self, *args, **kwargs))
+
+    monkeypatch.setattr(pypdf.PageObject, "extract_text", counting)
+    page = await GraphRAGToolkit(kg, files_root=tmp_path).preview_files()
+    found = {f.path: f for f in page.files}
+    assert found["bomb.pdf"].error and "bytes of content" in found["bomb.pdf"].error
+    assert "split the file" in found["bomb.pdf"].error
+    assert found["fine.pdf"].error is None and "Acme" in (found["fine.pdf"].sample or "")
+    assert extracted == [1], "only the harmless PDF's page was extracted"

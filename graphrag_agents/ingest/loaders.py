@@ -51,6 +51,7 @@ PDF_CONTENT_BYTES_PER_CHAR = 8
 them) exceeds this many bytes per allowed character is refused before any text is extracted: extraction time
 grows with those bytes, and a few kilobytes of PDF can make every page draw the same megabytes."""
 _MIN_CONTENT_BYTES = 4 * 1024 * 1024
+_SAMPLE_PAGE_CONTENT_BYTES = 1024 * 1024
 
 
 class DocumentLoadError(GraphRAGError):
@@ -306,7 +307,8 @@ def estimate_pdf_chars(source: bytes | IO[bytes], name: str = "document.pdf",
     """Read ``sample_pages`` pages from the middle of a PDF and extrapolate its text size by page count.
 
     ``source`` is the PDF's bytes or a seekable binary handle (pypdf then reads only what those pages need).
-    Raises :class:`DocumentLoadError` for unreadable PDFs.
+    Raises :class:`DocumentLoadError` for unreadable PDFs, and for a sampled page that draws over 1 MiB of
+    content (its text is not extracted: that alone could take seconds).
     """
     if sample_pages < 1:
         raise ValueError("sample_pages must be at least 1")
@@ -314,6 +316,13 @@ def estimate_pdf_chars(source: bytes | IO[bytes], name: str = "document.pdf",
     pages = len(reader.pages)
     first = max(0, (pages - sample_pages) // 2)
     chosen = range(first, min(pages, first + sample_pages))
+    for index in chosen:
+        drawn = _content_bytes(reader, index, name)
+        if drawn > _SAMPLE_PAGE_CONTENT_BYTES:
+            raise DocumentLoadError(
+                f"page {index + 1} of {pages} draws {drawn:,} bytes of content, so its text was not sampled; "
+                f"ingest refuses a PDF whose pages draw more than {PDF_CONTENT_BYTES_PER_CHAR} bytes per character "
+                f"the plan allows: {_SPLIT_HINT}", name)
     texts = [_page_text(reader, i, name) for i in chosen]
     sampled = sum(len(t) for t in texts)
     estimated = len(chosen) < pages
