@@ -14,7 +14,7 @@ from typing import Any
 
 from ._keys import normalise_key, path_key_problem
 from .errors import ConfigurationError, GraphLoading, GraphNotFound
-from .ingest.dedupe import merge_unknown_duplicates
+from .ingest.dedupe import merge_label_votes, merge_unknown_duplicates
 from .ingest.embedding import CHUNK_NEEDS_VECTOR, EmbedCounts, embed_missing
 from .ingest.extract_ner import NerExtractor
 from .ingest.ontology import EntityType, Ontology, OntologyChanges, RelationType
@@ -23,6 +23,7 @@ from .ingest.pipeline import IngestContext, run_ingest
 from .ingest.plan import IngestPlan, SourceDocument
 from .ingest.progress import Progress, want_progress
 from .ingest.records import derived_id
+from .ingest.regroup import regroup_co_mentions
 from .ingest.report import DocumentStatus, IngestReport
 from .ingest.rwlock import KeyedLocks, ReadWriteLock
 from .ingest.writer import delete_document, document_exists
@@ -67,6 +68,10 @@ class FinalizeReport:
     merged: int = 0
     """Unknown entities folded into the typed entity of the same name (deduplication)."""
     seconds: float = 0.0
+    regrouped: int = 0
+    """Co-mention edges of a graph written by an earlier version rewritten into fact nodes (the upgrade)."""
+    relabelled: int = 0
+    """Entities folded into the entity of the same name the ner extractor typed most often (label vote)."""
 
 
 class KnowledgeGraph:
@@ -274,6 +279,8 @@ class KnowledgeGraph:
         await self.require_exists()
         async with self.lock.exclusive(), self.store.write_lock():
             merged = await merge_unknown_duplicates(self.store)
+            regrouped = await regroup_co_mentions(self.store)
+            relabelled = await merge_label_votes(self.store)
         # The counts only size the progress bars: without bars, embed_missing's own walk is the only pass.
         missing = await self._missing_vectors() if want_progress(progress) else {}
         with Progress(sum(missing.values()) > 0) as bars:
@@ -286,14 +293,15 @@ class KnowledgeGraph:
             self.meta = await ensure_schema(self.store, self.embedder.model_name, self.embedder.dimension)
         await wait_for_indexes(self.store)
         return FinalizeReport(embedded=embedded, status=await self.status(), merged=merged,
-                              seconds=time.perf_counter() - started)
+                              seconds=time.perf_counter() - started, regrouped=regrouped, relabelled=relabelled)
 
     async def _missing_vectors(self) -> dict[str, int]:
         q = self.store.ro_query
         (chunks,), = await q(f"MATCH (c:Chunk) WHERE {CHUNK_NEEDS_VECTOR} RETURN count(c)")
         (entities,), = await q("MATCH (e:__Entity__) WHERE e.embedding IS NULL OR e.stale = true RETURN count(e)")
         (facts,), = await q("MATCH ()-[r:RELATES]->() WHERE r.embedding IS NULL RETURN count(r)")
-        return {"chunks": int(chunks), "entities": int(entities), "facts": int(facts)}
+        (grouped,), = await q("MATCH (f:__Fact__) WHERE f.embedding IS NULL RETURN count(f)")
+        return {"chunks": int(chunks), "entities": int(entities), "facts": int(facts) + int(grouped)}
 
     async def retrieve(self, question: str, *, paths: Sequence[str] | None = None, top_k: int = 10,
                        expand_hops: int = 1, document_ids: Sequence[str] | None = None) -> RetrievalHits:
@@ -320,14 +328,21 @@ class KnowledgeGraph:
         (chunks, unembedded_chunks), = await q(
             "MATCH (c:Chunk) RETURN count(c), sum(CASE WHEN c.embedding IS NULL THEN 1 ELSE 0 END)")
         labels = await q("MATCH (e:__Entity__) RETURN e.label, count(e) ORDER BY count(e) DESC")
-        types = await q("MATCH ()-[r:RELATES]->() RETURN r.type, count(r) ORDER BY count(r) DESC")
+        typed = await q("MATCH ()-[r:RELATES]->() RETURN r.type, count(r)")
+        # A co-mention fact naming k entities links k(k-1)/2 pairs: counted as that many relations.
+        grouped = await q("MATCH (f:__Fact__) WITH f.type AS t, indegree(f) AS k RETURN t, sum(k * (k - 1) / 2)")
+        types: dict[str, int] = {}
+        for kind, n in [*typed, *grouped]:
+            types[str(kind)] = types.get(str(kind), 0) + int(n)
         (missing_e,), = await q("MATCH (e:__Entity__) WHERE e.embedding IS NULL RETURN count(e)")
         (missing_r,), = await q("MATCH ()-[r:RELATES]->() WHERE r.embedding IS NULL RETURN count(r)")
+        (missing_f,), = await q("MATCH (f:__Fact__) WHERE f.embedding IS NULL RETURN count(f)")
         return GraphStatus(
             graph=self.name, documents=int(docs), chunks=int(chunks),
-            entities=sum(int(n) for _, n in labels), relations=sum(int(n) for _, n in types),
-            entity_labels={str(k): int(n) for k, n in labels}, relation_types={str(k): int(n) for k, n in types},
-            unembedded=int(unembedded_chunks or 0) + int(missing_e) + int(missing_r),
+            entities=sum(int(n) for _, n in labels), relations=sum(types.values()),
+            entity_labels={str(k): int(n) for k, n in labels},
+            relation_types=dict(sorted(types.items(), key=lambda kv: -kv[1])),
+            unembedded=int(unembedded_chunks or 0) + int(missing_e) + int(missing_r) + int(missing_f),
             embed_model=self.meta.embed_model, embed_dim=self.meta.embed_dim,
         )
 

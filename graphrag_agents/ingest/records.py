@@ -94,6 +94,9 @@ class RelationRecord:
     type: str
     fact: str
     chunk_id: str
+    grouped: bool = False
+    """A co-mention relation: every relation of the same type and fact is stored as one fact node (``__Fact__``)
+    naming all their entities, embedded once (the ``ner`` extractor's sentences); typed relations keep their own."""
 
 
 @dataclass

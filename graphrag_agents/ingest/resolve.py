@@ -154,5 +154,6 @@ async def resolve_llm_verified(store: GraphStore | None, embedder: Embedder | No
     for r in relations:
         src, dst = mapped.get(r.source_id, (r.source_id,))[0], mapped.get(r.target_id, (r.target_id,))[0]
         if src != dst:
-            new_relations.setdefault((src, dst, r.type, r.fact), RelationRecord(src, dst, r.type, r.fact, r.chunk_id))
+            new_relations.setdefault((src, dst, r.type, r.fact), RelationRecord(src, dst, r.type, r.fact, r.chunk_id,
+                                                                                   r.grouped))
     return list(merged.values()), list(new_relations.values()), len(mapped), calls

@@ -17,14 +17,23 @@ from typing import Any
 
 from ..store.graph import GraphStore
 from .ontology import quote_label
-from .records import DocumentBatch
+from .records import DocumentBatch, content_hash
 
 UNKNOWN_LABEL = "Unknown"
 
-__all__ = ["UNKNOWN_LABEL", "delete_document_query", "document_exists", "replace_document", "write_document",
-           "write_documents"]
+__all__ = ["FACT_WRITE", "UNKNOWN_LABEL", "delete_document_query", "document_exists", "fact_id", "fact_rows",
+           "replace_document", "write_document", "write_documents"]
 
 _STEP = "\nWITH count(*) AS _\n"
+FACT_WRITE = (
+    "UNWIND $facts AS f MERGE (x:__Fact__ {id: f.id})\n"
+    "ON CREATE SET x.text = f.text, x.type = f.type, x.chunk_ids = f.chunks\n"
+    "WITH x, f, [c IN f.chunks WHERE NOT c IN x.chunk_ids] AS new\n"
+    "FOREACH (_ IN CASE WHEN size(new) > 0 THEN [1] ELSE [] END | SET x.chunk_ids = x.chunk_ids + new)\n"
+    "WITH x, f UNWIND f.members AS m MATCH (e:__Entity__ {id: m}) MERGE (e)-[:IN_FACT]->(x)"
+)
+"""Writes ``$facts`` rows (:func:`fact_rows`): a co-mention fact is one node naming all its entities, stored and
+embedded once however many entity pairs it links; a fact already stored only gains the new chunk ids."""
 _MAX_DESCRIPTION = 1000  # merged descriptions stop growing past this many characters
 
 
@@ -45,6 +54,7 @@ def _write_parts(batches: Sequence[DocumentBatch]) -> tuple[list[str], dict[str,
         "next": [[a.id, n.id] for cs in chunks for a, n in pairwise(cs)],
         "mentions": [[e.id, cid] for b in batches for e in b.entities for cid in e.chunk_ids],
         "rels": _relation_rows(batches),
+        "facts": fact_rows(batches),
     }
     parts = [
         "UNWIND $docs AS doc MERGE (d:Document {id: doc.id}) SET d += doc.props, d.updated = timestamp()",
@@ -82,6 +92,7 @@ def _write_parts(batches: Sequence[DocumentBatch]) -> tuple[list[str], dict[str,
         "ON CREATE SET x.chunk_ids = r.chunks\n"
         "WITH x, [c IN r.chunks WHERE NOT c IN x.chunk_ids] AS new WHERE size(new) > 0\n"
         "SET x.chunk_ids = x.chunk_ids + new",
+        FACT_WRITE,
     ]
     return parts, params
 
@@ -113,11 +124,33 @@ def _relation_rows(batches: Sequence[DocumentBatch]) -> list[dict[str, Any]]:
     rows: dict[tuple[str, str, str, str], dict[str, Any]] = {}
     for b in batches:
         for r in b.relations:
+            if r.grouped:
+                continue
             key = (r.source_id, r.target_id, r.type, r.fact)
             row = rows.setdefault(key, {"src": r.source_id, "dst": r.target_id, "type": r.type, "fact": r.fact,
                                         "chunks": []})
             if r.chunk_id not in row["chunks"]:
                 row["chunks"].append(r.chunk_id)
+    return list(rows.values())
+
+
+def fact_id(rel_type: str, fact: str) -> str:
+    """The id of the fact node holding a co-mention fact: its type and the sha256 of its text."""
+    return f"{rel_type}:{content_hash(fact)[:32]}"
+
+
+def fact_rows(batches: Sequence[DocumentBatch]) -> list[dict[str, Any]]:
+    """One row per distinct grouped fact (type, text): its id, every chunk that states it, every entity it names."""
+    rows: dict[str, dict[str, Any]] = {}
+    for b in batches:
+        for r in b.relations:
+            if not r.grouped:
+                continue
+            fid = fact_id(r.type, r.fact)
+            row = rows.setdefault(fid, {"id": fid, "type": r.type, "text": r.fact, "chunks": [], "members": []})
+            if r.chunk_id not in row["chunks"]:
+                row["chunks"].append(r.chunk_id)
+            row["members"] += [e for e in (r.source_id, r.target_id) if e not in row["members"]]
     return list(rows.values())
 
 
@@ -129,8 +162,8 @@ def _entity_label(label: str) -> str:
 def delete_document_query() -> list[str]:
     """Steps that remove a document, its chunks and mentions, its facts, and entities left with no mention.
 
-    Relations are shared between documents when the same fact is extracted twice; a relation only loses the
-    deleted document's chunk ids and is removed when none are left. Expects ``$doc_id``.
+    Relations and fact nodes are shared between documents when the same fact is extracted twice; one only loses
+    the deleted document's chunk ids and is removed when none are left. Expects ``$doc_id``.
     """
     return [
         "OPTIONAL MATCH (:Document {id: $doc_id})-[:HAS_CHUNK]->(c:Chunk)\n"
@@ -144,6 +177,15 @@ def delete_document_query() -> list[str]:
         "WITH r, [x IN r.chunk_ids WHERE NOT x IN cids] AS rest\n"
         "FOREACH (_ IN CASE WHEN size(rest) = 0 THEN [1] ELSE [] END | DELETE r)\n"
         "FOREACH (_ IN CASE WHEN size(rest) > 0 THEN [1] ELSE [] END | SET r.chunk_ids = rest)",
+        # Co-mention facts are reached through the entities their chunks mention, like the relations above.
+        "OPTIONAL MATCH (:Document {id: $doc_id})-[:HAS_CHUNK]->(c:Chunk)\n"
+        "WITH collect(c.id) AS cids\n"
+        "OPTIONAL MATCH (:Document {id: $doc_id})-[:HAS_CHUNK]->(:Chunk)<-[:MENTIONED_IN]-(:__Entity__)"
+        "-[:IN_FACT]->(f:__Fact__)\n"
+        "WITH DISTINCT cids, f WHERE f IS NOT NULL\n"
+        "WITH f, [x IN f.chunk_ids WHERE NOT x IN cids] AS rest\n"
+        "FOREACH (_ IN CASE WHEN size(rest) = 0 THEN [1] ELSE [] END | DETACH DELETE f)\n"
+        "FOREACH (_ IN CASE WHEN size(rest) > 0 THEN [1] ELSE [] END | SET f.chunk_ids = rest)",
         "OPTIONAL MATCH (:Document {id: $doc_id})-[:HAS_CHUNK]->(c:Chunk)<-[:MENTIONED_IN]-(e:__Entity__)\n"
         "WITH collect(DISTINCT e) AS ents\n"
         "OPTIONAL MATCH (d:Document {id: $doc_id}) OPTIONAL MATCH (d)-[:HAS_CHUNK]->(c:Chunk)\n"

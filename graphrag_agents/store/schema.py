@@ -1,8 +1,10 @@
 """The graph's schema: indexes, and the metadata node holding the embedder and the ontology.
 
 Data model (DESIGN.md): ``(:Document)-[:HAS_CHUNK]->(:Chunk)``, ``(:Chunk)-[:NEXT]->(:Chunk)``,
-``(:__Entity__:<Label>)-[:MENTIONED_IN]->(:Chunk)``, ``(:__Entity__)-[:RELATES {type, fact}]->(:__Entity__)``,
-and one ``(:__Meta__)`` node with the embedding model name, its dimension and the ontology as JSON.
+``(:__Entity__:<Label>)-[:MENTIONED_IN]->(:Chunk)``, ``(:__Entity__)-[:RELATES {type, fact}]->(:__Entity__)``
+for typed relations, ``(:__Entity__)-[:IN_FACT]->(:__Fact__ {id, type, text, chunk_ids})`` for a co-mention fact
+(one node and one vector per sentence, however many entity pairs it links), and one ``(:__Meta__)`` node with
+the embedding model name, its dimension and the ontology as JSON.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from .graph import GraphStore
 __all__ = ["GraphMeta", "check_embedder", "ensure_schema", "read_meta", "wait_for_indexes", "write_meta_field"]
 
 _RANGE_INDEXES = [("Document", "id"), ("Document", "title"), ("Chunk", "id"), ("Chunk", "document_id"),
-                  ("__Entity__", "id"), ("__Entity__", "name_key")]
+                  ("__Entity__", "id"), ("__Entity__", "name_key"), ("__Fact__", "id")]
 _INDEX_TIMEOUT_S = 120.0
 _ALREADY = "is already indexed"
 
@@ -129,6 +131,8 @@ async def _create_indexes(store: GraphStore, dim: int) -> None:
          f"CREATE VECTOR INDEX FOR (n:__Entity__) ON (n.embedding) {vector_opts}"),
         (("RELATES", "embedding", "VECTOR"),
          f"CREATE VECTOR INDEX FOR ()-[r:RELATES]->() ON (r.embedding) {vector_opts}"),
+        (("__Fact__", "embedding", "VECTOR"),
+         f"CREATE VECTOR INDEX FOR (n:__Fact__) ON (n.embedding) {vector_opts}"),
     ]
     wanted += [
         (("Chunk", "text", "FULLTEXT"), "CALL db.idx.fulltext.createNodeIndex('Chunk', 'text')"),
