@@ -56,13 +56,12 @@ def print_evidence(result: RetrieveResult, *, per_section: int = 5, passages: in
     out = out or sys.stdout
     sections: list[tuple[str, list[str]]] = [
         ("Entities", [f"[{e.n}] {e.name} ({e.label}, score {e.score:.3f})" for e in result.entities]),
-        ("Facts", [f"[{f.n}] {_clip(f'{f.source} -[{f.type}]-> {f.target}: {f.fact}', _LINE)}"
-                   for f in result.facts]),
-        ("Relations", [f"[{r.n}] {_clip(f'{r.source} -[{r.type}]-> {r.target}: {r.fact}', _LINE)}"
-                       for r in result.relations]),
+        ("Facts", [f"[{f.n}] {_clip(f'{f.ends()}: {f.fact}', _LINE)}" for f in result.facts]),
+        ("Relations", [f"[{r.n}] {_clip(f'{r.ends()}: {r.fact}', _LINE)}" for r in result.relations]),
         ("Passages", [f"[{p.n}] {p.file} (score {p.score:.3f})\n      {_clip(p.text, 2 * _LINE)}"
                       for p in result.passages]),
     ]
+    sections = sections[3:] + sections[1:3] + sections[:1]  # the order retrieve shows them in
     for title, lines in sections:
         if not lines:
             continue

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from graphrag_agents.adapters._mcp_truncate import ResultTooLarge, json_size, truncate_json
-from graphrag_agents.tools.results import OntologyResult, RetrieveResult
+from graphrag_agents.tools.results import OntologyResult, RelationItem, RetrieveResult
 
 LIMIT = 40_000
 
@@ -100,3 +100,15 @@ def test_a_result_that_cannot_fit_is_refused() -> None:
     data = {f"field{i}": i for i in range(20)} | {"nested": {f"k{i}": {"v": True} for i in range(31)}}
     with pytest.raises(ResultTooLarge):
         truncate_json(data, 300)
+
+
+def test_a_co_mention_fact_is_cut_as_one_item_with_its_entity_list() -> None:
+    facts = [RelationItem(n=200 + i, type="RELATED_TO", entities=[f"Place {i}-{j}" for j in range(6)],
+                          fact="s " * 400, score=0.5).model_dump() for i in range(40)]
+    data = {**_retrieve(passages=5), "facts": facts}
+    out = truncate_json(data, 20_000, issued={*range(100, 105), *range(200, 240)})
+    kept = out.data["facts"]
+    assert json_size(out.data) <= 20_000 and 0 < len(kept) < 40
+    assert all(len(f["entities"]) == 6 for f in kept), "a fact keeps every entity it links, or goes whole"
+    assert out.damaged >= {f["n"] for f in facts[len(kept):]}
+    RetrieveResult.model_validate({k: v for k, v in out.data.items() if k != "truncated"})

@@ -187,3 +187,37 @@ def test_a_relation_found_as_fact_and_link_is_one_item_shown_once() -> None:
     assert len(ledger) == 2 and sorted(result.evidence_numbers()) == [1, 2]
     again = number_retrieval(ledger, RetrievalHits(question="q", relations=[hit("Babbage", "links")]))
     assert [r.n for r in again.relations] == [result.facts[0].n] and len(ledger) == 2
+
+
+def test_to_llm_text_passages_then_facts_then_entities_snapshot() -> None:
+    from graphrag_agents.retrieval.hits import EntityHit, FactEntity, PassageHit, RelationHit, RetrievalHits
+    from graphrag_agents.tools.evidence import EvidenceLedger
+    from graphrag_agents.tools.read_tools import number_retrieval
+
+    shown = "Van Hook Township is a township in Mountrail County, North Dakota."
+    other = "Mountrail County was created in 1873 and named for Joseph Mountraille."
+    ents = [FactEntity(f"Location:{n.lower()}", n, "Location")
+            for n in ("Van Hook Township", "Mountrail County", "North Dakota")]
+    hits = RetrievalHits(
+        question="When was the county of Van Hook Township created?",
+        passages=[PassageHit("vh#0", "vh", shown + " It had 200 people in 2010.", 0.71, title="Van Hook Township")],
+        facts=[RelationHit("", "", "RELATED_TO", "", "", shown, 0.69, "facts", chunk_ids=["vh#0"], entities=ents,
+                           fact_id="RELATED_TO:a"),
+               RelationHit("", "", "RELATED_TO", "", "", other, 0.55, "facts", chunk_ids=["mc#0"],
+                           entities=[ents[1], FactEntity("Person:joseph mountraille", "Joseph Mountraille",
+                                                         "Person")], fact_id="RELATED_TO:b")],
+        relations=[RelationHit("Van Hook Township", "Location", "LOCATED_IN", "North Dakota", "Location", shown,
+                               0.5, "links", hop=1, chunk_ids=["vh#0"])],
+        entities=[EntityHit("Location:van hook township", "Van Hook Township", "Location", "", 1.0, "exact_names",
+                            mentions=1, documents=["Van Hook Township"]),
+                  EntityHit("Location:mountrail county", "Mountrail County", "Location", "", 0.4, "exact_names",
+                            mentions=12, documents=["Mountrail County", "Van Hook Township", "Stanley"],
+                            aliases=["Person"])],
+    )
+    result = number_retrieval(EvidenceLedger(), hits)
+    assert [p.n for p in result.passages] == [1] and [f.n for f in result.facts] == [2]
+    assert result.relations[0].in_passage == 1
+    text = result.to_llm_text()
+    assert text.count(shown) == 1 and text.count(other) == 1
+    assert text.index("Passages:") < text.index("Facts:") < text.index("Related facts:") < text.index("Entities:")
+    assert_snapshot("retrieve_sections.txt", text)

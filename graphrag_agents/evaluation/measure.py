@@ -112,15 +112,22 @@ async def path_documents(kg: KnowledgeGraph, hits: RetrievalHits, path: str) -> 
 
 
 def _items_and_chars(hits: RetrievalHits) -> tuple[int, int]:
-    texts = [p.text for p in hits.passages]
-    texts += [f"{e.name} {e.description}" for e in hits.entities]
-    # A relation found by both the facts and the links path is one item (retrieve numbers and shows it once).
-    texts += [r.fact for r in {_relation_key(r): r for r in (*hits.relations, *hits.facts)}.values()]
+    """Items ``retrieve`` returns for ``hits`` and the characters of their texts (what a reader gets).
+
+    Counted on the numbered result: a fact found by both fact paths is one item, a co-mention fact a returned
+    passage states is not returned, and a typed relation there shows no text of its own.
+    """
+    result = number_retrieval(EvidenceLedger(), hits)
+    texts = [p.text for p in result.passages]
+    texts += [f"{e.name} {e.description}" for e in result.entities]
+    texts += [r.ends() + ("" if r.in_passage is not None else " " + r.fact) for r in (*result.relations,
+                                                                                         *result.facts)]
     return len(texts), sum(len(t) for t in texts)
 
 
-def _relation_key(r: RelationHit | RelationItem) -> tuple[str, str, str, str]:
-    return r.source, r.type, r.target, r.fact
+def _relation_key(r: RelationHit | RelationItem) -> tuple[str, str, str, tuple[str, ...], str]:
+    names = tuple(e if isinstance(e, str) else e.name for e in r.entities)
+    return r.source, r.type, r.target, names, r.fact
 
 
 def evidence_items(result: RetrieveResult, hits: RetrievalHits, gold: Sequence[str], chunk_docs: dict[str, str],
@@ -142,7 +149,7 @@ def evidence_items(result: RetrieveResult, hits: RetrievalHits, gold: Sequence[s
     for kind, items in (("relation", result.relations), ("fact", result.facts)):
         for rel in items:
             r = found[_relation_key(rel)]
-            rows.append({"n": rel.n, "kind": kind, "title": f"{r.source} -[{r.type}]-> {r.target}",
+            rows.append({"n": rel.n, "kind": kind, "title": rel.ends(),
                          "score": r.score, "gold": any(chunk_docs.get(c) in gold_set for c in r.chunk_ids),
                          "text": r.fact})
     for p in result.passages:

@@ -1,26 +1,65 @@
-"""The ``facts`` path: vector search over the fact sentences stored on RELATES edges."""
+"""The ``facts`` path: vector search over the stored facts.
+
+Two kinds of fact are searched together. A typed relation carries its own fact and vector on its ``RELATES``
+edge; a co-mention fact (the ``ner`` extractor's sentence naming several entities) is one ``__Fact__`` node with
+one vector, linked to every entity it names, so a sentence naming four entities is one hit, not six.
+
+A graph written before fact nodes existed (its co-mention facts still on ``RELATES`` edges) has no fact index
+until its next write or ``finalize``; it is searched through its edges alone, and ``finalize`` regroups them
+(see :mod:`~graphrag_agents.ingest.regroup`).
+"""
 
 from __future__ import annotations
 
+import asyncio
+import weakref
 from collections.abc import Sequence
 from typing import Any
 
 from ..store.graph import GraphStore
 from ._cypher import QueryVector, vector_param
-from .hits import RelationHit
+from .hits import FactEntity, RelationHit
 
-__all__ = ["DOC_FILTER", "RELATION_RETURN", "facts", "relation_hit"]
+__all__ = ["DOC_FILTER", "FACT_DOC_FILTER", "FACT_RETURN", "RELATION_RETURN", "fact_hit", "fact_members", "facts",
+           "has_fact_index", "relation_hit"]
 
 _MAX_POOL = 200
 
 RELATION_RETURN = ("a.name, a.label, r.type, b.name, b.label, r.fact, r.chunk_ids, a.id, b.id")
 """The columns :func:`relation_hit` reads, for a match that binds ``(a)-[r]->(b)``."""
 
+FACT_RETURN = "f.id, f.type, f.text, f.chunk_ids, members"
+"""The columns :func:`fact_hit` reads, for a fact node ``f`` and ``members = collect([id, name, label])``."""
+
+
+
+def fact_members(keep: str) -> str:
+    """Cypher collecting the entities of each fact ``f`` as ``members``, keeping the variable ``keep``."""
+    assert keep.isidentifier()
+    return f"MATCH (m:__Entity__)-[:IN_FACT]->(f) WITH f, {keep}, collect([m.id, m.name, m.label]) AS members "
+
 DOC_FILTER = (
     "CALL { WITH r UNWIND r.chunk_ids AS cid MATCH (c:Chunk {id: cid}) WHERE c.document_id IN $docs "
     "RETURN c LIMIT 1 } "
 )
 """Keeps a relation ``r`` only when one of its chunks belongs to a document in ``$docs``."""
+
+FACT_DOC_FILTER = DOC_FILTER.replace("WITH r UNWIND r.", "WITH f UNWIND f.")
+"""Keeps a fact node ``f`` only when one of its chunks belongs to a document in ``$docs``."""
+
+# Stores whose graph has the fact index. Only a yes is remembered: the index, once built, is never dropped.
+_indexed: weakref.WeakKeyDictionary[GraphStore, bool] = weakref.WeakKeyDictionary()
+
+
+async def has_fact_index(store: GraphStore) -> bool:
+    """Whether the graph has the ``__Fact__`` vector index (a graph not written since before fact nodes has not)."""
+    if _indexed.get(store):
+        return True
+    rows = await store.ro_query("CALL db.indexes() YIELD label, types WHERE label = '__Fact__' RETURN types")
+    found = any("embedding" in dict(types) for (types,) in rows)
+    if found:
+        _indexed[store] = True
+    return found
 
 
 def relation_hit(row: Sequence[Any], score: float, path: str, hop: int = 0) -> RelationHit:
@@ -33,9 +72,30 @@ def relation_hit(row: Sequence[Any], score: float, path: str, hop: int = 0) -> R
     )
 
 
+def fact_hit(row: Sequence[Any], score: float, path: str, hop: int = 0) -> RelationHit:
+    """A co-mention :class:`RelationHit` from the :data:`FACT_RETURN` columns of a row.
+
+    Its entities are ordered as the sentence names them (then by name), so the item reads like the sentence.
+    """
+    fid, fact_type, text, chunk_ids, members = row[:5]
+    text = str(text or "")
+    folded = text.casefold()
+    ents = {str(m[0]): FactEntity(str(m[0]), str(m[1]), str(m[2] or "")) for m in members or []}
+
+    def place(e: FactEntity) -> tuple[int, str]:
+        at = folded.find(e.name.casefold())
+        return (at if at >= 0 else len(folded), e.name)
+
+    return RelationHit(
+        source="", source_label="", type=str(fact_type or ""), target="", target_label="", fact=text,
+        score=round(max(0.0, score), 4), path=path, hop=hop, chunk_ids=[str(c) for c in (chunk_ids or [])],
+        entities=sorted(ents.values(), key=place), fact_id=str(fid),
+    )
+
+
 async def facts(store: GraphStore, vector: QueryVector, top_k: int,
                 document_ids: Sequence[str] | None = None) -> list[RelationHit]:
-    """The ``top_k`` relations whose fact sentence is nearest to the question.
+    """The ``top_k`` facts (typed relations and co-mention facts) whose text is nearest to the question.
 
     Score: cosine similarity of the fact's embedding to the question's (FalkorDB returns the cosine
     *distance*; similarity = 1 - distance), in [0, 1] for the texts that occur in practice. With a
@@ -43,12 +103,26 @@ async def facts(store: GraphStore, vector: QueryVector, top_k: int,
     documents dropped, since the vector index cannot filter while it searches.
     """
     k = min(_MAX_POOL, top_k * 5) if document_ids else top_k
-    rows = await store.ro_query(
+    params = {"k": int(k), "v": vector_param(vector), "docs": list(document_ids or []), "top": int(top_k)}
+    indexed = await has_fact_index(store)
+    typed = store.ro_query(
         "CALL db.idx.vector.queryRelationships('RELATES', 'embedding', $k, vecf32($v)) "
         "YIELD relationship, score WITH relationship AS r, score "
         + (DOC_FILTER if document_ids else "")
         + f"WITH r, score, startNode(r) AS a, endNode(r) AS b RETURN {RELATION_RETURN}, score "
         "ORDER BY score ASC LIMIT $top",
-        {"k": int(k), "v": vector_param(vector), "docs": list(document_ids or []), "top": int(top_k)},
+        params,
     )
-    return [relation_hit(row, 1.0 - float(row[9]), "facts") for row in rows]
+    if not indexed:
+        return [relation_hit(row, 1.0 - float(row[9]), "facts") for row in await typed]
+    grouped = store.ro_query(
+        "CALL db.idx.vector.queryNodes('__Fact__', 'embedding', $k, vecf32($v)) YIELD node, score "
+        "WITH node AS f, score " + (FACT_DOC_FILTER if document_ids else "") + fact_members("score")
+        + f"RETURN {FACT_RETURN}, score ORDER BY score ASC LIMIT $top",
+        params,
+    )
+    typed_rows, fact_rows = await asyncio.gather(typed, grouped)
+    hits = [relation_hit(row, 1.0 - float(row[9]), "facts") for row in typed_rows]
+    hits += [fact_hit(row, 1.0 - float(row[5]), "facts") for row in fact_rows]
+    hits.sort(key=lambda h: -h.score)
+    return hits[:top_k]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-__all__ = ["EntityHit", "PassageHit", "RelationHit", "RetrievalHits"]
+__all__ = ["EntityHit", "FactEntity", "PassageHit", "RelationHit", "RetrievalHits"]
 
 
 @dataclass
@@ -39,11 +39,29 @@ class EntityHit:
     """The retrieve path that found it: exact_names or fuzzy_names."""
     mentions: int = 0
     """How many chunks mention it."""
+    documents: list[str] = field(default_factory=list)
+    """Titles of (up to 3) documents that mention it."""
+    aliases: list[str] = field(default_factory=list)
+    """Other types the extractor gave this name, outvoted (see ``finalize``'s label vote)."""
+
+
+@dataclass(frozen=True)
+class FactEntity:
+    """An entity a co-mention fact names."""
+
+    entity_id: str
+    name: str
+    label: str
 
 
 @dataclass
 class RelationHit:
-    """A relation between two entities, with its fact sentence."""
+    """A fact: a typed relation between two entities, or a co-mention fact naming several.
+
+    A typed relation (llm extractor, ``add_facts``) has ``source`` and ``target``. A co-mention fact (the ``ner``
+    extractor's sentence) is one stored fact linking every pair of its ``entities``; its ``source`` and
+    ``target`` are empty and ``fact_id`` names its node.
+    """
 
     source: str
     source_label: str
@@ -62,6 +80,20 @@ class RelationHit:
     """Entity id of the source."""
     target_id: str = ""
     """Entity id of the target."""
+    entities: list[FactEntity] = field(default_factory=list)
+    """For a co-mention fact: every entity it names, in the order the sentence names them."""
+    fact_id: str = ""
+    """For a co-mention fact: the id of its stored fact node."""
+
+    @property
+    def key(self) -> str:
+        """What identifies this fact across paths and calls: the fact node, or the relation's ends, type and fact."""
+        return self.fact_id or f"{self.source_id}|{self.type}|{self.target_id}|{self.fact}"
+
+    @property
+    def entity_ids(self) -> list[str]:
+        """Ids of the entities this fact links (``links`` walks on from them)."""
+        return [e.entity_id for e in self.entities] if self.fact_id else [self.source_id, self.target_id]
 
 
 @dataclass

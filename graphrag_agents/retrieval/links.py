@@ -1,4 +1,7 @@
-"""The ``links`` path: relations around the entities found, walked hop by hop with a cap shared per hop.
+"""The ``links`` path: facts around the entities found, walked hop by hop with a cap shared per hop.
+
+The facts of an entity are its typed relations and the co-mention facts naming it (one item per fact, however
+many of the hop's entities it names).
 
 The walk is a beam: hop 1 reads the relations of the anchor entities, hop n those of the new entities that the
 relations kept at hop n-1 reached. The total is capped at ``4 x top_k`` relations (40 at most) and each hop is
@@ -9,11 +12,22 @@ hops had to drop.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Sequence
+from typing import Any
 
 from ..store.graph import GraphStore
 from ._cypher import QueryVector, cosine, vector_param
-from .facts import DOC_FILTER, RELATION_RETURN, relation_hit
+from .facts import (
+    DOC_FILTER,
+    FACT_DOC_FILTER,
+    FACT_RETURN,
+    RELATION_RETURN,
+    fact_hit,
+    fact_members,
+    has_fact_index,
+    relation_hit,
+)
 from .hits import RelationHit
 from .names import Anchor
 
@@ -49,6 +63,32 @@ def _query(filtered: bool) -> str:
     )
 
 
+def _fact_query(filtered: bool) -> str:
+    doc_filter = FACT_DOC_FILTER if filtered else ""
+    return (
+        "UNWIND $frontier AS fid MATCH (e:__Entity__ {id: fid}) "
+        "CALL { WITH e MATCH (e)-[:IN_FACT]->(f:__Fact__) WHERE NOT id(f) IN $seen_facts RETURN f LIMIT $fanout } "
+        "WITH DISTINCT f " + doc_filter
+        + f"WITH f, {cosine('f')} AS sim ORDER BY sim DESC LIMIT $limit "
+        + fact_members("sim")
+        + f"RETURN {FACT_RETURN}, sim, id(f) ORDER BY sim DESC"
+    )
+
+
+async def _hop(store: GraphStore, filtered: bool, indexed: bool, params: dict[str, Any],
+               decay: float, hop: int) -> tuple[list[RelationHit], list[int], list[int]]:
+    """One hop's relations and facts, best first, with the ids of the edges and fact nodes read."""
+    typed = store.ro_query(_query(filtered), params)
+    if indexed:
+        typed_rows, fact_rows = await asyncio.gather(typed, store.ro_query(_fact_query(filtered), params))
+    else:
+        typed_rows, fact_rows = await typed, []
+    found = [relation_hit(row, float(row[9]) * decay, "links", hop) for row in typed_rows]
+    found += [fact_hit(row, float(row[5]) * decay, "links", hop) for row in fact_rows]
+    found.sort(key=lambda h: -h.score)
+    return found[:params["limit"]], [int(r[10]) for r in typed_rows], [int(r[6]) for r in fact_rows]
+
+
 async def links(store: GraphStore, vector: QueryVector, anchors: Sequence[Anchor], top_k: int,
                 expand_hops: int = 1, document_ids: Sequence[str] | None = None) -> list[RelationHit]:
     """Relations up to ``expand_hops`` (1-5) hops from ``anchors``, best first, each with its ``hop``.
@@ -61,29 +101,29 @@ async def links(store: GraphStore, vector: QueryVector, anchors: Sequence[Anchor
     frontier = list(dict.fromkeys(a.entity_id for a in anchors))[:_MAX_FRONTIER]
     visited = set(frontier)
     seen: list[int] = []
+    seen_facts: list[int] = []
     kept: list[RelationHit] = []
     dropped: list[RelationHit] = []
     carry = 0
-    query = _query(bool(document_ids))
     v = vector_param(vector)
+    indexed = bool(frontier) and await has_fact_index(store)
     for hop in range(1, hops + 1):
         if not frontier:
             break
         budget = shares[hop - 1] + carry
-        rows = await store.ro_query(query, {
-            "frontier": frontier, "seen": seen, "fanout": FANOUT, "v": v,
+        found, edges, nodes = await _hop(store, bool(document_ids), indexed, {
+            "frontier": frontier, "seen": seen, "seen_facts": seen_facts, "fanout": FANOUT, "v": v,
             "docs": list(document_ids or []), "limit": cap,
-        })
-        decay = HOP_DECAY ** (hop - 1)
-        found = [relation_hit(row, float(row[9]) * decay, "links", hop) for row in rows]
-        seen += [int(row[10]) for row in rows]
+        }, HOP_DECAY ** (hop - 1), hop)
+        seen += edges
+        seen_facts += nodes
         taken, rest = found[:budget], found[budget:]
         carry = budget - len(taken)
         kept += taken
         dropped += rest
         frontier = []
         for hit in taken:
-            for end in (hit.source_id, hit.target_id):
+            for end in hit.entity_ids:
                 if end not in visited:
                     visited.add(end)
                     frontier.append(end)

@@ -21,7 +21,8 @@ from ._cypher import QueryVector, cosine, vector_param
 from .fulltext import MAX_DF, STOPWORDS, label_count, query_terms, weighted_terms_query
 from .hits import EntityHit
 
-__all__ = ["Anchor", "NameKey", "anchors_from", "exact_names", "fuzzy_names", "name_keys", "specificity"]
+__all__ = ["CARD_DOCUMENTS", "Anchor", "NameKey", "add_cards", "anchors_from", "exact_names", "fuzzy_names",
+           "name_keys", "specificity"]
 
 MAX_NGRAM = 6
 """Longest name matched, in words."""
@@ -184,6 +185,28 @@ async def fuzzy_names(store: GraphStore, question: str, vector: QueryVector, top
                 entity_id=str(eid), name=str(name), label=str(label or ""), description=str(description or ""),
                 score=round((coverage + max(0.0, float(cos))) / 2, 4), path="fuzzy_names", mentions=int(mentions))
     return sorted(best.values(), key=lambda h: (-h.score, h.name))[:top_k]
+
+
+CARD_DOCUMENTS = 3
+"""Document titles an entity card lists."""
+
+
+async def add_cards(store: GraphStore, entities: Sequence[EntityHit]) -> None:
+    """Fill in what an entity card shows besides its name and type: the titles of up to 3 documents that mention
+    it (from its first mentions) and the types it was outvoted for (``aliases``). One read-only query."""
+    if not entities:
+        return
+    rows = await store.ro_query(
+        "UNWIND $ids AS eid MATCH (e:__Entity__ {id: eid}) "
+        "CALL { WITH e MATCH (e)-[:MENTIONED_IN]->(c:Chunk) WITH DISTINCT c.document_id AS doc LIMIT $docs "
+        "MATCH (d:Document {id: doc}) RETURN collect(coalesce(d.title, d.id)) AS titles } "
+        "RETURN e.id, titles, e.aliases",
+        {"ids": list(dict.fromkeys(e.entity_id for e in entities)), "docs": CARD_DOCUMENTS},
+    )
+    cards = {str(eid): ([str(t) for t in titles or [] if t], [str(a) for a in aliases or []])
+             for eid, titles, aliases in rows}
+    for hit in entities:
+        hit.documents, hit.aliases = cards.get(hit.entity_id, ([], []))
 
 
 def anchors_from(exact: Sequence[EntityHit], fuzzy: Sequence[EntityHit]) -> list[Anchor]:

@@ -21,7 +21,7 @@ from ._cypher import VectorParam
 from .facts import facts
 from .hits import EntityHit, PassageHit, RelationHit, RetrievalHits
 from .links import links
-from .names import Anchor, anchors_from, exact_names, fuzzy_names
+from .names import Anchor, add_cards, anchors_from, exact_names, fuzzy_names
 from .passages import passages
 
 __all__ = ["ALL_PATHS", "MAX_TOP_K", "retrieve"]
@@ -108,6 +108,7 @@ async def retrieve(store: GraphStore, embedder: Embedder, question: str, *, path
         hits.relations = [h for h in hits.relations if h.score >= min_score]
         hits.facts = [h for h in hits.facts if h.score >= min_score]
         hits.passages = [h for h in hits.passages if h.score >= min_score]
+    await add_cards(store, hits.entities)  # the entity cards' documents and aliases
     return hits
 
 

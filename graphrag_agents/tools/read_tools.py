@@ -7,9 +7,11 @@ import os
 from typing import TYPE_CHECKING
 
 from ..ingest.loaders import SUPPORTED_SUFFIXES
-from ..retrieval.hits import PassageHit, RelationHit, RetrievalHits
+from ..retrieval.hits import EntityHit, PassageHit, RelationHit, RetrievalHits
 from .evidence import EvidenceLedger
+from .render import shorten
 from .results import (
+    PASSAGE_CHARS,
     EntityItem,
     EntityTypeInfo,
     OntologyResult,
@@ -52,12 +54,18 @@ def number_ontology(ledger: EvidenceLedger, ontology_json: str) -> OntologyResul
     return result
 
 
-def _relation_item(ledger: EvidenceLedger, hit: RelationHit, kind: str) -> RelationItem:
-    content = f"{hit.source} -[{hit.type}]-> {hit.target}: {hit.fact}"
-    key = f"{hit.source}|{hit.type}|{hit.target}|{hit.fact}"
-    n = ledger.add("retrieve", "fact" if kind == "fact" else "relation", content, key=key).n
+def _fact_content(hit: RelationHit) -> str:
+    """The fact as evidence text (what ``check_citations`` searches): who it links, then its sentence."""
+    if hit.fact_id:
+        return f"{', '.join(e.name for e in hit.entities)}: {hit.fact}"
+    return f"{hit.source} -[{hit.type}]-> {hit.target}: {hit.fact}"
+
+
+def _relation_item(ledger: EvidenceLedger, hit: RelationHit, kind: str, in_passage: int | None) -> RelationItem:
+    n = ledger.add("retrieve", "fact" if kind == "fact" else "relation", _fact_content(hit), key=hit.key).n
     return RelationItem(n=n, source=hit.source, source_label=hit.source_label, type=hit.type, target=hit.target,
-                        target_label=hit.target_label, fact=hit.fact, score=hit.score, hop=hit.hop)
+                        target_label=hit.target_label, entities=[e.name for e in hit.entities], fact=hit.fact,
+                        score=hit.score, hop=hit.hop, in_passage=in_passage)
 
 
 def _file_label(hit: PassageHit) -> str:
@@ -69,28 +77,46 @@ def _file_label(hit: PassageHit) -> str:
     return hit.title or hit.document_id
 
 
+def _holder(fact: str, shown: list[tuple[int, str]]) -> int | None:
+    """The number of the first shown passage whose text holds ``fact``'s sentence, if any."""
+    sentence = " ".join(fact.split())
+    return next((n for n, text in shown if sentence and sentence in text), None)
+
+
 def number_retrieval(ledger: EvidenceLedger, hits: RetrievalHits, min_score: float | None = None) -> RetrieveResult:
-    """Number every item found (empty passages get no number) and build the typed result."""
+    """Number every item found (empty passages get no number) and build the typed result.
+
+    Passages are numbered first, then facts, relations and entities. A fact or relation found by both paths is
+    one item (under facts). A co-mention fact whose sentence a returned passage shows adds nothing a reader needs
+    and is left out; a typed relation there keeps its item and points at the passage (``in_passage``).
+    """
 
     def keep(score: float) -> bool:
         return min_score is None or score >= min_score
 
-    entities = [
-        EntityItem(n=ledger.add("retrieve", "entity",
-                                f"{e.name} ({e.label})" + (f": {e.description}" if e.description else ""),
-                                key=e.entity_id).n,
-                   name=e.name, label=e.label, description=e.description, score=e.score, path=e.path)
-        for e in hits.entities if keep(e.score)
-    ]
-    relations = [_relation_item(ledger, r, "relation") for r in hits.relations if keep(r.score)]
-    facts = [_relation_item(ledger, f, "fact") for f in hits.facts if keep(f.score)]
-    # A relation both paths found has one number; it is shown once, under facts.
-    in_facts = {f.n for f in facts}
-    relations = [item for item in relations if item.n not in in_facts]
     passages = [
         PassageItem(n=ledger.add("retrieve", "passage", p.text, source=p.path or p.document_id, key=p.chunk_id).n,
                     document_id=p.document_id, file=_file_label(p), heading=p.heading, text=p.text, score=p.score)
         for p in hits.passages if p.text.strip() and keep(p.score)
+    ]
+    shown = [(p.n, shorten(p.text, PASSAGE_CHARS)) for p in passages]
+    facts: list[RelationItem] = []
+    relations: list[RelationItem] = []
+    done: set[str] = set()
+    for kind, found, out in (("fact", hits.facts, facts), ("relation", hits.relations, relations)):
+        for hit in found:
+            if not keep(hit.score) or hit.key in done:
+                continue
+            done.add(hit.key)
+            holder = _holder(hit.fact, shown)
+            if holder is not None and hit.fact_id:
+                continue
+            out.append(_relation_item(ledger, hit, kind, holder))
+    entities = [
+        EntityItem(n=ledger.add("retrieve", "entity", _entity_content(e), key=e.entity_id).n,
+                   name=e.name, label=e.label, description=e.description, score=e.score, path=e.path,
+                   mentions=e.mentions, documents=list(e.documents), aliases=list(e.aliases))
+        for e in hits.entities if keep(e.score)
     ]
     result = RetrieveResult(question=hits.question, paths=hits.paths_run, entities=entities, relations=relations,
                             facts=facts, passages=passages)
@@ -98,3 +124,8 @@ def number_retrieval(ledger: EvidenceLedger, hits: RetrievalHits, min_score: flo
         result.hint = ("Nothing matched. Try retrieve again with the exact names of what you look for, or with "
                        "expand_hops 2-3; if the graph may not cover this, say so instead of guessing.")
     return result
+
+
+def _entity_content(e: EntityHit) -> str:
+    # The card's document titles stay out: a title is where the name occurs, not something stated about it.
+    return f"{e.name} ({e.label})" + (f": {e.description}" if e.description else "")

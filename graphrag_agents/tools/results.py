@@ -43,7 +43,7 @@ class ToolResult(BaseModel):
 
 
 class EntityItem(BaseModel):
-    """An entity found by ``retrieve``."""
+    """An entity found by ``retrieve``: a card with its type, how often it is mentioned and where."""
 
     n: int = Field(description="Evidence number; cite it as [n].")
     name: str
@@ -51,29 +51,54 @@ class EntityItem(BaseModel):
     description: str = ""
     score: float = Field(description="Higher is better.")
     path: str = Field(description="The retrieve path that found it: exact_names or fuzzy_names.")
+    mentions: int = Field(default=0, description="How many chunks mention it.")
+    documents: list[str] = Field(default_factory=list, description="Titles of (up to 3) documents mentioning it.")
+    aliases: list[str] = Field(default_factory=list,
+                               description="Other types the extractor gave the same name (outvoted).")
 
     def line(self) -> str:
-        desc = f": {shorten(self.description, 200)}" if self.description else ""
-        return f"[{self.n}] {self.name} ({self.label}){desc} (score {fmt_number(round(self.score, 3))})"
+        about = [self.label + (f", also {'/'.join(self.aliases)}" if self.aliases else "")]
+        if self.mentions:
+            about.append(f"{self.mentions} mention{'s' if self.mentions != 1 else ''}")
+        if self.documents:
+            about.append("in " + "; ".join(shorten(d, 60) for d in self.documents))
+        desc = f": {shorten(self.description, 160)}" if self.description else ""
+        return f"[{self.n}] {self.name} ({', '.join(about)}){desc}"
 
 
 class RelationItem(BaseModel):
-    """A relation (``links`` path) or a fact (``facts`` path) between two entities."""
+    """A fact: a typed relation between two entities, or a co-mention fact linking every pair of its entities.
+
+    A typed relation has ``source`` and ``target``; a co-mention fact (one sentence naming several entities) is
+    one item listing its ``entities``, with ``source`` and ``target`` empty.
+    """
 
     n: int = Field(description="Evidence number; cite it as [n].")
-    source: str
-    source_label: str
+    source: str = ""
+    source_label: str = ""
     type: str
-    target: str
-    target_label: str
-    fact: str = Field(description="The sentence the relation was extracted from.")
+    target: str = ""
+    target_label: str = ""
+    entities: list[str] = Field(default_factory=list,
+                                description="For a co-mention fact: the entities it names (each pair is linked).")
+    fact: str = Field(description="The sentence the fact was extracted from.")
     score: float = Field(description="Higher is better.")
     hop: int = Field(default=0, description="For links: hops from the entities found (1 = adjacent).")
+    in_passage: int | None = Field(default=None, description="A passage of this result that holds the fact's "
+                                   "sentence (its number); the text is then shown there only.")
+
+    def ends(self) -> str:
+        """Who the fact links: ``source -[TYPE]-> target``, or the co-mention's entities."""
+        if self.entities:
+            return " · ".join(self.entities)
+        return f"{self.source} -[{self.type}]-> {self.target}"
 
     def line(self) -> str:
         hop = f", hop {self.hop}" if self.hop else ""
-        return (f"[{self.n}] {self.source} -[{self.type}]-> {self.target}: {shorten(self.fact, 300)} "
-                f"(score {fmt_number(round(self.score, 3))}{hop})")
+        score = f"score {fmt_number(round(self.score, 3))}{hop}"
+        if self.in_passage is not None:
+            return f"[{self.n}] {self.ends()} (stated in [{self.in_passage}]; {score})"
+        return f"[{self.n}] {self.ends()}: {shorten(self.fact, 300)} ({score})"
 
 
 class PassageItem(BaseModel):
@@ -93,7 +118,7 @@ class PassageItem(BaseModel):
 
 
 class RetrieveResult(ToolResult):
-    """What ``retrieve`` found: entities, relations around them, facts and passages, each numbered."""
+    """What ``retrieve`` found: passages, facts, facts around the entities found, and entities, each numbered."""
 
     question: str
     paths: list[str] = Field(description="The search paths that ran.")
@@ -122,11 +147,16 @@ class RetrieveResult(ToolResult):
         return max([f.score for f in self.facts] + [p.score for p in self.passages], default=0.0)
 
     def to_llm_text(self, max_chars: int = 8000) -> str:
+        """Passages first, then facts (the facts path's, then those around the entities), then entity cards.
+
+        ``max_chars`` counts every character the model reads; passages get twice the share of the others. A fact
+        whose sentence a passage of this result holds is named with that passage's number, not repeated.
+        """
         sections = [
-            Section("Entities", [e.line() for e in self.entities]),
-            Section("Relations", [r.line() for r in self.relations]),
-            Section("Facts", [f.line() for f in self.facts]),
             Section("Passages", [p.line() for p in self.passages], weight=2),
+            Section("Facts", [f.line() for f in self.facts]),
+            Section("Related facts", [r.line() for r in self.relations]),
+            Section("Entities", [e.line() for e in self.entities]),
         ]
         if not any(s.lines for s in sections):
             return shorten(f"Nothing found for {self.question!r}. " + self._footer(), max_chars)
