@@ -18,7 +18,7 @@ from graphrag_agents.ingest.records import (
 )
 from graphrag_agents.ingest.writer import write_document
 from graphrag_agents.kg import KnowledgeGraph
-from graphrag_agents.tools.results import PassageItem, RetrieveResult
+from graphrag_agents.tools.results import EntityItem, PassageItem, RelationItem, RetrieveResult
 from graphrag_agents.tools.toolkit import READ_TOOLS, WRITE_TOOLS, GraphRAGToolkit
 
 
@@ -221,3 +221,23 @@ def test_to_llm_text_passages_then_facts_then_entities_snapshot() -> None:
     assert text.count(shown) == 1 and text.count(other) == 1
     assert text.index("Passages:") < text.index("Facts:") < text.index("Related facts:") < text.index("Entities:")
     assert_snapshot("retrieve_sections.txt", text)
+
+
+def test_passages_are_served_first_when_many_facts_compete() -> None:
+    passages = [PassageItem(n=i, document_id=f"d{i}", file=f"d{i}", text=f"Passage {i}. " + "text " * 90,
+                            score=0.5) for i in range(1, 11)]
+    related = [RelationItem(n=100 + i, type="RELATED_TO", entities=["A", f"B{i}"], fact="fact words " * 25,
+                            score=0.4, hop=1) for i in range(40)]
+    facts = [RelationItem(n=200 + i, type="RELATED_TO", entities=["C", f"D{i}"], fact="other words " * 25,
+                          score=0.4) for i in range(10)]
+    entities = [EntityItem(n=300 + i, name=f"Entity {i}", label="Person", score=0.5, path="exact_names",
+                           mentions=3, documents=["Some document"]) for i in range(15)]
+    result = RetrieveResult(question="q", paths=["passages", "links"], passages=passages, relations=related,
+                            facts=facts, entities=entities)
+    text = result.to_llm_text(max_chars=8000)
+    assert len(text) <= 8000 and all(f"[{i}] " in text for i in range(1, 11)), "every passage is shown"
+    assert "Related facts:" in text and "more omitted)" in text.split("Related facts:")[1]
+    # with a budget too small for every passage, passages keep 70% and the facts still get a share
+    small = result.to_llm_text(max_chars=3000)
+    assert len(small) <= 3000 and "[100]" in small
+    assert len(small.split("Related facts:")[0]) >= 0.6 * 3000

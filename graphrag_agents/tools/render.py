@@ -40,6 +40,9 @@ class Section:
     title: str
     lines: Sequence[str]
     weight: int = 1
+    first: float = 0.0
+    """Share of the budget this section is served before the others share the rest (0 = none). A section read
+    first (passages) keeps what it needs up to that share instead of being cut to its weight."""
 
 
 def _fit(section: Section, budget: int) -> tuple[list[str], int]:
@@ -58,13 +61,9 @@ def _fit(section: Section, budget: int) -> tuple[list[str], int]:
     return kept, used
 
 
-def render_sections(header: str, sections: Sequence[Section], max_chars: int, footer: str = "") -> str:
-    """Render sections under one ``max_chars`` budget shared by weight; unused share goes to the others."""
-    live = [s for s in sections if s.lines]
-    budget = max(max_chars - len(header) - len(footer) - 2, 0)
-    shares: dict[int, int] = {}
-    pending = list(range(len(live)))
-    # Sections that need less than their share hand the rest to the others, until every share is settled.
+def _settle(live: Sequence[Section], pending: list[int], budget: int, shares: dict[int, int]) -> None:
+    """Split ``budget`` over ``pending`` by weight; sections needing less than their share hand the rest on."""
+    pending = list(pending)
     while pending:
         weight = sum(live[i].weight for i in pending)
         unit = budget / weight if weight else 0
@@ -72,11 +71,31 @@ def render_sections(header: str, sections: Sequence[Section], max_chars: int, fo
         if not settled:
             for i in pending:
                 shares[i] = int(unit * live[i].weight)
-            break
+            return
         for i in settled:
             shares[i] = _fit(live[i], 10**9)[1]
             budget -= shares[i]
             pending.remove(i)
+
+
+def render_sections(header: str, sections: Sequence[Section], max_chars: int, footer: str = "") -> str:
+    """Render sections under one ``max_chars`` budget shared by weight; unused share goes to the others.
+
+    A section with ``first`` set is served before the others: it keeps what it needs up to that share of the
+    budget, the others share the rest, and what they leave goes back to it.
+    """
+    live = [s for s in sections if s.lines]
+    budget = max(max_chars - len(header) - len(footer) - 2, 0)
+    shares: dict[int, int] = {}
+    first = [i for i, s in enumerate(live) if s.first > 0]
+    needs = {i: _fit(live[i], 10**9)[1] for i in first}
+    held = {i: min(needs[i], int(budget * live[i].first)) for i in first}
+    _settle(live, [i for i in range(len(live)) if i not in held], budget - sum(held.values()), shares)
+    left = budget - sum(shares.values()) - sum(held.values())
+    for i in first:
+        extra = min(max(needs[i] - held[i], 0), left)
+        shares[i] = held[i] + extra
+        left -= extra
     parts = [header] if header else []
     for i, section in enumerate(live):
         kept, _ = _fit(section, shares[i])

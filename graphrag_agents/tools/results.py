@@ -20,6 +20,8 @@ __all__ = [
 ]
 
 PASSAGE_CHARS = 1200
+PASSAGES_FIRST = 0.7
+"""Share of ``RetrieveResult.to_llm_text``'s budget the passages are served from before the other sections."""
 
 
 class ToolResult(BaseModel):
@@ -149,11 +151,13 @@ class RetrieveResult(ToolResult):
     def to_llm_text(self, max_chars: int = 8000) -> str:
         """Passages first, then facts (the facts path's, then those around the entities), then entity cards.
 
-        ``max_chars`` counts every character the model reads; passages get twice the share of the others. A fact
-        whose sentence a passage of this result holds is named with that passage's number, not repeated.
+        ``max_chars`` counts every character the model reads. Passages are served first, up to 70% of it (and
+        never less than twice the share of another section); the other sections share the rest, a section that
+        needs less handing the remainder on. A fact whose sentence a passage of this result holds is named with
+        that passage's number, not repeated.
         """
         sections = [
-            Section("Passages", [p.line() for p in self.passages], weight=2),
+            Section("Passages", [p.line() for p in self.passages], weight=2, first=PASSAGES_FIRST),
             Section("Facts", [f.line() for f in self.facts]),
             Section("Related facts", [r.line() for r in self.relations]),
             Section("Entities", [e.line() for e in self.entities]),
