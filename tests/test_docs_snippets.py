@@ -203,7 +203,8 @@ class Plan:
 
 
 def _check_readme(ns: dict[str, Any], out: str) -> None:
-    assert re.search(r"^\[\d+\] .*Alice Smith works at Acme Corp", out, re.M), out  # numbered evidence
+    # numbered evidence: a passage's text is on the line under its number
+    assert re.search(r"^\[\d+\] .*\n?.*Alice Smith works at Acme Corp", out, re.M), out
     assert out.splitlines()[-1] == "True []"  # the comment: True []
 
 

@@ -105,10 +105,10 @@ def data_of(result: CallToolResult) -> dict[str, Any]:
 def first_number(found: CallToolResult | dict[str, Any]) -> int:
     """The first evidence number a retrieve result issued."""
     structured = data_of(found) if isinstance(found, CallToolResult) else found
-    for key in ("entities", "relations", "facts", "passages"):
-        if structured.get(key):
-            return int(structured[key][0]["n"])
-    raise AssertionError(f"no evidence in {structured}")
+    numbers = [int(item["n"]) for key in ("passages", "facts", "relations", "entities")
+               for item in structured.get(key) or []]
+    assert numbers, f"no evidence in {structured}"
+    return min(numbers)
 
 
 def text_of(result: CallToolResult) -> str:
