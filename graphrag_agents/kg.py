@@ -280,7 +280,8 @@ class KnowledgeGraph:
         async with self.lock.exclusive(), self.store.write_lock():
             merged = await merge_unknown_duplicates(self.store)
             regrouped = await regroup_co_mentions(self.store)
-            relabelled = await merge_label_votes(self.store)
+            ontology = await load_ontology(self.store)
+            relabelled = await merge_label_votes(self.store, [e.label for e in ontology.entities])
         # The counts only size the progress bars: without bars, embed_missing's own walk is the only pass.
         missing = await self._missing_vectors() if want_progress(progress) else {}
         with Progress(sum(missing.values()) > 0) as bars:

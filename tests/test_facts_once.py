@@ -84,7 +84,7 @@ async def test_the_ner_extractors_split_types_of_one_name_are_voted_into_one(kg:
     from graphrag_agents.ingest.records import ChunkRecord, DocumentBatch, DocumentRecord, EntityRecord, entity_id
     from graphrag_agents.ingest.writer import write_document
 
-    await kg.ensure_schema()
+    await kg.set_ontology(entities=[{"label": "Person"}, {"label": "Organization"}, {"label": "Location"}])
 
     async def doc(doc_id: str, extractor: str, entities: list[tuple[str, str]]) -> None:
         chunks = [ChunkRecord(f"{doc_id}#{i}", i, f"{name} text {i}.") for i, (name, _) in enumerate(entities)]
@@ -96,11 +96,13 @@ async def test_the_ner_extractors_split_types_of_one_name_are_voted_into_one(kg:
     await doc("a", "ner", [("Toto", "Organization"), ("Toto", "Organization"), ("Toto", "Person")])
     await doc("b", "ner", [("Toto", "Organization"), ("Baron Smith", "Person")])
     await doc("c", "llm", [("Jordan", "Person"), ("Jordan", "Location")])
+    await doc("g", "ner", [("Giotto", "Location"), ("Giotto", "Person")])  # a tie: the ontology's order decides
     report = await kg.finalize()
-    assert report.relabelled == 1
+    assert report.relabelled == 2
     rows = await kg.store.ro_query(
         "MATCH (e:__Entity__) RETURN e.name, e.label, e.aliases, outdegree(e, 'MENTIONED_IN') ORDER BY e.id")
     assert ["Toto", "Organization", ["Person"], 4] in rows
+    assert ["Giotto", "Person", ["Location"], 2] in rows
     assert sorted(r[1] for r in rows if r[0] == "Jordan") == ["Location", "Person"]  # llm types are kept apart
     result = await GraphRAGToolkit(kg, read_only=True).retrieve("What is Toto?", paths=["exact_names"])
     card = result.entities[0]

@@ -11,6 +11,8 @@ Each batch of merges is one atomic query.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from ..store.graph import GraphStore
 from .regroup import NER_PLAN
 
@@ -63,11 +65,12 @@ async def merge_unknown_duplicates(store: GraphStore) -> int:
             return merged
 
 
-async def merge_label_votes(store: GraphStore) -> int:
+async def merge_label_votes(store: GraphStore, order: Sequence[str] = ()) -> int:
     """One entity per name where the ner extractor typed the same name differently in different sentences.
 
     Among typed entities sharing a normalised name, all of whose mentions come from documents ingested with the
-    ``ner`` extractor, the one with the most mentions wins (ties: by label); the others are merged into it and
+    ``ner`` extractor, the one with the most mentions wins (ties: the label declared first in ``order``, the
+    ontology's entity types, then by name); the others are merged into it and
     their labels kept on it as ``aliases``. Names typed differently by the llm extractor or ``add_facts`` are left
     alone: there two types usually mean two things. Returns the number of entities merged away.
     """
@@ -80,12 +83,13 @@ async def merge_label_votes(store: GraphStore) -> int:
     for key, eid, label, mentions, other, aliases in rows:
         groups.setdefault(str(key), []).append((str(eid), str(label), int(mentions), int(other),
                                                 [str(a) for a in aliases]))
+    rank = {label: i for i, label in enumerate(order)}
     pairs: list[tuple[str, str]] = []
     kept: list[dict[str, object]] = []
     for members in groups.values():
         if len(members) < 2 or any(other for *_, other, _ in members):
             continue
-        members.sort(key=lambda m: (-m[2], m[1]))
+        members.sort(key=lambda m: (-m[2], rank.get(m[1], len(rank)), m[1]))
         winner = members[0]
         aliases = list(dict.fromkeys([*winner[4], *(m[1] for m in members[1:]), *(a for m in members[1:]
                                                                                   for a in m[4])]))
