@@ -121,7 +121,7 @@ async def test_the_drafting_turn_reads_passages_first_and_no_entity_cards(toolki
     assert evidence == state["context"] and len(evidence) <= ReaderView().max_chars
     # The full retrieve (what text drafting shows) has the entity cards.
     full = await toolkit.new_session().retrieve(question=QUESTION)
-    assert full.entities and "(Person)" in full.to_llm_text()
+    assert full.entities and "Alice Smith (Person" in full.to_llm_text()
 
 
 async def test_not_in_evidence_is_the_fixed_refusal(toolkit: GraphRAGToolkit) -> None:
