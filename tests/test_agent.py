@@ -451,3 +451,14 @@ async def test_repair_never_serves_an_unsupported_claim(toolkit: GraphRAGToolkit
     agent = build_grounded_agent(model, toolkit, mode="retrieve_first", drafting="text", repair_citations=True)
     result = result_of(await agent.ainvoke({"question": QUESTION}))
     assert result.abstained and not result.repaired
+
+
+async def test_a_draft_too_long_to_check_is_refused_not_raised(toolkit: GraphRAGToolkit) -> None:
+    # The check refuses drafts over its length limit with a ToolError; the agent must abstain, not crash.
+    long_draft = "Alice Smith works at Acme Corp [{n}]. " * 2_000
+    model = ScriptedChatModel(steps=[retrieve_call(), cite(long_draft), cite(long_draft)])
+    state = await build_grounded_agent(model, toolkit).ainvoke({"question": QUESTION})
+    result = result_of(state)
+
+    assert result.abstained and result.abstain_reason == "ungrounded" and result.answer == REFUSAL
+    assert result.check is not None and not result.check.grounded and "characters" in (result.check.hint or "")

@@ -352,10 +352,10 @@ def test_one_megabyte_answer_in_linear_time() -> None:
     "( I could not " * 15_000, "[1-100000]" * 20_000, "`" * 200_000, "```\n" * 50_000, "- " * 100_000,
     "| " * 100_000, "U.S. " * 40_000, "The graph " * 20_000, " " * 200_000 + ".",
 ])
-def test_hostile_answers_finish_quickly(answer: str) -> None:
-    start = time.perf_counter()
-    check(answer)
-    assert time.perf_counter() - start < 5
+@pytest.mark.timeout(120)  # a guard against super-linear backtracking (minutes at this size), not a timing claim
+def test_hostile_answers_finish_and_cite_nothing(answer: str) -> None:
+    result = check(answer)
+    assert not result.grounded and result.cited == []
 
 
 # ------------------------------------------------------------------------------------------------ model text

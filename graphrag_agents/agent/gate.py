@@ -23,6 +23,7 @@ from langgraph.graph.message import add_messages
 from typing_extensions import TypedDict
 
 from ..citations._sentences import MARKER_RE
+from ..errors import ToolError
 from ..tools.citations import CitationCheck
 from ..tools.evidence import Evidence
 from ..tools.toolkit import GraphRAGToolkit
@@ -93,7 +94,10 @@ async def verify_draft(draft: str, session: GraphRAGToolkit, accept: AcceptRule 
     With ``repair``, a draft that fails is given the citations the check suggests for its uncited sentences
     (:func:`add_suggested_citations`) and checked again; it passes only if the repaired text passes ``accept``.
     """
-    check = await session.check_citations(draft)
+    try:
+        check = await session.check_citations(draft)
+    except ToolError as err:  # a draft the check refuses (e.g. over its length limit) cannot be verified
+        return Verdict(check=CitationCheck(answer=draft, grounded=False, hint=str(err)), accepted=False)
     repaired = False
     if not accept(check) and repair and (fixed := add_suggested_citations(check)) is not None:
         second = await session.check_citations(fixed)
