@@ -141,3 +141,15 @@ async def test_the_entity_signal_runs_only_when_weighted(kg: KnowledgeGraph) -> 
     on = await passages(kg.store, question, vector, 3, anchors=anchors(), weights=PassageWeights(entity=0.15))
     assert not any("entity" in h.found_by for h in off)
     assert any(h.document_id == "album" and "entity" in h.found_by for h in on)
+
+
+async def test_a_name_titling_many_documents_is_not_followed(kg: KnowledgeGraph) -> None:
+    # Four documents titled "Les McCann": the name does not say which one, so the hop does not flood the top k.
+    twins = [_doc(f"twin{i}", "Les McCann", [f"Les McCann variant {i} played piano in a trio."]) for i in range(4)]
+    await _build(kg, ALBUM, *twins)
+    vector = kg.embedder.embed(["When was the pianist who recorded Live at the Manne-Hole born?"])[0].tolist()
+    assert not await titled_candidates(kg.store, [("album#0", 1.0)], vector, 10)
+    await kg.store.query("MATCH (c:Chunk {document_id: 'twin3'}) DETACH DELETE c")
+    await kg.store.query("MATCH (d:Document {id: 'twin3'}) DETACH DELETE d")
+    found = await titled_candidates(kg.store, [("album#0", 1.0)], vector, 10)
+    assert {c.document_id for c in found} == {"twin0", "twin1", "twin2"}  # three: still followed

@@ -20,11 +20,14 @@ from ..store.graph import GraphStore
 from ._cypher import QueryVector, vector_param
 from .candidates import COSINE, Candidate
 
-__all__ = ["HUB_MENTIONS", "bridge_candidates", "titled_candidates"]
+__all__ = ["HUB_MENTIONS", "TITLE_HUB", "bridge_candidates", "titled_candidates"]
 
 HUB_MENTIONS = 30
 """Entities mentioned in more chunks than this are hubs and are not followed."""
 _ENTITIES_PER_SEED = 50
+TITLE_HUB = 3
+"""A name that titles more documents than this is not followed by the titled hop: it does not say which one
+(a corpus of many "Introduction" documents, or the same subject under many synthetic paragraphs at scale)."""
 _DOC_SCAN = 200
 """Chunks of a titled document compared to the question (its nearest one is kept)."""
 
@@ -70,8 +73,11 @@ _TITLED = (
     "CALL { WITH sc MATCH (e:__Entity__)-[:MENTIONED_IN]->(sc) RETURN e LIMIT $per_seed } "
     "WITH s, sc, e.name AS name "
     # The range reads the Document.title index; the exact test keeps only "name" and "name (...)"
-    "MATCH (d:Document) WHERE d.title >= name AND d.title <= (name + ' )') "
+    "CALL { WITH name, sc MATCH (d:Document) WHERE d.title >= name AND d.title <= (name + ' )') "
     "AND (d.title = name OR d.title STARTS WITH (name + ' (')) AND d.id <> sc.document_id {filter}"
+    "RETURN d LIMIT $hub1 } "
+    "WITH s, name, collect(d) AS titled WHERE size(titled) <= $hub "
+    "UNWIND titled AS d "
     "WITH d, max(s[1]) AS weight ORDER BY weight DESC LIMIT $k "
     "CALL { WITH d MATCH (c:Chunk {document_id: d.id}) WITH c LIMIT $scan "
     f"WITH c, {COSINE} AS cos ORDER BY cos DESC LIMIT 1 RETURN c, cos }} "
@@ -86,15 +92,17 @@ async def titled_candidates(store: GraphStore, seeds: Sequence[tuple[str, float]
 
     The second hop of a bridge question: the best paragraph for "the pianist who recorded Live at Shelly's
     Manne-Hole" names Les McCann, and the document *titled* "Les McCann" (or "Les McCann (pianist)") is the
-    one about him, whether or not its own text repeats the name the way the entity extractor wrote it. One
-    read-only query through the ``Document.title`` index (per seed at most 50 entities).
+    one about him, whether or not its own text repeats the name the way the entity extractor wrote it. A name
+    titling more than ``TITLE_HUB`` documents is not followed. One read-only query through the
+    ``Document.title`` index (per seed at most 50 entities, per entity at most ``TITLE_HUB`` + 1 documents read).
     """
     if not seeds:
         return []
     rows = await store.ro_query(
         _TITLED.replace("{filter}", "AND d.id IN $docs " if document_ids else ""),
         {"seeds": [[cid, float(w)] for cid, w in seeds], "per_seed": _ENTITIES_PER_SEED, "k": int(k),
-         "scan": _DOC_SCAN, "v": vector_param(vector), "docs": list(document_ids or [])},
+         "hub": TITLE_HUB, "hub1": TITLE_HUB + 1, "scan": _DOC_SCAN, "v": vector_param(vector),
+         "docs": list(document_ids or [])},
     )
     found = []
     for cid, doc_id, title, cosine, weight in rows:
