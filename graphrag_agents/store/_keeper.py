@@ -50,7 +50,8 @@ def _no_clients(handle: int) -> bool:
     return True
 
 
-def _stop(server: subprocess.Popen[bytes]) -> None:
+def stop_server(server: subprocess.Popen[bytes]) -> None:
+    """SIGTERM ``server`` and wait for it; SIGKILL it if it is still running after the stop timeout."""
     if server.poll() is None:
         server.terminate()
         try:
@@ -77,7 +78,7 @@ def _watch(server: subprocess.Popen[bytes], data_dir: Path, pid_file: Path, lock
             if not _no_clients(clients):
                 idle_since = None
                 continue
-            _stop(server)
+            stop_server(server)
             if pid_file.exists() and pid_file.read_text().strip() == str(server.pid):
                 pid_file.unlink(missing_ok=True)
         return
@@ -101,7 +102,7 @@ def main(spec_json: str) -> None:
     try:
         _watch(server, data_dir, pid_file, data_dir / spec["lock_name"], float(spec["idle"]))
     finally:
-        _stop(server)
+        stop_server(server)
 
 
 def spawn_keeper(data_dir: Path, argv: list[str], idle: float, pid_name: str, lock_name: str,

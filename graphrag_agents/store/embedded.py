@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import ConfigurationError, StoreUnavailable
-from ._keeper import CLIENTS_NAME, KEEPER_SCRIPT, spawn_keeper
+from ._keeper import CLIENTS_NAME, KEEPER_SCRIPT, spawn_keeper, stop_server
 from ._probe import PingWaiter, _probe
 
 __all__ = ["DEFAULT_DATA_DIR", "EmbeddedServer", "acquire_server", "idle_timeout_from_env", "release_server"]
@@ -216,13 +216,7 @@ class EmbeddedServer:
         if proc is None:
             return
         self.process = None
-        if proc.poll() is None:
-            proc.terminate()
-            try:
-                proc.wait(timeout=_STOP_TIMEOUT_S)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
+        stop_server(proc)
         pid_file = self.data_dir / _PID_NAME
         if _read_pid(pid_file) == proc.pid:
             pid_file.unlink(missing_ok=True)
