@@ -92,9 +92,9 @@ async def ingest_throughput(data_dir: Path, embedder: OnnxMiniLMEmbedder, count:
 
 
 async def grow(kg: KnowledgeGraph, source: Source, lookup: LookupEmbedder, vectors: tuple[Any, Any],
-               seed: int, start: int, stop: int, alpha: float) -> tuple[float, float, int]:
+               seed: int, start: int, stop: int, alpha: float, grouped: bool = True) -> tuple[float, float, int]:
     """Write paragraphs ``start``..``stop`` and finalize them; returns write seconds, finalize seconds and the
-    number of vectors finalize set."""
+    number of vectors finalize set. ``grouped=False`` writes one relation per entity pair (the old shape)."""
     sentences, names = vectors
     write_s = finalize_s = 0.0
     embedded = 0
@@ -103,7 +103,7 @@ async def grow(kg: KnowledgeGraph, source: Source, lookup: LookupEmbedder, vecto
         paras = list(source.paragraphs_range(seed, lo, hi))
         started = time.perf_counter()
         for g in range(0, len(paras), _WRITE_GROUP):
-            await write_documents(kg.store, [p.batch() for p in paras[g:g + _WRITE_GROUP]])
+            await write_documents(kg.store, [p.batch(grouped) for p in paras[g:g + _WRITE_GROUP]])
         write_s += time.perf_counter() - started
         lookup.table = {}
         for p in paras:

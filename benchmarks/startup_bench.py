@@ -59,7 +59,7 @@ def _copy_folder(src: Path, dst: Path) -> None:
     (dst / "BUILT").write_text("ok\n")
 
 
-async def build(root: Path, sizes: list[int]) -> None:
+async def build(root: Path, sizes: list[int], grouped: bool = True) -> None:
     """Grow the graph to each size in ``ROOT/work`` and copy it to ``ROOT/chunks-N`` (sizes already built skip)."""
     from scale_bench import CORPUS, grow
     from synthetic_corpus import LookupEmbedder, Source, base_vectors
@@ -88,7 +88,7 @@ async def build(root: Path, sizes: list[int]) -> None:
             if done == 0:
                 await kg.store.delete()
             await kg.ensure_schema()
-            write_s, finalize_s, _ = await grow(kg, source, lookup, vectors, SEED, done, size, ALPHA)
+            write_s, finalize_s, _ = await grow(kg, source, lookup, vectors, SEED, done, size, ALPHA, grouped)
             status = await kg.status()
         (work / "BUILT_UPTO").write_text(str(size))
         _copy_folder(work, size_dir(root, size))
@@ -96,6 +96,28 @@ async def build(root: Path, sizes: list[int]) -> None:
               f"{status.relations:,} relations): write {write_s:.0f} s, finalize {finalize_s:.0f} s, "
               f"{time.perf_counter() - started:.0f} s in all", flush=True)
         done = size
+
+
+async def ask(root: Path, size: int, count: int) -> dict[str, Any]:
+    """``scale_bench``'s planted questions on a built size: recall@10 and latency of retrieve vs dense-only."""
+    from scale_bench import CORPUS
+    from scale_bench import ask as planted
+    from synthetic_corpus import Source
+
+    from graphrag_agents.kg import KnowledgeGraph
+    from graphrag_agents.models.onnx_minilm import OnnxMiniLMEmbedder
+
+    work = root / "ask"
+    _copy_folder(size_dir(root, size), work)
+    real = OnnxMiniLMEmbedder()
+    try:
+        async with await KnowledgeGraph.open(graph=GRAPH, data_dir=str(work), embedder=real) as kg:
+            found = await planted(kg, real, Source(CORPUS), SEED, size, count)
+            status = await kg.status()
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    return {"chunks": status.chunks, "entities": status.entities, "relations": status.relations,
+            **{k: round(v, 3) for k, v in found.items()}}
 
 
 async def client(data_dir: Path, question: str) -> dict[str, Any]:
@@ -294,12 +316,16 @@ def _table(rows: list[dict[str, Any]], variants: list[str], bare: dict[str, Any]
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("mode", choices=["build", "measure", "client"])
+    parser.add_argument("mode", choices=["build", "measure", "ask", "client"])
     parser.add_argument("--sizes", default="2000,10000,100000")
     parser.add_argument("--root", default=".graphrag-bench/startup")
     parser.add_argument("--variants", default="aof,rewritten",
                         help="cold starts: as built (aof), after a rewrite (rewritten), starting a kept server "
                              "that the warm attach reuses (kept, last)")
+    parser.add_argument("--relations", choices=["facts", "pairs"], default="facts",
+                        help="build: co-mentions as one fact node per sentence (this release) or one relation per "
+                             "entity pair (the previous release's writer, the baseline)")
+    parser.add_argument("--questions", type=int, default=100, help="ask mode: planted questions per size")
     parser.add_argument("--data-dir", help="client mode: the data folder")
     parser.add_argument("--question", default="", help="client mode: the question")
     args = parser.parse_args()
@@ -310,7 +336,10 @@ def main() -> None:
     root = Path(args.root).resolve()
     root.mkdir(parents=True, exist_ok=True)
     if args.mode == "build":
-        asyncio.run(build(root, sizes))
+        asyncio.run(build(root, sizes, grouped=args.relations == "facts"))
+    elif args.mode == "ask":
+        for size in sizes:
+            print(f"{size:,} chunks: {json.dumps(asyncio.run(ask(root, size, args.questions)))}", flush=True)
     else:
         measure(root, sizes, args.variants.split(","))
 

@@ -6,7 +6,10 @@ title: "Neil Peart is a Canadian musician ..." becomes "Jeff Porcaro is a Canadi
 first sentence does not spell its title, the text starts with "S: ". Entities are S and the capitalised name
 spans of the sentences (a cheap stand-in for spaCy's NER: about 3 a sentence, as NER finds on this corpus);
 every pair named in one sentence (at most 10 pairs) gets a co-mention relation whose fact is the sentence, like
-the ``ner`` extractor writes. Paragraph i is a pure function of (seed, i), so a 10k corpus holds the 1k one.
+the ``ner`` extractor writes: *grouped*, so the writer stores each sentence once as one fact node naming its
+entities (``SyntheticParagraph.batch(grouped=False)`` writes the previous release's one relation per pair, the
+baseline of the memory and start-up figures). Paragraph i is a pure function of (seed, i), so a 10k corpus holds
+the 1k one.
 
 A *planted question* asks about a paragraph by its subject and a few of its content words ("What do we know
 about Jeff Porcaro, Canadian musician author drummer?"); its answer paragraph is known. With ~N/1971 synthetic
@@ -80,12 +83,12 @@ class SyntheticParagraph:
     def doc_id(self) -> str:
         return f"syn-{self.index:07d}"
 
-    def batch(self) -> DocumentBatch:
-        """The records the product's writer takes."""
+    def batch(self, grouped: bool = True) -> DocumentBatch:
+        """The records the product's writer takes; ``grouped=False``: one relation per pair, as before fact nodes."""
         cid = chunk_id(self.doc_id, 0)
         ents = {entity_id(LABEL, n): EntityRecord(id=entity_id(LABEL, n), label=LABEL, name=n, chunk_ids=[cid])
                 for n in self.entities}
-        rels = [RelationRecord(entity_id(LABEL, a), entity_id(LABEL, b), CO_MENTION, fact, cid)
+        rels = [RelationRecord(entity_id(LABEL, a), entity_id(LABEL, b), CO_MENTION, fact, cid, grouped=grouped)
                 for a, b, fact, _ in self.facts]
         digest = hashlib.sha256(self.text.encode()).hexdigest()
         return DocumentBatch(DocumentRecord(id=self.doc_id, title=self.subject, content_hash=digest),

@@ -166,6 +166,33 @@ async def test_without_repair_the_revision_gets_the_findings_in_the_same_structu
     assert model.call_kwargs[1]["response_format"]["type"] == "json_schema"
 
 
+async def test_an_answer_echoing_the_question_gets_a_revision_turn_naming_why(toolkit: GraphRAGToolkit) -> None:
+    # "Alice Smith" is in the cited passage, so the citation check passes; it only repeats the question.
+    model = ScriptedChatModel(steps=[reply("Alice Smith", "works at Acme Corp"),
+                                     reply("Acme Corp", "works at Acme Corp")])
+    result = result_of(await build_grounded_agent(model, toolkit, mode="retrieve_first").ainvoke(
+        {"question": QUESTION}))
+    assert not result.abstained and result.short_answer == "Acme Corp" and result.revisions == 1
+    turn = model.calls[1][-1].text
+    assert turn.startswith("The answer check rejected your reply") and "only repeats the question" in turn
+    assert result.fit == []
+
+
+async def test_an_answer_from_evidence_unrelated_to_the_question_is_refused(toolkit: GraphRAGToolkit) -> None:
+    # The Globex passage states "Globex" (the check passes) but never names Alice Smith, and nothing links it.
+    steps = [reply("Globex", "Bob Jones founded Globex")] * 2
+    result = result_of(await build_grounded_agent(ScriptedChatModel(steps=list(steps)), toolkit,
+                                                  mode="retrieve_first").ainvoke({"question": QUESTION}))
+    assert result.abstained and result.answer == REFUSAL and result.abstain_reason == "off_question"
+    assert result.check is not None and result.check.cited and not result.check.unsupported
+    assert result.fit and "'Alice Smith'" in result.fit[0] and result.llm_calls == 2
+    # The rules off: the same draft is served, so it is the answer-fit rule that refused it.
+    served = result_of(await build_grounded_agent(ScriptedChatModel(steps=list(steps)), toolkit,
+                                                  mode="retrieve_first", answer_fit=False).ainvoke(
+        {"question": QUESTION}))
+    assert not served.abstained and served.short_answer == "Globex"
+
+
 async def test_an_answer_no_evidence_holds_is_refused_even_with_repair(toolkit: GraphRAGToolkit) -> None:
     model = ScriptedChatModel(steps=[reply("Initech", "works at Acme Corp")] * 2)
     result = result_of(await build_grounded_agent(model, toolkit, mode="retrieve_first",

@@ -342,3 +342,10 @@ async def test_a_failed_agent_run_records_every_key_of_a_scored_one(kg: Knowledg
     failed = await agent_answerer(kg, Failing(), "retrieve_first")(question)
     assert failed["error"] == "RuntimeError: provider down" and failed["em"] == 0.0
     assert set(failed) == set(score_answer(question, {}, 0.0))
+
+
+def test_answer_fit_off_is_part_of_the_settings_a_resumed_run_must_match(tmp_path: Path) -> None:
+    on = EvalOptions(out=tmp_path, model="openai/local").settings("digest", "minilm")
+    off = EvalOptions(out=tmp_path, model="openai/local", answer_fit=False).settings("digest", "minilm")
+    assert "answer_fit" not in on  # folders written before the option existed still resume
+    assert off["answer_fit"] is False and {k: v for k, v in off.items() if k != "answer_fit"} == on

@@ -7,6 +7,8 @@ Needs the ``langchain`` extra: ``pip install 'graphrag-agents[langchain]'``.
 * :class:`GroundedAnswer` types a finished run's state.
 * :func:`parse_draft` / :func:`render_draft` read and render a structured draft; :class:`ReaderView` sizes the
   evidence of the drafting turn.
+* :func:`answer_fit` is the agent's check that a short answer fits its question (not an echo of it, evidence
+  about each side of a comparison, cited evidence tied to its names).
 """
 
 from .drafting import DRAFT_SCHEMA, NOT_IN_EVIDENCE, StructuredDraft, parse_draft, render_draft
@@ -23,6 +25,7 @@ from .gate import (
 )
 from .graph import AgentMode, Drafting, build_grounded_agent
 from .prompts import RETRIEVE_FIRST_SYSTEM_PROMPT, STRUCTURED_SYSTEM_PROMPT, TOOLS_SYSTEM_PROMPT
+from .question_fit import FitProblem, ShownItem, answer_fit
 from .reader import ReaderView, reader_evidence
 from .state import GroundedAgentInput, GroundedAgentState, GroundedAnswer, TokenUsage, ToolCallRecord
 
@@ -37,15 +40,18 @@ __all__ = [
     "AgentMode",
     "CitationGateState",
     "Drafting",
+    "FitProblem",
     "GroundedAgentInput",
     "GroundedAgentState",
     "GroundedAnswer",
     "ReaderView",
+    "ShownItem",
     "StructuredDraft",
     "TokenUsage",
     "ToolCallRecord",
     "Verdict",
     "add_suggested_citations",
+    "answer_fit",
     "build_grounded_agent",
     "citation_gate",
     "cites_evidence",

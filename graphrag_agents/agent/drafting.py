@@ -115,22 +115,24 @@ def draft_prompt(question: str, evidence: str) -> str:
             '"evidence": []}.')
 
 
-def structured_revision_prompt(draft: StructuredDraft, check: CitationCheck, holders: list[int]) -> str:
-    """The revision turn of a structured draft: what the check found, in the draft's own terms (its answer and
-    its evidence numbers), and the same reply format."""
-    problems: list[str] = []
+def structured_revision_prompt(draft: StructuredDraft, check: CitationCheck, holders: list[int],
+                               misfit: list[str] | None = None) -> str:
+    """The revision turn of a structured draft: what the check (and the answer-fit rules, ``misfit``) found, in
+    the draft's own terms (its answer and its evidence numbers), and the same reply format."""
+    problems: list[str] = list(misfit or [])
     if check.invalid:
         problems.append(f"evidence {_list(check.invalid)} does not exist; use only numbers shown above")
-    if not draft.evidence or not check.cited:
+    if (not draft.evidence or not check.cited) and not misfit:
         problems.append("you gave no evidence number")
     for claim in check.unsupported:
         missing = [*claim.missing_names, *claim.missing_figures]
         problems.append(f"evidence {_list(claim.cited)} does not contain {', '.join(repr(m) for m in missing)}"
                         if missing else f"evidence {_list(claim.cited)} does not state it")
-    if holders:
+    if holders and not misfit:
         problems.append(f"your answer is in evidence {_list(holders)}")
     findings = {"your_reply": json.loads(draft.to_json()), "problems": problems or ["the check rejected it"]}
-    return (f"The citation check rejected your reply:\n{json.dumps(findings, ensure_ascii=False)}\n"
+    checker = "answer check" if misfit else "citation check"
+    return (f"The {checker} rejected your reply:\n{json.dumps(findings, ensure_ascii=False)}\n"
             'Reply again with JSON only, {"answer": ..., "evidence": [...]}: an answer the evidence you cite '
             f'states, written as it writes it, or {{"answer": "{NOT_IN_EVIDENCE}", "evidence": []}}.')
 

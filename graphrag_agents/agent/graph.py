@@ -68,6 +68,7 @@ def build_grounded_agent(
     repair_citations: bool = False,
     drafting: Drafting | None = None,
     reader: ReaderView | None = None,
+    answer_fit: bool = True,
     name: str = "grounded_agent",
 ) -> CompiledStateGraph[GroundedAgentState, None, GroundedAgentInput, GroundedAgentState]:
     """The reference agent: answer from the graph with ``[n]`` citations, verified, or the fixed refusal.
@@ -102,6 +103,10 @@ def build_grounded_agent(
             ``retrieve_first``, text in ``tools``.
         reader: the evidence the structured drafting turn shows (default :class:`ReaderView`: 4 passages,
             then 2 facts, no entity cards).
+        answer_fit: with structured drafting, a short answer that passes the check must also fit the question
+            (:func:`~graphrag_agents.agent.answer_fit`: not an echo of it, evidence about each side
+            of a comparison, cited evidence tied to its names), else a revision turn and then the refusal
+            (``abstain_reason="off_question"``); measured in ``docs/agent.md``.
         name: the compiled graph's name.
 
     Returns:
@@ -131,7 +136,7 @@ def build_grounded_agent(
                    retrieve_options=dict(retrieve_options or {}), evidence_chars=evidence_chars,
                    text_tool_calls=text_tool_calls,
                    repair_citations=repair_citations,
-                   drafting=drafting, reader=reader or ReaderView())
+                   drafting=drafting, reader=reader or ReaderView(), answer_fit=answer_fit)
     builder = StateGraph(GroundedAgentState, input_schema=GroundedAgentInput)
     builder.add_node("prepare", nodes.prepare)
     builder.add_node("agent", nodes.agent)

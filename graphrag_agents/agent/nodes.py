@@ -19,7 +19,7 @@ from ..errors import ConfigurationError, ToolError
 from ..tools.results import RetrieveResult, ToolResult
 from ..tools.toolkit import READ_TOOLS, GraphRAGToolkit
 from ._text_tool_calls import salvage_text_tool_calls
-from .drafting import draft_prompt, parse_draft, structured_revision_prompt
+from .drafting import StructuredDraft, draft_prompt, parse_draft, structured_revision_prompt
 from .gate import AcceptRule, last_ai_text, verify_draft
 from .prompts import (
     FINAL_ANSWER_PROMPT,
@@ -29,7 +29,8 @@ from .prompts import (
     evidence_prompt,
     revision_prompt,
 )
-from .reader import ReaderView, reader_evidence
+from .question_fit import ShownItem, answer_fit
+from .reader import ReaderView, reader_evidence, reader_titles
 from .state import AbstainReason, AgentMode, Drafting, GroundedAgentState, TokenUsage, ToolCallRecord, add_usage
 from .structured import StructuredCaller, as_ai_message
 from .structured_gate import verify_structured
@@ -44,8 +45,10 @@ class Nodes:
     def __init__(self, model: BaseChatModel, toolkit: GraphRAGToolkit, *, mode: AgentMode, max_revisions: int,
                  refusal: str, min_score: float | None, accept: AcceptRule, system_prompt: str | None,
                  max_tool_rounds: int, retrieve_options: dict[str, Any], evidence_chars: int,
-                 text_tool_calls: bool, repair_citations: bool, drafting: Drafting, reader: ReaderView) -> None:
+                 text_tool_calls: bool, repair_citations: bool, drafting: Drafting, reader: ReaderView,
+                 answer_fit: bool) -> None:
         self.mode = mode
+        self.answer_fit = answer_fit
         self.drafting = drafting
         self.reader = reader
         self.repair_citations = repair_citations
@@ -128,7 +131,7 @@ class Nodes:
             "citation_check": None,
             "sources": [], "tool_calls": [], "llm_calls": 0, "tokens": TokenUsage(input=0, output=0, total=0),
             "revisions": 0, "repaired": False, "tool_rounds": 0, "best_score": None, "context": "",
-            "short_answer": "", "shown": None,
+            "short_answer": "", "shown": None, "shown_titles": [], "fit": [],
         }
 
     async def gate(self, state: State) -> Update:
@@ -159,7 +162,7 @@ class Nodes:
             return {**update, **self.abstain("low_score")}
         if self.drafting == "structured":
             context, shown = reader_evidence(result, self.reader)
-            return {**update, "context": context, "shown": shown}
+            return {**update, "context": context, "shown": shown, "shown_titles": reader_titles(result, shown)}
         return {**update, "context": result.to_llm_text(self.evidence_chars)}
 
     async def agent(self, state: State, config: RunnableConfig) -> Update:
@@ -221,18 +224,32 @@ class Nodes:
         else:
             verdict = await verify_draft(draft, self.session(state), self.accept, repair=self.repair_citations)
         update: Update = {"draft": draft, "citation_check": verdict.check.model_dump(mode="json"),
-                          "repaired": verdict.repaired, "short_answer": structured.answer if structured else ""}
-        if verdict.accepted:
+                          "repaired": verdict.repaired, "short_answer": structured.answer if structured else "",
+                          "fit": []}
+        misfit = self.misfit(state, structured, verdict.check.cited) if verdict.accepted and structured else []
+        if misfit:
+            update["fit"] = misfit
+        elif verdict.accepted:
             served = [AIMessage(verdict.answer, id=state["messages"][-1].id)] if structured else []
             return {**update, "verdict": "accepted", "answer": verdict.answer, "abstained": False,
                     "abstain_reason": None, "sources": [item.model_dump(mode="json") for item in verdict.sources],
                     "messages": served}
         revisions = state.get("revisions", 0)
         if revisions < self.max_revisions:
-            turn = structured_revision_prompt(structured, verdict.check, holders) if structured else \
+            turn = structured_revision_prompt(structured, verdict.check, holders, misfit) if structured else \
                 revision_prompt(verdict.check, draft)
             return {**update, "verdict": "revise", "revisions": revisions + 1, "messages": [HumanMessage(turn)]}
-        return {**update, "verdict": "refused", **self.abstain("ungrounded")}
+        return {**update, "verdict": "refused", **self.abstain("off_question" if misfit else "ungrounded")}
+
+    def misfit(self, state: State, draft: StructuredDraft, cited: list[int]) -> list[str]:
+        """What the answer-fit rules find in a structured draft that passed the check ([] when they are off)."""
+        if not self.answer_fit:
+            return []
+        ledger = self.session(state).ledger
+        titles = dict(state.get("shown_titles") or [])
+        numbers = list(dict.fromkeys([*(state.get("shown") or []), *cited]))
+        shown = [ShownItem(n, titles.get(n, ""), item.content) for n in numbers if (item := ledger.get(n))]
+        return [p.detail for p in answer_fit(state["question"], draft.answer, cited, shown)]
 
 
 def _thread_config(session_id: str) -> RunnableConfig:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from ..tools.render import shorten
 from ..tools.results import RetrieveResult
 
-__all__ = ["ReaderView", "reader_evidence"]
+__all__ = ["ReaderView", "reader_evidence", "reader_titles"]
 
 
 @dataclass(frozen=True)
@@ -69,3 +69,9 @@ def reader_evidence(result: RetrieveResult, view: ReaderView | None = None) -> t
         used += len(parts[-1]) + 2
         shown.append(n)
     return "\n\n".join(parts), shown
+
+
+def reader_titles(result: RetrieveResult, shown: list[int]) -> list[tuple[int, str]]:
+    """(number, document title) of the passages among ``shown``."""
+    wanted = set(shown)
+    return [(p.n, p.file) for p in result.passages if p.n in wanted]

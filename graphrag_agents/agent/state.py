@@ -38,10 +38,13 @@ Drafting = Literal["structured", "text"]
 """``structured``: a JSON reply (short answer + evidence numbers) rendered to a cited draft; ``text``: the
 model writes the cited sentences itself."""
 
-AbstainReason = Literal["low_score", "no_evidence", "retrieve_failed", "not_in_evidence", "ungrounded"]
+AbstainReason = Literal["low_score", "no_evidence", "retrieve_failed", "not_in_evidence", "ungrounded",
+                        "off_question"]
 """Why a run ended in the refusal: the gate's best score was under ``min_score``; retrieve found nothing
-(``retrieve_first``); the agent's own retrieve failed; the model's structured answer was "not in evidence"; or
-the drafts never passed the citation check."""
+(``retrieve_first``); the agent's own retrieve failed; the model's structured answer was "not in evidence"; the
+drafts never passed the citation check; or they passed it but did not answer the question
+(:func:`~graphrag_agents.agent.answer_fit`: an echo of the question, one side of a comparison, or
+evidence unrelated to the question's names)."""
 
 
 class TokenUsage(TypedDict):
@@ -110,6 +113,11 @@ class GroundedAgentState(TypedDict, total=False):
     shown: list[int] | None
     """The evidence numbers the structured drafting turn of ``retrieve_first`` showed, in order (None: the
     model saw whatever its tools returned)."""
+    shown_titles: list[tuple[int, str]]
+    """(number, document title) of the passages the structured drafting turn showed (the answer-fit rules
+    read them)."""
+    fit: list[str]
+    """What the answer-fit rules found in the last structured draft ([] when nothing, or when they are off)."""
     short_answer: str
     """The short answer of the last structured draft, without markers ('' with text drafting); on a refusal it
     is what the model had answered."""
@@ -153,6 +161,8 @@ class GroundedAnswer:
     """The served answer carries citations the check suggested, not the model (``repair_citations``)."""
     short_answer: str = ""
     """The short answer of a structured draft (what EM / F1 score); '' with text drafting."""
+    fit: list[str] = field(default_factory=list)
+    """What the answer-fit rules found in the last structured draft (why an ``off_question`` run refused)."""
 
     @classmethod
     def from_state(cls, state: Mapping[str, Any]) -> GroundedAnswer:
@@ -171,6 +181,7 @@ class GroundedAnswer:
             revisions=int(state.get("revisions", 0)),
             repaired=bool(state.get("repaired", False)),
             short_answer=str(state.get("short_answer") or ""),
+            fit=[str(p) for p in state.get("fit") or ()],
         )
 
     def to_text(self, source_chars: int = 200) -> str:

@@ -1,0 +1,72 @@
+"""The answer-fit rules (``graphrag_agents.agent.answer_fit``): cases taken from real drafts of the local models
+on the mixed answerable / unanswerable HotpotQA set, where the citation check passed and the answer was wrong."""
+
+from __future__ import annotations
+
+from graphrag_agents.agent import ShownItem, answer_fit
+from graphrag_agents.agent.question_fit import choice_options, question_names
+
+LEN_WORLEY = ShownItem(58, "Len Worley", 'Leonard Francis "Len" Worley (born 26 June 1937) is a former amateur '
+                                         "footballer who played for Wycombe Wanderers, Tottenham Hotspur and "
+                                         "Hayes.")
+SUMMER_WARS = ShownItem(66, "Summer Wars", "Summer Wars is a 2009 Japanese animated science fiction film.")
+KELLS = ShownItem(67, "The Secret of Kells", "The Secret of Kells is a 2009 animated fantasy film from "
+                                             "Cartoon Saloon.")
+DARIN = ShownItem(54, "Breathing Your Love", '"Breathing Your Love" is a song by the Swedish singer Darin; the '
+                                             "astronaut Christer Fuglesang took it into space.")
+JAHN = ShownItem(55, "Sigmund Jähn", "Sigmund Jähn is a German cosmonaut who flew aboard Soyuz 31 in 1978.")
+ALBACETE = ShownItem(62, "Albacete Balompié", "Albacete Balompié is a Spanish football team based in Albacete, "
+                                              "in the autonomous community of Castile–La Mancha.")
+HUGO = ShownItem(61, "Hugo Rodríguez Romero", "Hugo Rodríguez Romero is a Spanish footballer who plays for "
+                                              "Real Murcia as a defender.")
+MURCIA = ShownItem(63, "Real Murcia", "Real Murcia is a Spanish football club based in Murcia, in the autonomous "
+                                      "community of the Region of Murcia.")
+
+
+def rules(question: str, answer: str, cited: list[int], shown: list[ShownItem]) -> list[str]:
+    return [p.rule for p in answer_fit(question, answer, cited, shown)]
+
+
+def test_an_answer_that_only_repeats_the_question_is_an_echo() -> None:
+    question = ("What was the English football club Tottenham Hotspur that Leonard Francis played for commonly "
+                "referred to as?")
+    assert rules(question, "Tottenham Hotspur", [58], [LEN_WORLEY]) == ["echo"]
+    assert rules(question, "Spurs", [58], [LEN_WORLEY]) == []  # a word the question does not have
+
+
+def test_the_options_of_a_choice_question_are_answers_not_echoes() -> None:
+    question = "Which 2009 animated film is from Japan, Summer Wars or The Secret of Kells?"
+    assert [o.text for o in choice_options(question, question_names(question))] == ["Summer Wars",
+                                                                                    "The Secret of Kells"]
+    # The other option has a passage of its own among the evidence shown: the comparison had both sides.
+    assert rules(question, "Summer Wars", [66], [SUMMER_WARS, KELLS]) == []
+
+
+def test_a_choice_whose_other_side_the_evidence_never_states_is_refused() -> None:
+    question = "Which person went into space at a later date, Sigmund Jähn or Christer Fuglesang?"
+    # Fuglesang's own passage is missing: a song's passage names him, but nothing shown is about him.
+    assert rules(question, "Christer Fuglesang", [54], [DARIN, JAHN]) == ["choice"]
+    fuglesang = ShownItem(56, "", "Christer Fuglesang is a Swedish physicist and ESA astronaut, first launched "
+                                  "in 2006.")  # an item about him (its text opens with his name)
+    assert rules(question, "Christer Fuglesang", [56], [DARIN, JAHN, fuglesang]) == []
+
+
+def test_yes_no_over_two_names_needs_evidence_about_both() -> None:
+    question = "Are Sutera and Rhodotypos both types of shrub?"
+    rhodotypos = ShownItem(12, "Rhodotypos", "Rhodotypos scandens is a deciduous shrub in the family Rosaceae.")
+    assert rules(question, "yes", [12], [rhodotypos]) == ["choice"]
+    sutera = ShownItem(13, "Sutera", "Sutera is a genus of flowering plants, mostly herbs.")
+    assert rules(question, "no", [12, 13], [rhodotypos, sutera]) == []
+
+
+def test_cited_evidence_must_be_tied_to_the_questions_names() -> None:
+    question = "Hugo Rodríguez Romero is a Spanish footballer who plays for a team in the autonomous community of what?"
+    # A passage about another club, unrelated to Hugo Rodríguez Romero (the names "Spanish" alone do not tie it).
+    assert "anchor" in rules(question, "Castile–La Mancha", [62], [HUGO, ALBACETE])
+    # The bridge: Hugo's passage names Real Murcia, whose passage states the answer.
+    assert rules(question, "Region of Murcia", [63], [HUGO, MURCIA]) == []
+
+
+def test_a_question_without_names_is_left_to_the_citation_check() -> None:
+    assert rules("what is the capital of the region?", "Murcia", [63], [MURCIA]) == []
+    assert rules("Who was born earlier?", "", [63], [MURCIA]) == []
