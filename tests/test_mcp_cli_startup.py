@@ -15,6 +15,7 @@ from mcp.client.stdio import stdio_client
 from test_mcp_server import QUESTION, acme_graph, first_number, text_of
 
 from graphrag_agents.adapters.mcp import GraphRAGMCPServer
+from graphrag_agents.errors import ToolError
 from graphrag_agents.kg import KnowledgeGraph
 from graphrag_agents.tools.toolkit import READ_TOOLS, WRITE_TOOLS, GraphRAGToolkit
 
@@ -60,6 +61,7 @@ async def test_plain_graphrag_mcp_is_read_only_and_write_tools_need_the_flag(kg:
     (["--write", "--files-root", "/"], "files_root '/' is the filesystem root, which is refused.",
      "Point files_root at the folder that holds the documents"),
     (["--write", "--read-only"], "Both write tools", "drop one of them"),
+    (["--write", "--allow-hard-links"], "--allow-hard-links only applies to a files root", "add --files-root"),
 ])
 @pytest.mark.parametrize("entry", ["graphrag-mcp", "graphrag-agents mcp"])
 def test_start_up_errors_are_one_line_and_a_hint(tmp_path: Path, args: list[str], error: str, hint: str,
@@ -91,3 +93,18 @@ async def test_a_tool_prefix_names_every_tool_and_the_instructions(acme_read_too
         assert unknown.is_error
     with pytest.raises(ValueError, match="prefix"):
         GraphRAGMCPServer(acme_read_toolkit, tool_prefix="kg prefix")
+
+
+def test_allow_hard_links_reaches_the_files_root_sandbox(tmp_path: Path) -> None:
+    from graphrag_agents.adapters._mcp_cli import _files_root
+
+    (tmp_path / "corpus").mkdir()
+    outside = tmp_path / "secret.txt"
+    outside.write_text("outside the root")
+    os.link(outside, tmp_path / "corpus" / "linked.txt")
+    refused = _files_root(str(tmp_path / "corpus"), True, False)
+    allowed = _files_root(str(tmp_path / "corpus"), True, True)
+    assert refused is not None and allowed is not None
+    with pytest.raises(ToolError, match="hard links"):
+        refused.read_bytes("linked.txt")
+    assert allowed.read_bytes("linked.txt")[1] == b"outside the root"

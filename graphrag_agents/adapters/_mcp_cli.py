@@ -28,6 +28,7 @@ from ..errors import ConfigurationError, GraphRAGError, ToolError
 
 if TYPE_CHECKING:
     from ..kg import KnowledgeGraph
+    from ..tools.write.sandbox import FilesRoot
 
 __all__ = ["add_arguments", "env_flag", "serve", "startup_error", "startup_error_text"]
 
@@ -51,6 +52,9 @@ def add_arguments(parser: argparse.ArgumentParser, *, common: bool = False) -> N
                         help="serve the read tools only (the default; kept for older configs)")
     parser.add_argument("--files-root", help="folder the write tools may read files from, with --write "
                                              "(default: GRAPHRAG_MCP_FILES_ROOT; none: text only)")
+    parser.add_argument("--allow-hard-links", action="store_true",
+                        help="read hard-linked files under --files-root (refused by default: a hard link can name "
+                             "a file outside the folder)")
     parser.add_argument("--tool-prefix", default=None,
                         help="put this before every tool name, e.g. kg_ (default: GRAPHRAG_MCP_TOOL_PREFIX)")
     parser.add_argument("--call-timeout", type=float, default=120.0,
@@ -82,9 +86,13 @@ def _write_requested(args: argparse.Namespace) -> bool:
     return write
 
 
-def _check_files_root(files_root: str | None, write: bool) -> None:
+def _files_root(files_root: str | None, write: bool, allow_hard_links: bool) -> FilesRoot | None:
+    """The sandbox the options name (checked before the graph is opened), or None."""
     if files_root is None:
-        return
+        if allow_hard_links:
+            raise ConfigurationError("--allow-hard-links only applies to a files root. Fix: add --files-root "
+                                     "DIR (or GRAPHRAG_MCP_FILES_ROOT), or drop --allow-hard-links.")
+        return None
     if not write:
         raise ConfigurationError(
             f"A files root ({files_root}) was given, but only the write tools read files and the server is "
@@ -92,7 +100,7 @@ def _check_files_root(files_root: str | None, write: bool) -> None:
             "/ GRAPHRAG_MCP_FILES_ROOT.")
     from ..tools.write.sandbox import FilesRoot
 
-    FilesRoot(files_root)  # a missing or refused folder fails here, before the graph is opened
+    return FilesRoot(files_root, allow_hard_links=allow_hard_links)  # a missing or refused folder fails here
 
 
 async def serve(args: argparse.Namespace) -> int:
@@ -100,8 +108,8 @@ async def serve(args: argparse.Namespace) -> int:
     _configure_logging(args.log_level)
     write = _write_requested(args)
     read_only = not write
-    files_root = args.files_root or os.environ.get("GRAPHRAG_MCP_FILES_ROOT") or None
-    _check_files_root(files_root, write)
+    files_root = _files_root(args.files_root or os.environ.get("GRAPHRAG_MCP_FILES_ROOT") or None, write,
+                             args.allow_hard_links)
     prefix = args.tool_prefix if args.tool_prefix is not None else os.environ.get("GRAPHRAG_MCP_TOOL_PREFIX", "")
     token = os.environ.get("GRAPHRAG_MCP_TOKEN") or None
     if args.transport != "stdio":

@@ -64,6 +64,8 @@ except ImportError as exc:  # pragma: no cover - depends on the installed extras
 if TYPE_CHECKING:
     from starlette.types import ASGIApp
 
+    from ..tools.write.sandbox import FilesRoot
+
 __all__ = [
     "DEFAULT_CALL_TIMEOUT",
     "MAX_RESULT_CHARS",
@@ -110,7 +112,7 @@ class GraphRAGMCPServer:
     """
 
     def __init__(self, source: GraphRAGToolkit | KnowledgeGraph, *, read_only: bool | None = None,
-                 files_root: str | None = None, max_file_bytes: int | None = None,
+                 files_root: str | FilesRoot | None = None, max_file_bytes: int | None = None,
                  plan_limits: Mapping[str, Any] | None = None, include: Sequence[str] | None = None,
                  finalize_policy: FinalizePolicy | None = None, ledger_capacity: int | None = None,
                  name: str = "graphrag-agents", max_result_chars: int = MAX_RESULT_CHARS, text_chars: int = 8000,
