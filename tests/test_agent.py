@@ -258,6 +258,13 @@ async def test_retrieve_first_abstains_when_nothing_is_found(toolkit: GraphRAGTo
     assert result.abstained and result.abstain_reason == "no_evidence" and model.calls == []
 
 
+def test_an_unknown_retrieve_option_is_refused_when_the_agent_is_built(toolkit: GraphRAGToolkit) -> None:
+    # Before: the typed retrieve raised TypeError at the first question, inside the run.
+    with pytest.raises(ConfigurationError, match=r"no option 'topk'.*top_k"):
+        build_grounded_agent(ScriptedChatModel(steps=[]), toolkit, mode="retrieve_first",
+                             retrieve_options={"topk": 5})
+
+
 # -- sessions, checkpointer, streaming ------------------------------------------------------------------------
 
 

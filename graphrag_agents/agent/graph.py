@@ -27,6 +27,7 @@ one, so a conversation keeps its numbers across turns), and ``verify`` checks ag
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -34,6 +35,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage
 from langgraph.graph import END, START, StateGraph
 
+from ..errors import ConfigurationError
 from ..models.langchain_model import langchain_chat_model
 from ..tools.toolkit import GraphRAGToolkit
 from .gate import REFUSAL, AcceptRule, strictly_grounded
@@ -130,6 +132,7 @@ def build_grounded_agent(
     drafting = drafting or ("structured" if mode == "retrieve_first" else "text")
     if drafting not in ("structured", "text"):
         raise ValueError(f"drafting must be 'structured' or 'text', not {drafting!r}")
+    _check_retrieve_options(retrieve_options or {})
     chat = model if isinstance(model, BaseChatModel) else langchain_chat_model(model)
     nodes = Nodes(chat, toolkit, mode=mode, max_revisions=max_revisions, refusal=refusal, min_score=min_score,
                    accept=accept, system_prompt=system_prompt, max_tool_rounds=max_tool_rounds,
@@ -166,6 +169,16 @@ def build_grounded_agent(
         builder.add_conditional_edges("verify", _after_verify(answer if answer == "final" else "agent"),
                                       [answer if answer == "final" else "agent", END])
     return builder.compile(checkpointer=checkpointer, name=name)
+
+
+def _check_retrieve_options(options: Mapping[str, Any]) -> None:
+    """Refuse an option ``GraphRAGToolkit.retrieve`` does not take when the agent is built, not at its first run."""
+    known = [name for name in inspect.signature(GraphRAGToolkit.retrieve).parameters if name not in ("self",
+                                                                                                    "question")]
+    unknown = sorted(set(options) - set(known))
+    if unknown:
+        raise ConfigurationError(f"retrieve_options has no option {', '.join(map(repr, unknown))}. Fix: use "
+                                 f"{', '.join(known)} (the agent passes the question itself).")
 
 
 def _after_retrieve(state: State) -> str:
