@@ -115,12 +115,13 @@ async def _ingest(args: argparse.Namespace) -> int:
 
 
 async def _retrieve(args: argparse.Namespace) -> int:
+    from .tools.results import llm_text
     from .tools.toolkit import GraphRAGToolkit
 
     async with await _open(args) as kg:
         toolkit = GraphRAGToolkit(kg, read_only=True)
         result = await toolkit.retrieve(args.question, top_k=args.top_k, expand_hops=args.expand_hops)
-        print(result.model_dump_json(indent=2) if args.json else result.to_llm_text(args.max_chars))
+        print(result.model_dump_json(indent=2) if args.json else llm_text(result, args.max_chars))
         hint = await first_run.retrieve_hint(kg, args)
         if hint:
             print(f"hint: {hint}", file=sys.stderr)
@@ -251,7 +252,8 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, Handler]]:
     p.add_argument("question")
     p.add_argument("--top-k", type=int, default=10)
     p.add_argument("--expand-hops", type=int, default=1)
-    p.add_argument("--max-chars", type=int, default=8000, help="text budget of the printed evidence")
+    p.add_argument("--max-chars", type=int, default=None,
+                   help="text budget of the printed evidence (default 4,400 for retrieve, 8,000 for the others)")
     p.add_argument("--json", action="store_true", help="print the typed result as JSON")
     p = command("entities", _entities, "list the entities the graph holds, most mentioned first")
     p.add_argument("--label", help="only entities of this type")

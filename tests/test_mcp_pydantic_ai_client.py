@@ -15,6 +15,7 @@ from test_mcp_server import acme_graph
 
 from graphrag_agents.adapters.mcp import GraphRAGMCPServer
 from graphrag_agents.kg import KnowledgeGraph
+from graphrag_agents.tools.results import llm_text
 
 pytest.importorskip("pydantic_ai.mcp", reason="pydantic-ai's MCP client needs pydantic-ai-slim[mcp]")
 
@@ -50,7 +51,7 @@ async def test_mcp_toolset_gives_the_model_the_text_and_checks_in_one_numbering(
     retrieved, checked = await _run(server)
     # Before: the model got retrieve's structuredContent, the whole typed result as JSON (12.4k characters on
     # the demo question against a 7.6k text).
-    expected = (await server.toolkit.new_session().retrieve(QUESTION)).to_llm_text(server.text_chars)
+    expected = llm_text(await server.toolkit.new_session().retrieve(QUESTION), server.text_chars)
     assert isinstance(retrieved.content, str) and retrieved.content == expected
     # check_citations keeps its small structured result: the model reads `grounded` and the lists directly.
     assert isinstance(checked.content, dict) and checked.content["grounded"] is True, checked.content

@@ -18,7 +18,14 @@ from graphrag_agents.ingest.records import (
 )
 from graphrag_agents.ingest.writer import write_document
 from graphrag_agents.kg import KnowledgeGraph
-from graphrag_agents.tools.results import EntityItem, PassageItem, RelationItem, RetrieveResult
+from graphrag_agents.tools.results import (
+    RETRIEVE_TEXT_CHARS,
+    EntityItem,
+    PassageItem,
+    RelationItem,
+    RetrieveResult,
+    llm_text,
+)
 from graphrag_agents.tools.toolkit import READ_TOOLS, WRITE_TOOLS, GraphRAGToolkit
 
 
@@ -237,7 +244,22 @@ def test_passages_are_served_first_when_many_facts_compete() -> None:
     text = result.to_llm_text(max_chars=8000)
     assert len(text) <= 8000 and all(f"[{i}] " in text for i in range(1, 11)), "every passage is shown"
     assert "Related facts:" in text and "more omitted)" in text.split("Related facts:")[1]
-    # with a budget too small for every passage, passages keep 70% and the facts still get a share
+    # with a budget too small for every passage, passages take what they need and the rest share what is left
     small = result.to_llm_text(max_chars=3000)
-    assert len(small) <= 3000 and "[100]" in small
-    assert len(small.split("Related facts:")[0]) >= 0.6 * 3000
+    assert len(small) <= 3000 and "[100]" not in small and "[200]" not in small
+    assert len(small.split("Facts:")[0]) >= 0.9 * 3000
+    # a share below 1 keeps some room for the other sections: passages 70%, and the facts still get a share
+    shared = result.to_llm_text(max_chars=3000, passages_share=0.7)
+    assert len(shared) <= 3000 and "[100]" in shared
+    assert len(shared.split("Related facts:")[0]) >= 0.6 * 3000
+    with pytest.raises(ValueError, match="passages_share"):
+        result.to_llm_text(passages_share=0)
+
+
+def test_retrieve_text_is_reader_sized_by_default_and_other_results_keep_8000() -> None:
+    passages = [PassageItem(n=i, document_id=f"d{i}", file=f"d{i}", text=f"Passage {i}. " + "text " * 200,
+                            score=0.5) for i in range(1, 11)]
+    result = RetrieveResult(question="q", paths=["passages"], passages=passages)
+    assert RETRIEVE_TEXT_CHARS == 4400
+    assert len(llm_text(result)) <= RETRIEVE_TEXT_CHARS < len(result.to_llm_text(8000))
+    assert llm_text(result, 8000) == result.to_llm_text(8000)

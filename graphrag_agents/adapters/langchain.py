@@ -46,7 +46,7 @@ from typing import Any, Literal, TypeVar
 from pydantic import ConfigDict, PrivateAttr
 
 from ..errors import ConfigurationError, ToolError
-from ..tools.results import ToolResult
+from ..tools.results import ToolResult, llm_text
 from ..tools.spec import ToolSpec
 from ..tools.toolkit import GraphRAGToolkit
 from ._shared import (
@@ -187,7 +187,7 @@ def _tool(spec: ToolSpec, pool: SessionPool, router: _LoopRouter, options: _Opti
         router.remember()
         result = await call_tool(pool.session_for(_thread_id(config)), name, args,
                                  lambda err: ToolException(_error_text(err)), failure)
-        return result.to_llm_text(options.max_chars), result
+        return llm_text(result, options.max_chars), result
 
     def call(args: Any, config: RunnableConfig) -> tuple[str, ToolResult]:
         return router.run(lambda: acall(args, config))
@@ -207,7 +207,7 @@ def _tool(spec: ToolSpec, pool: SessionPool, router: _LoopRouter, options: _Opti
 class _Options:
     """How the tools of one :func:`as_langchain_tools` call are built."""
 
-    def __init__(self, prefix: str, max_chars: int, handle_errors: bool) -> None:
+    def __init__(self, prefix: str, max_chars: int | None, handle_errors: bool) -> None:
         self.prefix = check_prefix(prefix)
         self.max_chars = max_chars
         self.handle_errors = handle_errors
@@ -226,7 +226,7 @@ def _pool(session: GraphRAGToolkit, scope: LangChainScope, max_sessions: int) ->
 
 def as_langchain_tools(session: GraphRAGToolkit, *, prefix: str = "", alongside: Sequence[BaseTool] = (),
                        scope: LangChainScope = "shared", max_sessions: int = DEFAULT_MAX_SESSIONS,
-                       max_chars: int = 8000, handle_errors: bool = True) -> list[BaseTool]:
+                       max_chars: int | None = None, handle_errors: bool = True) -> list[BaseTool]:
     """The tools ``session.tool_specs()`` offers, as LangChain StructuredTools.
 
     Args:
@@ -239,7 +239,8 @@ def as_langchain_tools(session: GraphRAGToolkit, *, prefix: str = "", alongside:
             ``"per_thread"`` gives each LangGraph thread (``configurable.thread_id``) its own session, calls
             without a thread id use ``session``.
         max_sessions: threads whose evidence ``per_thread`` keeps, least recently used forgotten first.
-        max_chars: the size of the text each result shows the model.
+        max_chars: the size of the text each result shows the model (None: each result's default, 4,400
+            characters for ``retrieve`` and 8,000 for the others).
         handle_errors: return failures that are not a ToolError (database down, graph closed) as error
             ToolMessages with their cause and fix (default); False lets them propagate out of the run.
 
@@ -280,7 +281,7 @@ class GraphRAGLangChainToolkit(BaseToolkit):
     """``shared`` or ``per_thread``, as in :func:`as_langchain_tools`."""
     max_sessions: int = DEFAULT_MAX_SESSIONS
     """Threads whose evidence ``per_thread`` keeps."""
-    max_chars: int = 8000
+    max_chars: int | None = None
     """The size of the text each result shows the model."""
     prefix: str = ""
     """Put before every tool name, as in :func:`as_langchain_tools`."""

@@ -43,7 +43,7 @@ from pydantic_core import to_jsonable_python
 from .._secrets import mask_secrets
 from ..errors import ToolError
 from ..kg import KnowledgeGraph
-from ..tools.results import ToolResult
+from ..tools.results import ToolResult, llm_text
 from ..tools.toolkit import FinalizePolicy, GraphRAGToolkit
 from ._mcp_failures import describe_failure
 from ._mcp_instructions import build_instructions
@@ -100,7 +100,8 @@ class GraphRAGMCPServer:
             :class:`GraphRAGToolkit` options.
         name: the server name clients see.
         max_result_chars: results whose JSON is longer are shortened to fit.
-        text_chars: the character budget of each result's text block (``to_llm_text``).
+        text_chars: the character budget of each result's text block (``to_llm_text``; None: each result's
+            default, 4,400 characters for ``retrieve`` and 8,000 for the others).
         call_timeout: seconds before a tool call ends as a timeout error (None: no limit).
         max_sessions: HTTP client sessions kept (least recently used ones are dropped first, those that never
             issued evidence before the others); memory is bounded by ``max_sessions * ledger_capacity`` items.
@@ -115,7 +116,7 @@ class GraphRAGMCPServer:
                  files_root: str | FilesRoot | None = None, max_file_bytes: int | None = None,
                  plan_limits: Mapping[str, Any] | None = None, include: Sequence[str] | None = None,
                  finalize_policy: FinalizePolicy | None = None, ledger_capacity: int | None = None,
-                 name: str = "graphrag-agents", max_result_chars: int = MAX_RESULT_CHARS, text_chars: int = 8000,
+                 name: str = "graphrag-agents", max_result_chars: int = MAX_RESULT_CHARS, text_chars: int | None = None,
                  call_timeout: float | None = DEFAULT_CALL_TIMEOUT, max_sessions: int = 256,
                  token: str | None = None, tool_prefix: str = "", structured: StructuredMode = "auto") -> None:
         options: dict[str, Any] = {
@@ -279,7 +280,7 @@ class GraphRAGMCPServer:
                 model = type(result).model_validate({k: v for k, v in cut.data.items() if k in fields})
             except ValidationError:
                 return json.dumps(to_jsonable_python(cut.data), ensure_ascii=False)
-        text = model.to_llm_text(max_chars=self.text_chars)
+        text = llm_text(model, self.text_chars)
         hint = cut.data.get("hint")
         if changed and isinstance(hint, str) and hint not in text:
             text += f"\nHint: {hint}"  # a to_llm_text that does not print the hint still says what was cut

@@ -29,6 +29,7 @@ from typing import Any, Literal
 from pydantic_core import SchemaValidator, core_schema
 
 from ..errors import ConfigurationError, ToolError
+from ..tools.results import llm_text
 from ..tools.spec import ToolSpec
 from ..tools.toolkit import GraphRAGToolkit
 from ._shared import DEFAULT_MAX_SESSIONS, SessionPool, call_tool, check_prefix, refuse_duplicate_names
@@ -71,7 +72,8 @@ class GraphRAGToolset(AbstractToolset[Any]):
         scope: ``"per_run"`` (default): each agent run gets its own evidence session; ``"per_conversation"``: runs
             sharing a ``conversation_id`` share one; ``"shared"``: every run uses ``toolkit``'s own session.
         max_retries: retries a tool gets after a ToolError (default: the agent's).
-        max_chars: the size of the text each result shows the model.
+        max_chars: the size of the text each result shows the model (None: each result's default, 4,400
+            characters for ``retrieve`` and 8,000 for the others).
         max_sessions: run or conversation sessions kept, least recently used forgotten first.
         id: the toolset's id (needed for durable execution such as Temporal).
         prefix: put before every tool name (``"kg_"`` gives ``kg_retrieve``, ...); 1-32 letters, digits, ``_``
@@ -83,7 +85,7 @@ class GraphRAGToolset(AbstractToolset[Any]):
     """
 
     def __init__(self, toolkit: GraphRAGToolkit, *, scope: PydanticAIScope = "per_run", max_retries: int | None = None,
-                 max_chars: int = 8000, max_sessions: int = DEFAULT_MAX_SESSIONS, id: str | None = None,
+                 max_chars: int | None = None, max_sessions: int = DEFAULT_MAX_SESSIONS, id: str | None = None,
                  prefix: str = "") -> None:
         if scope not in ("per_run", "per_conversation", "shared"):
             raise ValueError(f"scope must be 'per_run', 'per_conversation' or 'shared', not {scope!r}")
@@ -138,4 +140,4 @@ class GraphRAGToolset(AbstractToolset[Any]):
         """Run the tool in the run's evidence session; the model reads the text, ``metadata`` is the typed result."""
         core_name = name.removeprefix(self.prefix) if self.prefix else name
         result = await call_tool(self.session_for(ctx), core_name, tool_args, lambda err: ModelRetry(str(err)))
-        return ToolReturn(return_value=result.to_llm_text(self.max_chars), metadata=result)
+        return ToolReturn(return_value=llm_text(result, self.max_chars), metadata=result)

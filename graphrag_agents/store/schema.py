@@ -17,10 +17,16 @@ from typing import Any
 from ..errors import EmbeddingMismatch, StoreUnavailable
 from .graph import GraphStore
 
-__all__ = ["GraphMeta", "check_embedder", "ensure_schema", "read_meta", "wait_for_indexes", "write_meta_field"]
+__all__ = ["EF_CONSTRUCTION", "VECTOR_INDEXES", "GraphMeta", "check_embedder", "ensure_schema", "read_meta",
+           "vector_index_statement", "wait_for_indexes", "write_meta_field"]
 
 _RANGE_INDEXES = [("Document", "id"), ("Document", "title"), ("Chunk", "id"), ("Chunk", "document_id"),
                   ("__Entity__", "id"), ("__Entity__", "name_key"), ("__Fact__", "id")]
+VECTOR_INDEXES: tuple[tuple[str, str], ...] = (("Chunk", "node"), ("__Entity__", "node"), ("RELATES", "edge"),
+                                               ("__Fact__", "node"))
+"""(label or relation type, ``node`` / ``edge``) of every vector index, each on ``embedding``."""
+EF_CONSTRUCTION = 200
+"""HNSW ``efConstruction`` of new vector indexes (FalkorDB's default; ``benchmarks/hnsw_bench.py``)."""
 _INDEX_TIMEOUT_S = 120.0
 _ALREADY = "is already indexed"
 
@@ -124,16 +130,8 @@ async def _create_indexes(store: GraphStore, dim: int) -> None:
     wanted: list[tuple[tuple[str, str, str], str]] = [
         ((label, prop, "RANGE"), f"CREATE INDEX FOR (n:{label}) ON (n.{prop})") for label, prop in _RANGE_INDEXES
     ]
-    vector_opts = f"OPTIONS {{dimension: {int(dim)}, similarityFunction: 'cosine'}}"
-    wanted += [
-        (("Chunk", "embedding", "VECTOR"), f"CREATE VECTOR INDEX FOR (n:Chunk) ON (n.embedding) {vector_opts}"),
-        (("__Entity__", "embedding", "VECTOR"),
-         f"CREATE VECTOR INDEX FOR (n:__Entity__) ON (n.embedding) {vector_opts}"),
-        (("RELATES", "embedding", "VECTOR"),
-         f"CREATE VECTOR INDEX FOR ()-[r:RELATES]->() ON (r.embedding) {vector_opts}"),
-        (("__Fact__", "embedding", "VECTOR"),
-         f"CREATE VECTOR INDEX FOR (n:__Fact__) ON (n.embedding) {vector_opts}"),
-    ]
+    wanted += [((label, "embedding", "VECTOR"), vector_index_statement(label, pattern, dim))
+               for label, pattern in VECTOR_INDEXES]
     wanted += [
         (("Chunk", "text", "FULLTEXT"), "CALL db.idx.fulltext.createNodeIndex('Chunk', 'text')"),
         (("__Entity__", "name", "FULLTEXT"),
@@ -142,6 +140,14 @@ async def _create_indexes(store: GraphStore, dim: int) -> None:
     for key, statement in wanted:
         if key not in have:
             await _create_index(store, statement)
+
+
+def vector_index_statement(label: str, pattern: str, dim: int, *, ef_construction: int = EF_CONSTRUCTION) -> str:
+    """The statement creating the cosine vector index on ``embedding`` of ``label`` (a node label, or a relation
+    type when ``pattern`` is ``edge``)."""
+    target = f"()-[n:{label}]->()" if pattern == "edge" else f"(n:{label})"
+    options = f"dimension: {int(dim)}, similarityFunction: 'cosine', efConstruction: {int(ef_construction)}"
+    return f"CREATE VECTOR INDEX FOR {target} ON (n.embedding) OPTIONS {{{options}}}"
 
 
 async def _create_index(store: GraphStore, statement: str) -> None:

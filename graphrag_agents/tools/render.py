@@ -45,6 +45,10 @@ class Section:
     first (passages) keeps what it needs up to that share instead of being cut to its weight."""
 
 
+_MIN_LINE = 40
+"""Characters a section needs for one shortened line; a section whose share is smaller is left out."""
+
+
 def _fit(section: Section, budget: int) -> tuple[list[str], int]:
     """The lines that fit in ``budget`` characters (header included), and the characters used."""
     used = len(section.title) + 2
@@ -98,6 +102,8 @@ def render_sections(header: str, sections: Sequence[Section], max_chars: int, fo
         left -= extra
     parts = [header] if header else []
     for i, section in enumerate(live):
+        if i and shares[i] < len(section.title) + 2 + _MIN_LINE:
+            continue  # no room left for even one shortened line: leave the section out, not a stub of it
         kept, _ = _fit(section, shares[i])
         omitted = len(section.lines) - len(kept)
         block = [f"{section.title}:", *kept]

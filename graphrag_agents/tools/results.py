@@ -10,6 +10,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from .render import Section, fmt_number, render_sections, shorten
 
 __all__ = [
+    "PASSAGES_FIRST",
+    "RETRIEVE_TEXT_CHARS",
     "EntityItem",
     "OntologyResult",
     "PassageItem",
@@ -17,11 +19,22 @@ __all__ = [
     "RetrieveResult",
     "StatusResult",
     "ToolResult",
+    "llm_text",
 ]
 
 PASSAGE_CHARS = 1200
-PASSAGES_FIRST = 0.7
-"""Share of ``RetrieveResult.to_llm_text``'s budget the passages are served from before the other sections."""
+PASSAGES_FIRST = 1.0
+"""Share of ``RetrieveResult.to_llm_text``'s budget the passages are served from before the other sections
+(1.0: passages take what they need, facts and entity cards share what is left)."""
+RETRIEVE_TEXT_CHARS = 4400
+"""Default budget of ``RetrieveResult.to_llm_text``: reader-sized (``benchmarks/evidence_budget_bench.py``,
+``docs/retrieval.md``); every other result's default is 8,000."""
+
+
+def llm_text(result: ToolResult, max_chars: int | None = None) -> str:
+    """``result.to_llm_text(max_chars)``, or with the result's own default budget when ``max_chars`` is None
+    (4,400 for ``retrieve``, 8,000 for the others)."""
+    return result.to_llm_text() if max_chars is None else result.to_llm_text(max_chars)
 
 
 class ToolResult(BaseModel):
@@ -148,16 +161,20 @@ class RetrieveResult(ToolResult):
         """
         return max([f.score for f in self.facts] + [p.score for p in self.passages], default=0.0)
 
-    def to_llm_text(self, max_chars: int = 8000) -> str:
+    def to_llm_text(self, max_chars: int = RETRIEVE_TEXT_CHARS, *, passages_share: float = PASSAGES_FIRST) -> str:
         """Passages first, then facts (the facts path's, then those around the entities), then entity cards.
 
-        ``max_chars`` counts every character the model reads. Passages are served first, up to 70% of it (and
-        never less than twice the share of another section); the other sections share the rest, a section that
-        needs less handing the remainder on. A fact whose sentence a passage of this result holds is named with
-        that passage's number, not repeated.
+        ``max_chars`` counts every character the model reads (default :data:`RETRIEVE_TEXT_CHARS`, 4,400:
+        measured to keep 97% of the supporting passages the 8,000 of earlier releases showed, in 58% of the
+        characters). Passages are served first, up to
+        ``passages_share`` of it (and never less than twice the share of another section); the other sections
+        share the rest, a section that needs less handing the remainder on. A fact whose sentence a passage of
+        this result holds is named with that passage's number, not repeated.
         """
+        if not 0 < passages_share <= 1:
+            raise ValueError("passages_share must be in (0, 1]")
         sections = [
-            Section("Passages", [p.line() for p in self.passages], weight=2, first=PASSAGES_FIRST),
+            Section("Passages", [p.line() for p in self.passages], weight=2, first=passages_share),
             Section("Facts", [f.line() for f in self.facts]),
             Section("Related facts", [r.line() for r in self.relations]),
             Section("Entities", [e.line() for e in self.entities]),
