@@ -70,3 +70,16 @@ def test_cited_evidence_must_be_tied_to_the_questions_names() -> None:
 def test_a_question_without_names_is_left_to_the_citation_check() -> None:
     assert rules("what is the capital of the region?", "Murcia", [63], [MURCIA]) == []
     assert rules("Who was born earlier?", "", [63], [MURCIA]) == []
+
+
+def test_a_quoted_title_in_the_question_ties_the_evidence_that_names_it() -> None:
+    # From the recorded cassette: the song's passage names "Counterparts", not the Hall of Fame.
+    question = ('Which Canadian rock band released a song called "Counterparts" and had a drummer who was inducted '
+                "into the Modern Drummer Hall of Fame?")
+    song = ShownItem(2, "Nobody's Hero", "\"Nobody's Hero\" is a song by Canadian progressive rock band Rush, released "
+                                         'as the third single from their 1993 album "Counterparts".')
+    peart = ShownItem(1, "Neil Peart", 'Neil Peart is the drummer of Rush, inducted into the "Modern Drummer" Hall '
+                                       "of Fame in 1983.")
+    assert rules(question, "Rush", [2], [peart, song]) == []
+    other = ShownItem(3, "Mike Portnoy", "Mike Portnoy is an American drummer of Dream Theater.")
+    assert rules(question, "Dream Theater", [3], [peart, song, other]) == ["anchor"]

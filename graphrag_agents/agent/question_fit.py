@@ -11,9 +11,9 @@ passage about something else ("Castile-La Mancha" from a passage about another f
 * **choice**: a comparison ("A or B?", "Are A and B both ...?") needs evidence about each side, so every option
   (for a yes / no answer, every name of the question) must be the subject of a shown item: a passage titled
   with it, or an item whose text opens with it;
-* **anchor**: the cited items must name one of the question's specific names (a name of two or more words, or a
-  one-word name that is the subject of a shown item: "Spanish" is not), or be a passage whose title a shown
-  item naming one of them mentions (one hop: the bridge of a two-hop question).
+* **anchor**: the cited items must name one of the question's specific names (a name of two or more words, a
+  quoted title, or a one-word name that is the subject of a shown item: "Spanish" is not), or be a passage whose
+  title a shown item naming one of them mentions (one hop: the bridge of a two-hop question).
 
 A finding leads to the revision turn (with the finding in words) and then to the fixed refusal, as a failed
 check does. No weights: each rule is a yes / no on names, so nothing was tuned on the questions it is
@@ -36,6 +36,8 @@ FitRule = Literal["echo", "choice", "anchor"]
 
 _WORD = re.compile(r"[^\W_]+")
 _YES_NO = frozenset({"yes", "no"})
+_QUOTED = re.compile(r"[\"“]([^\"“”]{2,120})[\"”]")
+_LETTERS = re.compile(r"[^\W\d_]{3,}")
 # A question's options: "..., A or B?" (the last " or " before the question mark).
 _OR = re.compile(r"\s+or\s+", re.IGNORECASE)
 _BOTH = re.compile(r"^\s*(?:are|were|is|was|do|does|did|have|has)\b.*\b(?:and|or)\b", re.IGNORECASE)
@@ -83,7 +85,8 @@ def answer_fit(question: str, answer: str, cited: Sequence[int], shown: Sequence
     if missing:
         problems.append(FitProblem("choice", "a comparison needs evidence about each side: no evidence is about "
                                              f"{', '.join(repr(m) for m in missing)}"))
-    specific = [name for name in names if len(name.text.split()) > 1 or _subject_of_any(name, shown)]
+    quoted = quoted_names(question)
+    specific = [*quoted, *(name for name in names if len(name.text.split()) > 1 or _subject_of_any(name, shown))]
     if specific and cited_items and not _anchored(specific, cited_items, shown):
         problems.append(FitProblem("anchor", "the evidence you cite does not name "
                                              f"{', '.join(repr(n.text) for n in specific)}, nor is it linked to "
@@ -98,6 +101,16 @@ def question_names(question: str) -> list[Name]:
         words = [w for w in name.words if w not in _QUESTION_OPENERS]
         if words:
             found.append(Name(text=name.text, words=tuple(words), start=name.start))
+    return found
+
+
+def quoted_names(question: str) -> list[Name]:
+    """The titles a question quotes ("a song called \"Counterparts\""), as names."""
+    found = []
+    for m in _QUOTED.finditer(question):
+        words = tuple(fold(w) for w in _LETTERS.findall(m.group(1)))
+        if words:
+            found.append(Name(text=m.group(1).strip(), words=words, start=m.start(1)))
     return found
 
 
