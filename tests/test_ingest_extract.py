@@ -184,6 +184,25 @@ async def test_finalize_dedupes_unknown_into_typed_embeds_and_counts(kg: Knowled
     assert rows == [["Person", "a#0"], ["Person", "b#0"]]
 
 
+async def test_an_entity_merge_run_twice_stores_what_one_run_does(kg: KnowledgeGraph) -> None:
+    """The merge is retried after a lost reply (marked idempotent): a second run must change nothing."""
+    from graphrag_agents.ingest.dedupe import merge_entities
+
+    await kg.set_ontology(entities=[{"label": "Place"}])
+    await kg.ingest(text="Ada Lovelace met Charles Babbage.", document_id="b", plan=NER)
+    await kg.set_ontology(entities=[{"label": "Person"}])
+    await kg.ingest(text="Ada Lovelace wrote notes.", document_id="a", plan=NER)
+    (unknown,), = await kg.store.ro_query("MATCH (e:__Entity__ {name: 'Ada Lovelace', label: 'Unknown'}) RETURN e.id")
+    (typed,), = await kg.store.ro_query("MATCH (e:__Entity__ {name: 'Ada Lovelace', label: 'Person'}) RETURN e.id")
+    shape = ("MATCH (e:__Entity__)-[m:MENTIONED_IN]->(c) WITH e, collect(c.id) AS cs "
+             "OPTIONAL MATCH (e)-[:IN_FACT]->(f) RETURN e.id, e.description, cs, count(f) ORDER BY e.id")
+    await merge_entities(kg.store, [(unknown, typed)])
+    once = await kg.store.ro_query(shape)
+    await merge_entities(kg.store, [(unknown, typed)])
+    assert await kg.store.ro_query(shape) == once
+    assert [row[0] for row in once].count(typed) == 1 and unknown not in [row[0] for row in once]
+
+
 async def test_finalize_walks_id_windows_and_sets_each_vector_on_its_own_item(
         kg: KnowledgeGraph, monkeypatch: pytest.MonkeyPatch) -> None:
     """Tiny id windows and batches: every item is embedded once, with the vector of its own text."""

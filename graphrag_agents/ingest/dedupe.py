@@ -44,9 +44,13 @@ _MERGE_STEPS = [
 
 
 async def merge_entities(store: GraphStore, pairs: list[tuple[str, str]]) -> None:
-    """Merge each ``(duplicate id, kept id)`` pair in one atomic query (ids must not chain)."""
+    """Merge each ``(duplicate id, kept id)`` pair in one atomic query (ids must not chain).
+
+    Idempotent, so retried after a lost reply: a second run finds no duplicate left to match (the first deleted
+    it, atomically with everything it moved), and every edge it adds is a MERGE."""
     if pairs:
-        await store.query(_STEP.join(_MERGE_STEPS) + "\nRETURN 0", {"pairs": [list(p) for p in pairs]})
+        await store.query(_STEP.join(_MERGE_STEPS) + "\nRETURN 0", {"pairs": [list(p) for p in pairs]},
+                          idempotent=True)
 
 
 async def merge_unknown_duplicates(store: GraphStore) -> int:
