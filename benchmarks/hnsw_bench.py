@@ -35,12 +35,12 @@ from graphrag_agents.store.schema import VECTOR_INDEXES, vector_index_statement
 GRAPH = "startup_bench"
 
 
-async def _reindex(work: Path, ef: int) -> float:
+async def _reindex(work: Path, ef: int, graph: str = GRAPH) -> float:
     """Recreate the graph's vector indexes with ``efConstruction`` ``ef``; seconds until they are built."""
     from graphrag_agents.kg import KnowledgeGraph
     from graphrag_agents.store.schema import wait_for_indexes
 
-    kg = await KnowledgeGraph.open(graph=GRAPH, data_dir=str(work))
+    kg = await KnowledgeGraph.open(graph=graph, data_dir=str(work))
     try:
         dim = kg.embedder.dimension
         started = time.perf_counter()
