@@ -193,6 +193,28 @@ async def test_an_answer_from_evidence_unrelated_to_the_question_is_refused(tool
     assert not served.abstained and served.short_answer == "Globex"
 
 
+async def test_confirm_asks_about_the_cited_evidence_and_refuses_on_no(toolkit: GraphRAGToolkit) -> None:
+    for verdict, refused in ((True, False), (False, True)):
+        model = ScriptedChatModel(steps=[reply("Acme Corp", "works at Acme Corp"),
+                                         AIMessage(json.dumps({"supported": verdict}))])
+        state = await build_grounded_agent(model, toolkit, mode="retrieve_first", confirm=True).ainvoke(
+            {"question": QUESTION})
+        result = result_of(state)
+        assert result.abstained is refused and result.llm_calls == 2 and state["confirmed"] is verdict
+        assert result.abstain_reason == ("not_confirmed" if refused else None)
+        # The confirmation turn shows the question, the answer and only the cited item, in its own schema.
+        n = evidence_number(model.calls[0][-1].text, "works at Acme Corp")
+        turn = model.calls[1][-1].text
+        assert turn.startswith(f"Evidence:\n[{n}] {ACME}") and "Bob Jones" not in turn
+        assert "Proposed answer: Acme Corp" in turn and QUESTION in turn
+        assert model.call_kwargs[1]["response_format"]["json_schema"]["schema"]["required"] == ["supported"]
+    # Off by default: one call, served.
+    model = ScriptedChatModel(steps=[reply("Acme Corp", "works at Acme Corp")])
+    result = result_of(await build_grounded_agent(model, toolkit, mode="retrieve_first").ainvoke(
+        {"question": QUESTION}))
+    assert not result.abstained and result.llm_calls == 1
+
+
 async def test_an_answer_no_evidence_holds_is_refused_even_with_repair(toolkit: GraphRAGToolkit) -> None:
     model = ScriptedChatModel(steps=[reply("Initech", "works at Acme Corp")] * 2)
     result = result_of(await build_grounded_agent(model, toolkit, mode="retrieve_first",
@@ -302,3 +324,13 @@ async def test_reader_view_limits_items_and_characters(toolkit: GraphRAGToolkit)
     assert "(Person)" in with_cards
     with pytest.raises(ValueError, match="passages"):
         ReaderView(passages=-1)
+
+
+@pytest.mark.parametrize(("reply_text", "verdict"), [
+    ('{"supported": true}', True), ('{"supported": false}', False), ('Sure: {"supported": "yes"}', True),
+    ("false", False), ("Yes, it does.", True), ('{"supported": 1}', None), ("maybe", None),
+])
+def test_confirmation_replies_are_read_strictly(reply_text: str, verdict: bool | None) -> None:
+    from graphrag_agents.agent.confirm import parse_confirm
+
+    assert parse_confirm(reply_text) is verdict

@@ -154,8 +154,8 @@ def _ints(value: Any) -> list[int]:
     return []
 
 
-def _first_object(text: str) -> dict[str, Any] | None:
-    """The first JSON object in ``text`` that has an ``answer`` key."""
+def _first_object(text: str, key: str = "answer") -> dict[str, Any] | None:
+    """The first JSON object in ``text`` that has ``key``."""
     decoder = json.JSONDecoder()
     text = text[:_MAX_REPLY_CHARS]
     start = text.find("{")
@@ -166,7 +166,7 @@ def _first_object(text: str) -> dict[str, Any] | None:
             value, _ = decoder.raw_decode(text, start)
         except ValueError:
             value = None
-        if isinstance(value, dict) and "answer" in value:
+        if isinstance(value, dict) and key in value:
             return value
         start = text.find("{", start + 1)
     return None

@@ -71,6 +71,7 @@ def build_grounded_agent(
     drafting: Drafting | None = None,
     reader: ReaderView | None = None,
     answer_fit: bool = True,
+    confirm: bool = False,
     name: str = "grounded_agent",
 ) -> CompiledStateGraph[GroundedAgentState, None, GroundedAgentInput, GroundedAgentState]:
     """The reference agent: answer from the graph with ``[n]`` citations, verified, or the fixed refusal.
@@ -109,6 +110,10 @@ def build_grounded_agent(
             (:func:`~graphrag_agents.agent.answer_fit`: not an echo of it, evidence about each side
             of a comparison, cited evidence tied to its names), else a revision turn and then the refusal
             (``abstain_reason="off_question"``); measured in ``docs/agent.md``.
+        confirm: with structured drafting, before serving an answer ask the model once more, shown only the
+            question, the answer and the items it cited, whether they state it (``{"supported": ...}``); no is
+            the refusal (``abstain_reason="not_confirmed"``). One extra call per served answer; measured in
+            ``docs/agent.md``.
         name: the compiled graph's name.
 
     Returns:
@@ -139,7 +144,7 @@ def build_grounded_agent(
                    retrieve_options=dict(retrieve_options or {}), evidence_chars=evidence_chars,
                    text_tool_calls=text_tool_calls,
                    repair_citations=repair_citations,
-                   drafting=drafting, reader=reader or ReaderView(), answer_fit=answer_fit)
+                   drafting=drafting, reader=reader or ReaderView(), answer_fit=answer_fit, confirm=confirm)
     builder = StateGraph(GroundedAgentState, input_schema=GroundedAgentInput)
     builder.add_node("prepare", nodes.prepare)
     builder.add_node("agent", nodes.agent)

@@ -19,6 +19,7 @@ from ..errors import ConfigurationError, ToolError
 from ..tools.results import RetrieveResult, ToolResult
 from ..tools.toolkit import READ_TOOLS, GraphRAGToolkit
 from ._text_tool_calls import salvage_text_tool_calls
+from .confirm import CONFIRM_SYSTEM_PROMPT, confirm_prompt, confirm_response_format, parse_confirm
 from .drafting import StructuredDraft, draft_prompt, parse_draft, structured_revision_prompt
 from .gate import AcceptRule, last_ai_text, verify_draft
 from .prompts import (
@@ -46,9 +47,10 @@ class Nodes:
                  refusal: str, min_score: float | None, accept: AcceptRule, system_prompt: str | None,
                  max_tool_rounds: int, retrieve_options: dict[str, Any], evidence_chars: int,
                  text_tool_calls: bool, repair_citations: bool, drafting: Drafting, reader: ReaderView,
-                 answer_fit: bool) -> None:
+                 answer_fit: bool, confirm: bool) -> None:
         self.mode = mode
         self.answer_fit = answer_fit
+        self.confirm = confirm
         self.drafting = drafting
         self.reader = reader
         self.repair_citations = repair_citations
@@ -71,6 +73,7 @@ class Nodes:
         self.tool_node = ToolNode(tools)
         self.model = model
         self.structured = StructuredCaller(model)
+        self.confirmer = StructuredCaller(model, confirm_response_format())
         self.bound: Runnable[Any, BaseMessage] = model
         if mode == "tools":
             try:
@@ -131,7 +134,7 @@ class Nodes:
             "citation_check": None,
             "sources": [], "tool_calls": [], "llm_calls": 0, "tokens": TokenUsage(input=0, output=0, total=0),
             "revisions": 0, "repaired": False, "tool_rounds": 0, "best_score": None, "context": "",
-            "short_answer": "", "shown": None, "shown_titles": [], "fit": [],
+            "short_answer": "", "shown": None, "shown_titles": [], "fit": [], "confirmed": None,
         }
 
     async def gate(self, state: State) -> Update:
@@ -209,7 +212,7 @@ class Nodes:
         return {"messages": [*added, response], "llm_calls": state.get("llm_calls", 0) + 1,
                 "tokens": add_usage(state.get("tokens"), response)}
 
-    async def verify(self, state: State) -> Update:
+    async def verify(self, state: State, config: RunnableConfig) -> Update:
         """Check the draft: serve it, ask for one more revision, or serve the refusal."""
         draft = last_ai_text(state["messages"])
         structured = parse_draft(draft) if self.drafting == "structured" else None
@@ -230,6 +233,11 @@ class Nodes:
         if misfit:
             update["fit"] = misfit
         elif verdict.accepted:
+            if structured is not None and self.confirm:
+                confirmed, usage = await self.confirmed(state, structured, verdict.check.cited, config)
+                update.update(usage, confirmed=confirmed)
+                if not confirmed:
+                    return {**update, "verdict": "refused", **self.abstain("not_confirmed")}
             served = [AIMessage(verdict.answer, id=state["messages"][-1].id)] if structured else []
             return {**update, "verdict": "accepted", "answer": verdict.answer, "abstained": False,
                     "abstain_reason": None, "sources": [item.model_dump(mode="json") for item in verdict.sources],
@@ -240,6 +248,19 @@ class Nodes:
                 revision_prompt(verdict.check, draft)
             return {**update, "verdict": "revise", "revisions": revisions + 1, "messages": [HumanMessage(turn)]}
         return {**update, "verdict": "refused", **self.abstain("off_question" if misfit else "ungrounded")}
+
+    async def confirmed(self, state: State, draft: StructuredDraft, cited: list[int],
+                        config: RunnableConfig) -> tuple[bool, Update]:
+        """Ask the model whether the items it cited answer the question with ``draft``'s short answer; the
+        verdict (an unreadable reply is no) and the call's count and tokens."""
+        ledger = self.session(state).ledger
+        items = [(n, item.content) for n in cited if (item := ledger.get(n)) is not None]
+        prompt = [SystemMessage(CONFIRM_SYSTEM_PROMPT), HumanMessage(confirm_prompt(state["question"], draft.answer,
+                                                                                     items))]
+        response = await self.confirmer.ainvoke(prompt, config)
+        usage: Update = {"llm_calls": state.get("llm_calls", 0) + 1,
+                         "tokens": add_usage(state.get("tokens"), response)}
+        return parse_confirm(response.text) is True, usage
 
     def misfit(self, state: State, draft: StructuredDraft, cited: list[int]) -> list[str]:
         """What the answer-fit rules find in a structured draft that passed the check ([] when they are off)."""

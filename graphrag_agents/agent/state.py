@@ -39,12 +39,13 @@ Drafting = Literal["structured", "text"]
 model writes the cited sentences itself."""
 
 AbstainReason = Literal["low_score", "no_evidence", "retrieve_failed", "not_in_evidence", "ungrounded",
-                        "off_question"]
+                        "off_question", "not_confirmed"]
 """Why a run ended in the refusal: the gate's best score was under ``min_score``; retrieve found nothing
 (``retrieve_first``); the agent's own retrieve failed; the model's structured answer was "not in evidence"; the
 drafts never passed the citation check; or they passed it but did not answer the question
 (:func:`~graphrag_agents.agent.answer_fit`: an echo of the question, one side of a comparison, or
-evidence unrelated to the question's names)."""
+evidence unrelated to the question's names); or, with ``confirm``, the model answered that its cited evidence does
+not state the answer."""
 
 
 class TokenUsage(TypedDict):
@@ -118,6 +119,8 @@ class GroundedAgentState(TypedDict, total=False):
     read them)."""
     fit: list[str]
     """What the answer-fit rules found in the last structured draft ([] when nothing, or when they are off)."""
+    confirmed: bool | None
+    """The confirmation turn's verdict (``confirm``); None when it did not run."""
     short_answer: str
     """The short answer of the last structured draft, without markers ('' with text drafting); on a refusal it
     is what the model had answered."""

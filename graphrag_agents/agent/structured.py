@@ -31,13 +31,13 @@ def refuses_response_format(exc: BaseException) -> bool:
 
 
 class StructuredCaller:
-    """Calls ``model`` with the draft's JSON Schema as ``response_format``, falling back to plain calls when the
-    model refuses it (``supported`` then turns False for the rest of the agent's life)."""
+    """Calls ``model`` with the draft's JSON Schema (or ``fmt``) as ``response_format``, falling back to plain calls
+    when the model refuses it (``supported`` then turns False for the rest of the agent's life)."""
 
-    def __init__(self, model: BaseChatModel) -> None:
+    def __init__(self, model: BaseChatModel, fmt: dict[str, Any] | None = None) -> None:
         self.model = model
         self.supported = True
-        self._bound: Runnable[Any, BaseMessage] = model.bind(response_format=response_format())
+        self._bound: Runnable[Any, BaseMessage] = model.bind(response_format=fmt or response_format())
 
     async def ainvoke(self, prompt: Sequence[BaseMessage], config: RunnableConfig | None = None) -> AIMessage:
         """The model's reply to ``prompt``, as an AIMessage."""

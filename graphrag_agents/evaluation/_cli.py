@@ -38,6 +38,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-answer-fit", action="store_true",
                         help="serve a structured answer that passes the citation check even when it echoes the "
                              "question or cites evidence unrelated to it (the agent's answer-fit rules off)")
+    parser.add_argument("--confirm", action="store_true",
+                        help="before serving a structured answer, ask the model whether its cited evidence states "
+                             "it (one more call per answer; no is the refusal)")
     parser.add_argument("--quiet", "-q", action="store_true", help="no progress bars")
 
 
@@ -48,7 +51,7 @@ async def run(args: argparse.Namespace) -> int:
         out=args.out, extractor=args.extractor, ks=parse_ks(args.k), limit=args.limit,
         data_dir=Path(args.data_dir) if args.data_dir else None, url=args.url, graph=args.graph, model=model,
         agent_mode=args.agent_mode, max_tokens=args.max_tokens, repair_citations=args.repair_citations,
-        drafting=args.drafting, answer_fit=not args.no_answer_fit,
+        drafting=args.drafting, answer_fit=not args.no_answer_fit, confirm=args.confirm,
         progress=False if args.quiet else None,
     )
     if options.limit is not None and options.limit < 1:

@@ -61,7 +61,7 @@ def _read_text(state: dict[str, Any]) -> str:
 _NO_ANSWER: dict[str, Any] = {
     "answer": "", "abstained": False, "abstain_reason": None, "grounded": False, "cited": [], "invalid": [],
     "draft": "", "uncited": [], "unsupported": [], "llm_calls": 0, "tokens": 0, "tool_calls": 0, "revisions": 0,
-    "repaired": False, "evidence": [], "short_answer": "", "served_right": False, "fit": [],
+    "repaired": False, "evidence": [], "short_answer": "", "served_right": False, "fit": [], "confirmed": None,
 }
 
 
@@ -90,7 +90,7 @@ def score_answer(question: Question, state: dict[str, Any], ms: float) -> dict[s
         "llm_calls": result.llm_calls, "tokens": int(result.tokens.get("total", 0)),
         "tool_calls": sum(1 for call in result.tool_calls if call.get("by") == "model"),
         "revisions": result.revisions, "repaired": result.repaired, "fit": result.fit,
-        "ms": round(ms), "error": None,
+        "confirmed": state.get("confirmed"), "ms": round(ms), "error": None,
         "evidence": split_evidence(_read_text(state), cited),
     }
 

@@ -64,6 +64,8 @@ class EvalOptions:
     """``structured`` or ``text`` (None: the agent's default for the mode)."""
     answer_fit: bool = True
     """The agent's answer-fit rules on structured drafts (``build_grounded_agent(answer_fit=...)``)."""
+    confirm: bool = False
+    """The agent's confirmation turn before serving (``build_grounded_agent(confirm=...)``)."""
     paths: tuple[str, ...] = PATHS
     progress: bool | None = None
     """Progress bars (None: when stderr is a terminal)."""
@@ -77,7 +79,8 @@ class EvalOptions:
                 # Only when on, so folders made before the option existed still resume.
                 **({"repair_citations": True} if self.model and self.repair_citations else {}),
                 **({"drafting": self.drafting_used()} if self.model else {}),
-                **({"answer_fit": False} if self.model and not self.answer_fit else {})}
+                **({"answer_fit": False} if self.model and not self.answer_fit else {}),
+                **({"confirm": True} if self.model and self.confirm else {})}
 
     def drafting_used(self) -> str:
         """The drafting the agent runs with: ``drafting``, or the agent's default for ``agent_mode``."""
@@ -214,6 +217,7 @@ async def run_eval(questions_path: str | Path, corpus_path: str | Path, options:
             "repair_citations": options.repair_citations if options.model or answerer else None,
             "drafting": options.drafting_used() if options.model or answerer else None,
             "answer_fit": options.answer_fit if options.model or answerer else None,
+            "confirm": options.confirm if options.model or answerer else None,
             "runs": _log_run(out, {"asked": len(todo), "seconds": round(time.perf_counter() - started, 1),
                                    "cpu_seconds": round(time.process_time() - cpu_started, 1),
                                    "graph_reused": build.reused})}
@@ -230,7 +234,7 @@ def _agent_factory(model: str, options: EvalOptions) -> AnswererFactory:
     def make(kg: KnowledgeGraph) -> Answerer:
         chat = langchain_chat_model(model, max_tokens=options.max_tokens)
         return agent_answerer(kg, chat, options.agent_mode, repair_citations=options.repair_citations,
-                              drafting=options.drafting_used(), answer_fit=options.answer_fit)
+                              drafting=options.drafting_used(), answer_fit=options.answer_fit, confirm=options.confirm)
 
     return make
 
