@@ -55,7 +55,7 @@ class Measurement:
     all_gold: dict[str, bool] = field(default_factory=dict)
     """all-gold@k by k."""
     llm_chars: int = 0
-    """Characters of the rendered evidence a model reads (``to_llm_text()``, 8,000 at most); retrieve only."""
+    """Characters of the rendered evidence a model reads (``to_llm_text()``, 4,400 at most); retrieve only."""
 
     def score(self, gold: Sequence[str], ks: Sequence[int]) -> Measurement:
         """Keep the first ``max(ks)`` paragraphs and fill :attr:`recall` and :attr:`all_gold` for each k."""
@@ -171,7 +171,7 @@ async def measure_question(kg: KnowledgeGraph, question: Question, ks: Sequence[
 
     Returns the JSON-ready part of the question's record: ``retrieve``, ``dense``, ``paths`` (each a
     :class:`Measurement` as a dict), ``evidence`` (every numbered item of the all-paths call, flagged ``gold``)
-    and ``evidence_text`` (those items as a model reads them: ``to_llm_text()``, 8,000 characters at most).
+    and ``evidence_text`` (those items as a model reads them: ``to_llm_text()``, 4,400 characters at most).
     """
     top_k = max(ks)
     gold = list(question.supporting_paragraph_ids)
