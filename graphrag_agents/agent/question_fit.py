@@ -65,8 +65,8 @@ class FitProblem:
 
 def answer_fit(question: str, answer: str, cited: Sequence[int], shown: Sequence[ShownItem]) -> list[FitProblem]:
     """What keeps ``answer`` (citing ``cited``, drafted from ``shown``) from answering ``question``; [] when
-    nothing does. Items cited but not in ``shown`` count by their text only when given; unknown ones are
-    ignored (the citation check reports them)."""
+    nothing does. ``shown`` should hold the cited items too; a cited number it lacks is ignored (the citation
+    check reports numbers that do not exist)."""
     by_n = {item.n: item for item in shown}
     cited_items = [by_n[n] for n in cited if n in by_n]
     names = question_names(question)
