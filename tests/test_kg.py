@@ -104,3 +104,16 @@ async def test_hostile_label_cannot_inject_cypher(kg: KnowledgeGraph) -> None:
     with pytest.raises(ToolError):
         await write_document(kg.store, batch)
     assert not await kg.store.exists() or (await kg.status()).documents == 0
+
+
+async def test_vector_indexes_are_created_with_the_cheaper_construction_effort(kg: KnowledgeGraph) -> None:
+    from graphrag_agents.store.schema import EF_CONSTRUCTION, VECTOR_INDEXES
+
+    await kg.ensure_schema()
+    rows = await kg.store.ro_query("CALL db.indexes() YIELD label, types, options RETURN label, types, options")
+    vector = {label: dict(options["embedding"]) for label, types, options in rows
+              if "VECTOR" in (types.get("embedding") or [])}
+    assert set(vector) == {label for label, _ in VECTOR_INDEXES}
+    assert EF_CONSTRUCTION == 64 and all(o["efConstruction"] == 64 and o["M"] == 16 for o in vector.values())
+    assert all(o["similarityFunction"] == "cosine" and o["dimension"] == kg.embedder.dimension
+               for o in vector.values())
