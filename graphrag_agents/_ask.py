@@ -41,6 +41,11 @@ def add_agent_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--drafting", choices=["structured", "text"], default=None,
                         help="structured: a JSON short answer + evidence numbers, rendered and checked; text: "
                              "cited sentences (default: structured in retrieve_first, text in tools)")
+    parser.add_argument("--no-answer-fit", action="store_true",
+                        help="serve a structured answer that passes the citation check even when it does not fit "
+                             "the question (echoes it, one side of a comparison, unrelated evidence)")
+    parser.add_argument("--confirm", action="store_true",
+                        help="ask the model whether its cited evidence states the answer before serving it")
     parser.add_argument("--top-k", type=int, default=None, help="items per retrieve path (the agent's own retrieve)")
 
 
@@ -151,7 +156,8 @@ async def run_agent(toolkit: GraphRAGToolkit, question: str, args: argparse.Name
     agent = build_grounded_agent(None, toolkit.new_session(), mode=mode,
                                  min_score=args.min_score, max_revisions=args.max_revisions,
                                  retrieve_options=options, repair_citations=args.repair_citations,
-                                 drafting=args.drafting)
+                                 drafting=args.drafting, answer_fit=not args.no_answer_fit,
+                                 confirm=args.confirm)
     print(f"Agent ({mode} mode, model {configured_model_name()}):", file=steps)
     state: dict[str, Any] = {}
     try:
