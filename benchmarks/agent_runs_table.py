@@ -1,10 +1,11 @@
 """One table for several ``graphrag-agents eval`` runs of the reference agent, over the questions they all asked.
 
-    python benchmarks/agent_runs_table.py LABEL=OUT_DIR [LABEL=OUT_DIR ...]
+    python benchmarks/agent_runs_table.py [--questions FIRST-LAST] LABEL=OUT_DIR [LABEL=OUT_DIR ...]
 
 Each ``OUT_DIR`` is an eval output folder (``results.jsonl``). Runs asked back to back on the same graph with
 the same ``--limit`` may still differ in how far they got (an interrupted run resumes later); the table counts only
-the question ids every run finished, so the rows compare the same questions. Per run it prints:
+the question ids every run finished, so the rows compare the same questions (``--questions 21-40``: only those
+positions, 1-based, of the first run's records). Per run it prints:
 
 * answerable served right: answered, with the gold answer in the answer (of the answerable questions);
 * unanswerable refused: the fixed refusal on an unanswerable question;
@@ -50,6 +51,11 @@ def _row(label: str, records: list[dict[str, Any]]) -> str:
 
 def main(argv: list[str]) -> int:
     """Print the table of the runs named on the command line."""
+    first, last = 1, None
+    if argv[:1] == ["--questions"] and len(argv) > 1:
+        low, _, high = argv[1].partition("-")
+        first, last = int(low), int(high) if high else int(low)
+        argv = argv[2:]
     runs = [(label, Path(folder)) for label, _, folder in (arg.partition("=") for arg in argv)]
     if not runs or any(not (folder / "results.jsonl").exists() for _, folder in runs):
         print(__doc__, file=sys.stderr)
@@ -57,7 +63,7 @@ def main(argv: list[str]) -> int:
     loaded = {label: {r["id"]: r for r in read_records(folder / "results.jsonl") if r.get("agent")}
               for label, folder in runs}
     common = set.intersection(*(set(records) for records in loaded.values()))
-    order = [i for i in loaded[runs[0][0]] if i in common]
+    order = [i for i in list(loaded[runs[0][0]])[first - 1:last] if i in common]
     answerable = sum(1 for i in order if loaded[runs[0][0]][i]["answerable"])
     print(f"{len(order)} questions every run finished ({answerable} answerable, {len(order) - answerable} not)\n")
     print("| run | answerable served right | unanswerable refused | served answers right | EM | F1 | LLM calls / q "
