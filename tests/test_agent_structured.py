@@ -334,3 +334,22 @@ def test_confirmation_replies_are_read_strictly(reply_text: str, verdict: bool |
     from graphrag_agents.agent.confirm import parse_confirm
 
     assert parse_confirm(reply_text) is verdict
+
+
+async def test_supporting_sentence_asks_for_the_sentence_before_the_answer(toolkit: GraphRAGToolkit) -> None:
+    def with_sentence(messages: list[BaseMessage]) -> AIMessage:
+        n = evidence_number(messages[-1].text, "works at Acme Corp")
+        return AIMessage(json.dumps({"sentence": "Alice Smith works at Acme Corp in Berlin.", "answer": "Acme Corp",
+                                     "evidence": [n]}))
+
+    model = ScriptedChatModel(steps=[with_sentence])
+    result = result_of(await build_grounded_agent(model, toolkit, mode="retrieve_first",
+                                                  supporting_sentence=True).ainvoke({"question": QUESTION}))
+    assert not result.abstained and result.short_answer == "Acme Corp"
+    schema = model.call_kwargs[0]["response_format"]["json_schema"]["schema"]
+    assert list(schema["properties"])[:2] == ["sentence", "answer"] and schema["required"][0] == "sentence"
+    assert '{"sentence": "<the sentence of the evidence' in model.calls[0][-1].text
+    # The default format has no sentence.
+    plain = ScriptedChatModel(steps=[reply("Acme Corp", "works at Acme Corp")])
+    await build_grounded_agent(plain, toolkit, mode="retrieve_first").ainvoke({"question": QUESTION})
+    assert "sentence" not in plain.call_kwargs[0]["response_format"]["json_schema"]["schema"]["properties"]

@@ -23,6 +23,7 @@ from ..tools.citations import CitationCheck
 __all__ = [
     "DRAFT_SCHEMA",
     "NOT_IN_EVIDENCE",
+    "SENTENCE_SCHEMA",
     "StructuredDraft",
     "draft_prompt",
     "parse_draft",
@@ -57,9 +58,24 @@ _DECLINES = re.compile(r"^(?:not in (?:the )?evidence|unknown|none|n ?a|no answe
 _PUNCT = re.compile(r"[^\w\s]")
 
 
-def response_format() -> dict[str, Any]:
-    """The ``response_format`` of the drafting call (OpenAI's json_schema form, which litellm passes on)."""
-    return {"type": "json_schema", "json_schema": {"name": "grounded_answer", "schema": DRAFT_SCHEMA,
+SENTENCE_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "sentence": {"type": "string", "description": "the sentence of the evidence that states the answer, copied"},
+        **DRAFT_SCHEMA["properties"],
+    },
+    "required": ["sentence", "answer", "evidence"],
+    "additionalProperties": False,
+}
+"""The draft's JSON Schema with the supporting sentence first (``supporting_sentence``): the model copies the
+sentence that states the answer before it writes the answer."""
+
+
+def response_format(sentence: bool = False) -> dict[str, Any]:
+    """The ``response_format`` of the drafting call (OpenAI's json_schema form, which litellm passes on);
+    ``sentence``: the schema that asks for the supporting sentence first."""
+    return {"type": "json_schema", "json_schema": {"name": "grounded_answer",
+                                                   "schema": SENTENCE_SCHEMA if sentence else DRAFT_SCHEMA,
                                                    "strict": True}}
 
 
@@ -104,14 +120,16 @@ def render_draft(draft: StructuredDraft, evidence: list[int] | None = None) -> s
     return f"Answer: {draft.answer}{marker}."
 
 
-def draft_prompt(question: str, evidence: str) -> str:
+def draft_prompt(question: str, evidence: str, sentence: bool = False) -> str:
     """The structured drafting turn: the question, the numbered evidence, the question again and the format (in
-    words too, for a model without structured output)."""
+    words too, for a model without structured output); ``sentence``: the format with the supporting sentence."""
+    first = '"sentence": "<the sentence of the evidence that states the answer, copied>", ' if sentence else ""
+    none = '"sentence": "", ' if sentence else ""
     return (f"Question: {question}\n\nEvidence:\n{evidence}\n\n"
             f"Question: {question}\n"
-            'Reply with JSON only: {"answer": "<the short answer: a name, a number, a date, yes or no>", '
+            f'Reply with JSON only: {{{first}"answer": "<the short answer: a name, a number, a date, yes or no>", '
             '"evidence": [<the numbers of the evidence that states it>]}. Copy the answer exactly as the evidence '
-            f'writes it. If the evidence does not answer the question, reply {{"answer": "{NOT_IN_EVIDENCE}", '
+            f'writes it. If the evidence does not answer the question, reply {{{none}"answer": "{NOT_IN_EVIDENCE}", '
             '"evidence": []}.')
 
 

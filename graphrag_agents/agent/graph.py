@@ -72,6 +72,7 @@ def build_grounded_agent(
     reader: ReaderView | None = None,
     answer_fit: bool = True,
     confirm: bool = False,
+    supporting_sentence: bool = False,
     name: str = "grounded_agent",
 ) -> CompiledStateGraph[GroundedAgentState, None, GroundedAgentInput, GroundedAgentState]:
     """The reference agent: answer from the graph with ``[n]`` citations, verified, or the fixed refusal.
@@ -114,6 +115,8 @@ def build_grounded_agent(
             question, the answer and the items it cited, whether they state it (``{"supported": ...}``); no is
             the refusal (``abstain_reason="not_confirmed"``). One extra call per served answer; measured in
             ``docs/agent.md``.
+        supporting_sentence: with structured drafting, the reply format asks for the evidence sentence that
+            states the answer (copied) before the answer itself; measured in ``docs/agent.md``.
         name: the compiled graph's name.
 
     Returns:
@@ -144,7 +147,8 @@ def build_grounded_agent(
                    retrieve_options=dict(retrieve_options or {}), evidence_chars=evidence_chars,
                    text_tool_calls=text_tool_calls,
                    repair_citations=repair_citations,
-                   drafting=drafting, reader=reader or ReaderView(), answer_fit=answer_fit, confirm=confirm)
+                   drafting=drafting, reader=reader or ReaderView(), answer_fit=answer_fit, confirm=confirm,
+                   supporting_sentence=supporting_sentence)
     builder = StateGraph(GroundedAgentState, input_schema=GroundedAgentInput)
     builder.add_node("prepare", nodes.prepare)
     builder.add_node("agent", nodes.agent)

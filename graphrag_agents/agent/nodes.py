@@ -20,7 +20,7 @@ from ..tools.results import RetrieveResult, ToolResult
 from ..tools.toolkit import READ_TOOLS, GraphRAGToolkit
 from ._text_tool_calls import salvage_text_tool_calls
 from .confirm import CONFIRM_SYSTEM_PROMPT, confirm_prompt, confirm_response_format, parse_confirm
-from .drafting import StructuredDraft, draft_prompt, parse_draft, structured_revision_prompt
+from .drafting import StructuredDraft, draft_prompt, parse_draft, response_format, structured_revision_prompt
 from .gate import AcceptRule, last_ai_text, verify_draft
 from .prompts import (
     FINAL_ANSWER_PROMPT,
@@ -47,8 +47,9 @@ class Nodes:
                  refusal: str, min_score: float | None, accept: AcceptRule, system_prompt: str | None,
                  max_tool_rounds: int, retrieve_options: dict[str, Any], evidence_chars: int,
                  text_tool_calls: bool, repair_citations: bool, drafting: Drafting, reader: ReaderView,
-                 answer_fit: bool, confirm: bool) -> None:
+                 answer_fit: bool, confirm: bool, supporting_sentence: bool) -> None:
         self.mode = mode
+        self.supporting_sentence = supporting_sentence
         self.answer_fit = answer_fit
         self.confirm = confirm
         self.drafting = drafting
@@ -72,7 +73,7 @@ class Nodes:
                              for tool in tools}
         self.tool_node = ToolNode(tools)
         self.model = model
-        self.structured = StructuredCaller(model)
+        self.structured = StructuredCaller(model, response_format(sentence=supporting_sentence))
         self.confirmer = StructuredCaller(model, confirm_response_format())
         self.bound: Runnable[Any, BaseMessage] = model
         if mode == "tools":
@@ -174,8 +175,9 @@ class Nodes:
         if self.mode == "tools":
             prompt += state["messages"]
         else:
-            ask = draft_prompt if self.drafting == "structured" else evidence_prompt
-            evidence = HumanMessage(ask(state["question"], state.get("context", "")))
+            context = state.get("context", "")
+            evidence = HumanMessage(draft_prompt(state["question"], context, self.supporting_sentence)
+                                    if self.drafting == "structured" else evidence_prompt(state["question"], context))
             prompt += [evidence if m.id == state.get("question_id") else m for m in state["messages"]]
         if self.mode == "retrieve_first" and self.drafting == "structured":
             response = await self.structured.ainvoke(prompt, config)

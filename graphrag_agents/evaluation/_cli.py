@@ -41,6 +41,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--confirm", action="store_true",
                         help="before serving a structured answer, ask the model whether its cited evidence states "
                              "it (one more call per answer; no is the refusal)")
+    parser.add_argument("--supporting-sentence", action="store_true",
+                        help="structured drafting asks for the evidence sentence that states the answer first")
     parser.add_argument("--quiet", "-q", action="store_true", help="no progress bars")
 
 
@@ -52,6 +54,7 @@ async def run(args: argparse.Namespace) -> int:
         data_dir=Path(args.data_dir) if args.data_dir else None, url=args.url, graph=args.graph, model=model,
         agent_mode=args.agent_mode, max_tokens=args.max_tokens, repair_citations=args.repair_citations,
         drafting=args.drafting, answer_fit=not args.no_answer_fit, confirm=args.confirm,
+        supporting_sentence=args.supporting_sentence,
         progress=False if args.quiet else None,
     )
     if options.limit is not None and options.limit < 1:

@@ -66,6 +66,8 @@ class EvalOptions:
     """The agent's answer-fit rules on structured drafts (``build_grounded_agent(answer_fit=...)``)."""
     confirm: bool = False
     """The agent's confirmation turn before serving (``build_grounded_agent(confirm=...)``)."""
+    supporting_sentence: bool = False
+    """The drafting format with the supporting sentence first (``build_grounded_agent(supporting_sentence=...)``)."""
     paths: tuple[str, ...] = PATHS
     progress: bool | None = None
     """Progress bars (None: when stderr is a terminal)."""
@@ -80,7 +82,8 @@ class EvalOptions:
                 **({"repair_citations": True} if self.model and self.repair_citations else {}),
                 **({"drafting": self.drafting_used()} if self.model else {}),
                 **({"answer_fit": False} if self.model and not self.answer_fit else {}),
-                **({"confirm": True} if self.model and self.confirm else {})}
+                **({"confirm": True} if self.model and self.confirm else {}),
+                **({"supporting_sentence": True} if self.model and self.supporting_sentence else {})}
 
     def drafting_used(self) -> str:
         """The drafting the agent runs with: ``drafting``, or the agent's default for ``agent_mode``."""
@@ -234,7 +237,8 @@ def _agent_factory(model: str, options: EvalOptions) -> AnswererFactory:
     def make(kg: KnowledgeGraph) -> Answerer:
         chat = langchain_chat_model(model, max_tokens=options.max_tokens)
         return agent_answerer(kg, chat, options.agent_mode, repair_citations=options.repair_citations,
-                              drafting=options.drafting_used(), answer_fit=options.answer_fit, confirm=options.confirm)
+                              drafting=options.drafting_used(), answer_fit=options.answer_fit, confirm=options.confirm,
+                              supporting_sentence=options.supporting_sentence)
 
     return make
 
