@@ -6,11 +6,12 @@ the name they copied: the question's own entity ("Tottenham Hotspur" for "what w
 commonly referred to as?"), one option of a comparison whose other side the evidence never states, or a
 passage about something else ("Castile-La Mancha" from a passage about another football club). The rules:
 
-* **echo**: the answer only repeats words of the question (choice questions, whose options are answers, and
-  yes / no answers excepted);
-* **choice**: a comparison ("A or B?", "Are A and B both ...?") needs evidence about each side, so every option
-  (for a yes / no answer, every name of the question) must be the subject of a shown item: a passage titled
-  with it, or an item whose text opens with it;
+* **echo**: the answer is a phrase of the question itself (choice questions, whose options are answers, and
+  yes / no answers excepted; "Indooroopilly Shopping Centre" for "which shopping centre in ... Indooroopilly" is
+  not one);
+* **choice**: a comparison ("A or B?", "Are A and B both ...?") needs evidence about each side, so each option
+  (for a yes / no answer, the two names the question joins) must be the subject of a shown item: a passage
+  titled with it, or an item whose text opens with it;
 * **anchor**: the cited items must name one of the question's specific names (a name of two or more words, a
   quoted title, or a one-word name that is the subject of a shown item: "Spanish" is not), or be a passage whose
   title a shown item naming one of them mentions (one hop: the bridge of a two-hop question).
@@ -38,8 +39,13 @@ _WORD = re.compile(r"[^\W_]+")
 _YES_NO = frozenset({"yes", "no"})
 _QUOTED = re.compile(r"[\"“]([^\"“”]{2,120})[\"”]")
 _LETTERS = re.compile(r"[^\W\d_]{3,}")
+_TOKEN = re.compile(r"[^\W_][\w'’.&-]*|,")
+# Lowercase words inside a name ("Craig v. Boren", "Bank of America").
+_JOINERS = frozenset({"v.", "v", "vs.", "vs", "of", "the", "and", "&", "de", "da", "di", "del", "der", "van", "von",
+                      "la", "le", "du", "y"})
 # A question's options: "..., A or B?" (the last " or " before the question mark).
 _OR = re.compile(r"\s+or\s+", re.IGNORECASE)
+_AND = re.compile(r"\s+and\s+", re.IGNORECASE)
 _BOTH = re.compile(r"^\s*(?:are|were|is|was|do|does|did|have|has)\b.*\b(?:and|or)\b", re.IGNORECASE)
 # Question words that open a sentence and are capitalised for that reason alone.
 _QUESTION_OPENERS = frozenset("what which who whom whose when where why how is are was were do does did in on at "
@@ -70,17 +76,17 @@ def answer_fit(question: str, answer: str, cited: Sequence[int], shown: Sequence
     by_n = {item.n: item for item in shown}
     cited_items = [by_n[n] for n in cited if n in by_n]
     names = question_names(question)
-    options = choice_options(question, names)
+    options = choice_options(question)
     answer_words = _words(answer)
     if not answer_words:
         return []
     problems: list[FitProblem] = []
     yes_no = answer_words <= _YES_NO
-    if not options and not yes_no and answer_words <= _words(question):
+    if not options and not yes_no and _phrase(answer) in _phrase(question):
         problems.append(FitProblem("echo", f"the answer {answer!r} only repeats the question; it asks for "
                                            "something the question does not say"))
     sides = options if options and _is_option(answer_words, options) else \
-        (names if yes_no and _BOTH.match(question) and len(names) >= 2 else [])
+        (both_sides(question) if yes_no and _BOTH.match(question) else [])
     missing = [side.text for side in sides if not _subject_of_any(side, shown)]
     if missing:
         problems.append(FitProblem("choice", "a comparison needs evidence about each side: no evidence is about "
@@ -114,16 +120,57 @@ def quoted_names(question: str) -> list[Name]:
     return found
 
 
-def choice_options(question: str, names: Sequence[Name]) -> list[Name]:
-    """The two options of an "A or B?" question (the names just before and after its last " or "), or []."""
+def choice_options(question: str) -> list[Name]:
+    """The two options of an "A or B?" question (the capitalised phrases just before and after its last " or ",
+    joining words such as "v." and "of" included: "Craig v. Boren or United States v. Paramount Pictures, Inc."),
+    or []."""
     joins = list(_OR.finditer(question))
     if not joins:
         return []
     join = joins[-1]
-    before = [n for n in names if n.start + len(n.text) <= join.start() + 1
-              and not question[n.start + len(n.text):join.start()].strip(" ,\"'”’")]
-    after = [n for n in names if n.start >= join.end() - 1 and not question[join.end():n.start].strip(" \"'“‘")]
-    return [before[-1], after[0]] if before and after else []
+    left = _option(list(reversed(_TOKEN.findall(question[:join.start()]))), backwards=True)
+    right = _option(_TOKEN.findall(question[join.end():]), backwards=False)
+    return [left, right] if left and right else []
+
+
+def both_sides(question: str) -> list[Name]:
+    """The two names a yes / no comparison joins ("Are Sutera and Rhodotypos both shrubs?"), or []."""
+    joins = list(_AND.finditer(question))
+    if not joins:
+        return []
+    join = joins[-1]
+    left = _option(list(reversed(_TOKEN.findall(question[:join.start()]))), backwards=True)
+    right = _option(_TOKEN.findall(question[join.end():]), backwards=False)
+    return [left, right] if left and right else []
+
+
+def _option(tokens: list[str], *, backwards: bool) -> Name | None:
+    """The capitalised phrase at the start of ``tokens`` (read from the " or " outwards), or None."""
+    kept: list[str] = []
+    reached_end = True
+    for i, token in enumerate(tokens):
+        reached_end = False
+        if token == ",":
+            if not kept:
+                continue  # "DC Talk, or ..."
+            nxt = tokens[i + 1] if i + 1 < len(tokens) else ""
+            if backwards or not nxt[:1].isupper():  # ", Inc." continues a name read forwards
+                break
+        elif not (token[:1].isupper() or token[:1].isdigit() or token.lower() in _JOINERS):
+            break
+        kept.append(token)
+        reached_end = i == len(tokens) - 1
+    if backwards:
+        kept.reverse()
+        if reached_end and kept and kept[0].lower() in _QUESTION_OPENERS:
+            kept.pop(0)  # the question's own first word: "Is Japan or China bigger?"
+    while kept and (kept[-1] == "," or kept[-1] in _JOINERS):
+        kept.pop()
+    while kept and kept[0] in _JOINERS:
+        kept.pop(0)
+    text = " ".join(kept).replace(" ,", ",")
+    words = tuple(fold(w) for w in _LETTERS.findall(text) if w.lower() not in _JOINERS)
+    return Name(text=text, words=words) if words else None
 
 
 def _is_option(answer_words: frozenset[str], options: Sequence[Name]) -> bool:
@@ -140,11 +187,12 @@ def _subject_of_any(name: Name, shown: Sequence[ShownItem]) -> bool:
     if not words:
         return False
     for item in shown:
-        title = _words(_title_core(item.title))
-        if title and words <= title <= _words(name.text) | words:
+        title = frozenset(w for w in _words(_title_core(item.title)) if len(w) >= 3)
+        if title and (words <= title or title <= words):
             return True
         opening = extract_names(item.text[:200], lone_first=True)
-        if opening and opening[0].start < 3 and words <= frozenset(opening[0].words):
+        first = frozenset(opening[0].words) if opening and opening[0].start < 3 else frozenset()
+        if first and (words <= first or first <= words):
             return True
     return False
 
@@ -165,6 +213,11 @@ def _anchored(names: Sequence[Name], cited: Sequence[ShownItem], shown: Sequence
 def _title_core(title: str) -> str:
     """A document title without its disambiguating qualifier: "Rush (band)" -> "Rush"."""
     return re.sub(r"\s*\([^)]*\)\s*$", "", title)
+
+
+def _phrase(text: str) -> str:
+    """``text`` as folded words between spaces, to find one phrase inside another."""
+    return f" {' '.join(fold(w) for w in _WORD.findall(text))} "
 
 
 def _words(text: str) -> frozenset[str]:
