@@ -16,6 +16,7 @@ positions, 1-based, of the first run's records). Per run it prints:
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 from pathlib import Path
@@ -51,12 +52,15 @@ def _row(label: str, records: list[dict[str, Any]]) -> str:
 
 def main(argv: list[str]) -> int:
     """Print the table of the runs named on the command line."""
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("runs", nargs="*", metavar="LABEL=OUT_DIR")
+    parser.add_argument("--questions", default=None, help="FIRST-LAST: only these positions (1-based)")
+    args = parser.parse_args(argv)
     first, last = 1, None
-    if argv[:1] == ["--questions"] and len(argv) > 1:
-        low, _, high = argv[1].partition("-")
+    if args.questions:
+        low, _, high = args.questions.partition("-")
         first, last = int(low), int(high) if high else int(low)
-        argv = argv[2:]
-    runs = [(label, Path(folder)) for label, _, folder in (arg.partition("=") for arg in argv)]
+    runs = [(label, Path(folder)) for label, _, folder in (arg.partition("=") for arg in args.runs)]
     if not runs or any(not (folder / "results.jsonl").exists() for _, folder in runs):
         print(__doc__, file=sys.stderr)
         return 2
