@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..tools.render import shorten
-from .drafting import _first_object
+from .drafting import first_json_object
 
 __all__ = ["CONFIRM_SCHEMA", "CONFIRM_SYSTEM_PROMPT", "confirm_prompt", "confirm_response_format", "parse_confirm"]
 
@@ -52,7 +52,7 @@ def confirm_prompt(question: str, answer: str, cited: Sequence[tuple[int, str]])
 
 def parse_confirm(text: str) -> bool | None:
     """The reply's verdict, or None when it holds no readable one."""
-    value = _first_object(text, key="supported")
+    value = first_json_object(text, key="supported")
     if value is None:
         lowered = text.strip().lower()
         return True if lowered.startswith(("yes", "true")) else False if lowered.startswith(("no", "false")) \

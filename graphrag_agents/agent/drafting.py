@@ -102,7 +102,7 @@ class StructuredDraft:
 def parse_draft(text: str) -> StructuredDraft | None:
     """The structured draft in a reply (a JSON object with ``answer``, possibly fenced or after some words), or
     None when the reply holds none (the caller then checks it as free text)."""
-    value = _first_object(text)
+    value = first_json_object(text)
     if value is None or not isinstance(value.get("answer"), str | int | float):
         return None
     raw = str(value["answer"]).strip()
@@ -172,7 +172,7 @@ def _ints(value: Any) -> list[int]:
     return []
 
 
-def _first_object(text: str, key: str = "answer") -> dict[str, Any] | None:
+def first_json_object(text: str, key: str = "answer") -> dict[str, Any] | None:
     """The first JSON object in ``text`` that has ``key``."""
     decoder = json.JSONDecoder()
     text = text[:_MAX_REPLY_CHARS]
