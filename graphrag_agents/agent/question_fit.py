@@ -124,18 +124,17 @@ def choice_options(question: str) -> list[Name]:
     """The two options of an "A or B?" question (the capitalised phrases just before and after its last " or ",
     joining words such as "v." and "of" included: "Craig v. Boren or United States v. Paramount Pictures, Inc."),
     or []."""
-    joins = list(_OR.finditer(question))
-    if not joins:
-        return []
-    join = joins[-1]
-    left = _option(list(reversed(_TOKEN.findall(question[:join.start()]))), backwards=True)
-    right = _option(_TOKEN.findall(question[join.end():]), backwards=False)
-    return [left, right] if left and right else []
+    return _joined(question, _OR)
 
 
 def both_sides(question: str) -> list[Name]:
     """The two names a yes / no comparison joins ("Are Sutera and Rhodotypos both shrubs?"), or []."""
-    joins = list(_AND.finditer(question))
+    return _joined(question, _AND)
+
+
+def _joined(question: str, join_word: re.Pattern[str]) -> list[Name]:
+    """The phrases on either side of the last ``join_word`` of ``question``, or [] when one side has none."""
+    joins = list(join_word.finditer(question))
     if not joins:
         return []
     join = joins[-1]
@@ -145,7 +144,7 @@ def both_sides(question: str) -> list[Name]:
 
 
 def _option(tokens: list[str], *, backwards: bool) -> Name | None:
-    """The capitalised phrase at the start of ``tokens`` (read from the " or " outwards), or None."""
+    """The capitalised phrase at the start of ``tokens`` (read from the joining word outwards), or None."""
     kept: list[str] = []
     reached_end = True
     for i, token in enumerate(tokens):
@@ -201,8 +200,8 @@ def _anchored(names: Sequence[Name], cited: Sequence[ShownItem], shown: Sequence
     """Whether a cited item names a question name, or is a passage whose title a shown item naming one mentions."""
     if any(_named(name, _words(f"{item.title} {item.text}")) for item in cited for name in names):
         return True
-    anchors = [_words(f"{item.title} {item.text}") for item in shown
-               if any(_named(name, _words(f"{item.title} {item.text}")) for name in names)]
+    texts = [_words(f"{item.title} {item.text}") for item in shown]
+    anchors = [words for words in texts if any(_named(name, words) for name in names)]
     for item in cited:
         title = _words(_title_core(item.title))
         if title and any(title <= anchor for anchor in anchors):
