@@ -30,7 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from startup_bench import _rewrite_aof
 
-from graphrag_agents.store.schema import VECTOR_INDEXES, vector_index_statement
+from graphrag_agents.store.schema import VECTOR_INDEXES, drop_vector_index_statement, vector_index_statement
 
 GRAPH = "startup_bench"
 
@@ -45,8 +45,7 @@ async def _reindex(work: Path, ef: int, graph: str = GRAPH) -> float:
         dim = kg.embedder.dimension
         started = time.perf_counter()
         for label, pattern in VECTOR_INDEXES:
-            target = f"()-[n:{label}]->()" if pattern == "edge" else f"(n:{label})"
-            await kg.store.query(f"DROP VECTOR INDEX FOR {target} ON (n.embedding)")
+            await kg.store.query(drop_vector_index_statement(label, pattern))
             await kg.store.query(vector_index_statement(label, pattern, dim, ef_construction=ef))
         await wait_for_indexes(kg.store)
         return time.perf_counter() - started

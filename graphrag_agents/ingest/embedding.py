@@ -25,6 +25,7 @@ import numpy.typing as npt
 
 from ..models.embedder import Embedder
 from ..store.graph import GraphStore
+from ..store.schema import drop_vector_index_statement
 
 __all__ = ["CHUNK_EMBED_FORMAT", "CHUNK_NEEDS_VECTOR", "EmbedCounts", "chunk_embed_text", "embed_missing"]
 
@@ -153,7 +154,7 @@ async def _upgrading_chunks(store: GraphStore) -> bool:
         return False
     indexes = await store.ro_query("CALL db.indexes() YIELD label, types WHERE label = 'Chunk' RETURN types")
     if any("VECTOR" in kinds for (types,) in indexes for kinds in dict(types).values()):
-        await store.query("DROP VECTOR INDEX FOR (n:Chunk) ON (n.embedding)")
+        await store.query(drop_vector_index_statement("Chunk"))
     return True
 
 

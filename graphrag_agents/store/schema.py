@@ -17,8 +17,18 @@ from typing import Any
 from ..errors import EmbeddingMismatch, StoreUnavailable
 from .graph import GraphStore
 
-__all__ = ["EF_CONSTRUCTION", "VECTOR_INDEXES", "GraphMeta", "check_embedder", "ensure_schema", "read_meta",
-           "vector_index_statement", "wait_for_indexes", "write_meta_field"]
+__all__ = [
+    "EF_CONSTRUCTION",
+    "VECTOR_INDEXES",
+    "GraphMeta",
+    "check_embedder",
+    "drop_vector_index_statement",
+    "ensure_schema",
+    "read_meta",
+    "vector_index_statement",
+    "wait_for_indexes",
+    "write_meta_field",
+]
 
 _RANGE_INDEXES = [("Document", "id"), ("Document", "title"), ("Chunk", "id"), ("Chunk", "document_id"),
                   ("__Entity__", "id"), ("__Entity__", "name_key"), ("__Fact__", "id")]
@@ -148,9 +158,17 @@ async def _create_indexes(store: GraphStore, dim: int) -> None:
 def vector_index_statement(label: str, pattern: str, dim: int, *, ef_construction: int = EF_CONSTRUCTION) -> str:
     """The statement creating the cosine vector index on ``embedding`` of ``label`` (a node label, or a relation
     type when ``pattern`` is ``edge``)."""
-    target = f"()-[n:{label}]->()" if pattern == "edge" else f"(n:{label})"
     options = f"dimension: {int(dim)}, similarityFunction: 'cosine', efConstruction: {int(ef_construction)}"
-    return f"CREATE VECTOR INDEX FOR {target} ON (n.embedding) OPTIONS {{{options}}}"
+    return f"CREATE VECTOR INDEX FOR {_vector_target(label, pattern)} ON (n.embedding) OPTIONS {{{options}}}"
+
+
+def drop_vector_index_statement(label: str, pattern: str = "node") -> str:
+    """The statement dropping the vector index :func:`vector_index_statement` creates."""
+    return f"DROP VECTOR INDEX FOR {_vector_target(label, pattern)} ON (n.embedding)"
+
+
+def _vector_target(label: str, pattern: str) -> str:
+    return f"()-[n:{label}]->()" if pattern == "edge" else f"(n:{label})"
 
 
 async def _create_index(store: GraphStore, statement: str) -> None:
