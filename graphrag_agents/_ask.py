@@ -13,6 +13,7 @@ import re
 import sys
 from typing import IO, Any, Literal
 
+from ._agent_options import add_drafting_arguments, drafting_options
 from .citations._sentences import MARKER_RE, split_sentences
 from .errors import ConfigurationError
 from .models.langchain_model import MODEL_ENV, configured_model_name
@@ -36,16 +37,7 @@ def add_agent_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--min-score", type=float, default=None,
                         help="abstain without calling the model when retrieve's best score is under this")
     parser.add_argument("--max-revisions", type=int, default=1, help="revision turns before the refusal")
-    parser.add_argument("--repair-citations", action="store_true",
-                        help="cite the evidence the check suggests when a draft lacks it")
-    parser.add_argument("--drafting", choices=["structured", "text"], default=None,
-                        help="structured: a JSON short answer + evidence numbers, rendered and checked; text: "
-                             "cited sentences (default: structured in retrieve_first, text in tools)")
-    parser.add_argument("--no-answer-fit", action="store_true",
-                        help="serve a structured answer that passes the citation check even when it does not fit "
-                             "the question (echoes it, one side of a comparison, unrelated evidence)")
-    parser.add_argument("--confirm", action="store_true",
-                        help="ask the model whether its cited evidence states the answer before serving it")
+    add_drafting_arguments(parser)
     parser.add_argument("--top-k", type=int, default=None, help="items per retrieve path (the agent's own retrieve)")
 
 
@@ -155,9 +147,7 @@ async def run_agent(toolkit: GraphRAGToolkit, question: str, args: argparse.Name
     options: dict[str, Any] = {"top_k": args.top_k} if args.top_k else {}
     agent = build_grounded_agent(None, toolkit.new_session(), mode=mode,
                                  min_score=args.min_score, max_revisions=args.max_revisions,
-                                 retrieve_options=options, repair_citations=args.repair_citations,
-                                 drafting=args.drafting, answer_fit=not args.no_answer_fit,
-                                 confirm=args.confirm)
+                                 retrieve_options=options, **drafting_options(args))
     print(f"Agent ({mode} mode, model {configured_model_name()}):", file=steps)
     state: dict[str, Any] = {}
     try:

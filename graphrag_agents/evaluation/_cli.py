@@ -6,6 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from .._agent_options import add_drafting_arguments, drafting_options
 from ..models.langchain_model import configured_model_name
 from .runner import EvalOptions, parse_ks, run_eval
 
@@ -30,19 +31,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--agent-mode", default="retrieve_first", choices=["retrieve_first", "tools"],
                         help="retrieve_first suits small local models; tools lets the model call the tools")
     parser.add_argument("--max-tokens", type=int, default=256, help="cap on each answer the model writes")
-    parser.add_argument("--repair-citations", action="store_true",
-                        help="let the agent cite the evidence the check suggests when a draft lacks it")
-    parser.add_argument("--drafting", choices=["structured", "text"], default=None,
-                        help="structured: a JSON short answer + evidence numbers, rendered and checked; text: the "
-                             "model writes cited sentences (default: structured in retrieve_first)")
-    parser.add_argument("--no-answer-fit", action="store_true",
-                        help="serve a structured answer that passes the citation check even when it echoes the "
-                             "question or cites evidence unrelated to it (the agent's answer-fit rules off)")
-    parser.add_argument("--confirm", action="store_true",
-                        help="before serving a structured answer, ask the model whether its cited evidence states "
-                             "it (one more call per answer; no is the refusal)")
-    parser.add_argument("--supporting-sentence", action="store_true",
-                        help="structured drafting asks for the evidence sentence that states the answer first")
+    add_drafting_arguments(parser)
     parser.add_argument("--quiet", "-q", action="store_true", help="no progress bars")
 
 
@@ -52,9 +41,7 @@ async def run(args: argparse.Namespace) -> int:
     options = EvalOptions(
         out=args.out, extractor=args.extractor, ks=parse_ks(args.k), limit=args.limit,
         data_dir=Path(args.data_dir) if args.data_dir else None, url=args.url, graph=args.graph, model=model,
-        agent_mode=args.agent_mode, max_tokens=args.max_tokens, repair_citations=args.repair_citations,
-        drafting=args.drafting, answer_fit=not args.no_answer_fit, confirm=args.confirm,
-        supporting_sentence=args.supporting_sentence,
+        agent_mode=args.agent_mode, max_tokens=args.max_tokens, **drafting_options(args),
         progress=False if args.quiet else None,
     )
     if options.limit is not None and options.limit < 1:
