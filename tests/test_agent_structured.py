@@ -201,6 +201,7 @@ async def test_confirm_asks_about_the_cited_evidence_and_refuses_on_no(toolkit: 
             {"question": QUESTION})
         result = result_of(state)
         assert result.abstained is refused and result.llm_calls == 2 and state["confirmed"] is verdict
+        assert result.confirmed is verdict
         assert result.abstain_reason == ("not_confirmed" if refused else None)
         # The confirmation turn shows the question, the answer and only the cited item, in its own schema.
         n = evidence_number(model.calls[0][-1].text, "works at Acme Corp")

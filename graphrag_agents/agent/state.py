@@ -166,6 +166,8 @@ class GroundedAnswer:
     """The short answer of a structured draft (what EM / F1 score); '' with text drafting."""
     fit: list[str] = field(default_factory=list)
     """What the answer-fit rules found in the last structured draft (why an ``off_question`` run refused)."""
+    confirmed: bool | None = None
+    """The confirmation turn's verdict (``confirm``); None when it did not run."""
 
     @classmethod
     def from_state(cls, state: Mapping[str, Any]) -> GroundedAnswer:
@@ -185,6 +187,7 @@ class GroundedAnswer:
             repaired=bool(state.get("repaired", False)),
             short_answer=str(state.get("short_answer") or ""),
             fit=[str(p) for p in state.get("fit") or ()],
+            confirmed=state.get("confirmed"),
         )
 
     def to_text(self, source_chars: int = 200) -> str:

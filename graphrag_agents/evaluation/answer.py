@@ -90,7 +90,7 @@ def score_answer(question: Question, state: dict[str, Any], ms: float) -> dict[s
         "llm_calls": result.llm_calls, "tokens": int(result.tokens.get("total", 0)),
         "tool_calls": sum(1 for call in result.tool_calls if call.get("by") == "model"),
         "revisions": result.revisions, "repaired": result.repaired, "fit": result.fit,
-        "confirmed": state.get("confirmed"), "ms": round(ms), "error": None,
+        "confirmed": result.confirmed, "ms": round(ms), "error": None,
         "evidence": split_evidence(_read_text(state), cited),
     }
 
