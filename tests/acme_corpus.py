@@ -1,4 +1,5 @@
-"""The small corpus the adapter tests share: one document in which Alice Smith works at Acme Corp."""
+"""The small corpus the adapter and agent tests share: Alice Smith works at Acme Corp (and, for the agent tests, a
+second document in which Bob Jones founded Globex)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from graphrag_agents.kg import KnowledgeGraph
 
 QUESTION = "Where does Alice Smith work?"
 TEXT = "Alice Smith works at Acme Corp in Berlin. Acme Corp was founded in 1999."
+GLOBEX = "Bob Jones founded Globex in Springfield in 2005."
 
 
 async def write_acme(kg: KnowledgeGraph) -> None:
@@ -30,6 +32,24 @@ async def write_acme(kg: KnowledgeGraph) -> None:
          EntityRecord(acme, "Company", "Acme Corp", "A company in Berlin", [chunk.id])],
         [RelationRecord(alice, acme, "WORKS_AT", "Alice Smith works at Acme Corp in Berlin.", chunk.id)],
     ))
+    await kg.finalize()
+
+
+async def write_acme_and_globex(kg: KnowledgeGraph) -> None:
+    """Two documents (Acme, Globex), each with two entities and the relation of its first sentence, written
+    directly (no extractor) and finalized."""
+    await kg.ensure_schema()
+    for doc, text, (a, a_label), (b, b_label), rel in (
+        ("acme", TEXT, ("Alice Smith", "Person"), ("Acme Corp", "Company"), "WORKS_AT"),
+        ("globex", GLOBEX, ("Bob Jones", "Person"), ("Globex", "Company"), "FOUNDED"),
+    ):
+        chunk = ChunkRecord(id=f"{doc}#0", index=0, text=text)
+        ea, eb = entity_id(a_label, a), entity_id(b_label, b)
+        await write_document(kg.store, DocumentBatch(
+            DocumentRecord(id=doc, title=doc.title(), content_hash=doc), [chunk],
+            [EntityRecord(ea, a_label, a, "", [chunk.id]), EntityRecord(eb, b_label, b, "", [chunk.id])],
+            [RelationRecord(ea, eb, rel, text.split(". ")[0].rstrip(".") + ".", chunk.id)],
+        ))
     await kg.finalize()
 
 

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from acme_corpus import write_acme_and_globex
 from fake_chat import ScriptedChatModel, evidence_number, last_tool_text, tool_call
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
 from langgraph.checkpoint.memory import InMemorySaver
@@ -28,41 +29,18 @@ from graphrag_agents.agent import (
 )
 from graphrag_agents.agent._text_tool_calls import salvage_text_tool_calls
 from graphrag_agents.errors import ConfigurationError
-from graphrag_agents.ingest.records import (
-    ChunkRecord,
-    DocumentBatch,
-    DocumentRecord,
-    EntityRecord,
-    RelationRecord,
-    entity_id,
-)
-from graphrag_agents.ingest.writer import write_document
 from graphrag_agents.kg import KnowledgeGraph
 from graphrag_agents.tools.citations import CitationCheck
 from graphrag_agents.tools.toolkit import READ_TOOLS, GraphRAGToolkit
 
 QUESTION = "Where does Alice Smith work?"
-ACME = "Alice Smith works at Acme Corp in Berlin. Acme Corp was founded in 1999."
-GLOBEX = "Bob Jones founded Globex in Springfield in 2005."
 
 
 @pytest.fixture(scope="module")
 async def acme_kg(data_dir: Path, embedder: Any) -> AsyncIterator[KnowledgeGraph]:
     """Two small documents written directly (no extractor) and finalized, once per module; the tests only read."""
     kg = await KnowledgeGraph.open(graph=f"agent_{uuid.uuid4().hex[:10]}", data_dir=str(data_dir), embedder=embedder)
-    await kg.ensure_schema()
-    for doc, text, (a, a_label), (b, b_label), rel in (
-        ("acme", ACME, ("Alice Smith", "Person"), ("Acme Corp", "Company"), "WORKS_AT"),
-        ("globex", GLOBEX, ("Bob Jones", "Person"), ("Globex", "Company"), "FOUNDED"),
-    ):
-        chunk = ChunkRecord(id=f"{doc}#0", index=0, text=text)
-        ea, eb = entity_id(a_label, a), entity_id(b_label, b)
-        await write_document(kg.store, DocumentBatch(
-            DocumentRecord(id=doc, title=doc.title(), content_hash=doc), [chunk],
-            [EntityRecord(ea, a_label, a, "", [chunk.id]), EntityRecord(eb, b_label, b, "", [chunk.id])],
-            [RelationRecord(ea, eb, rel, text.split(". ")[0].rstrip(".") + ".", chunk.id)],
-        ))
-    await kg.finalize()
+    await write_acme_and_globex(kg)
     try:
         yield kg
     finally:
