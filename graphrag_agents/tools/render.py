@@ -65,19 +65,21 @@ def _fit(section: Section, budget: int) -> tuple[list[str], int]:
     return kept, used
 
 
-def _settle(live: Sequence[Section], pending: list[int], budget: int, shares: dict[int, int]) -> None:
-    """Split ``budget`` over ``pending`` by weight; sections needing less than their share hand the rest on."""
+def _settle(live: Sequence[Section], needs: Sequence[int], pending: list[int], budget: int,
+            shares: dict[int, int]) -> None:
+    """Split ``budget`` over ``pending`` by weight; sections needing less than their share (``needs``: the
+    characters each takes whole) hand the rest on."""
     pending = list(pending)
     while pending:
         weight = sum(live[i].weight for i in pending)
         unit = budget / weight if weight else 0
-        settled = [i for i in pending if _fit(live[i], 10**9)[1] <= unit * live[i].weight]
+        settled = [i for i in pending if needs[i] <= unit * live[i].weight]
         if not settled:
             for i in pending:
                 shares[i] = int(unit * live[i].weight)
             return
         for i in settled:
-            shares[i] = _fit(live[i], 10**9)[1]
+            shares[i] = needs[i]
             budget -= shares[i]
             pending.remove(i)
 
@@ -91,10 +93,10 @@ def render_sections(header: str, sections: Sequence[Section], max_chars: int, fo
     live = [s for s in sections if s.lines]
     budget = max(max_chars - len(header) - len(footer) - 2, 0)
     shares: dict[int, int] = {}
+    needs = [_fit(section, 10**9)[1] for section in live]  # what each section takes whole
     first = [i for i, s in enumerate(live) if s.first > 0]
-    needs = {i: _fit(live[i], 10**9)[1] for i in first}
     held = {i: min(needs[i], int(budget * live[i].first)) for i in first}
-    _settle(live, [i for i in range(len(live)) if i not in held], budget - sum(held.values()), shares)
+    _settle(live, needs, [i for i in range(len(live)) if i not in held], budget - sum(held.values()), shares)
     left = budget - sum(shares.values()) - sum(held.values())
     for i in first:
         extra = min(max(needs[i] - held[i], 0), left)
