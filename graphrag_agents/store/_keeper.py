@@ -24,9 +24,10 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
-__all__ = ["CLIENTS_NAME", "KEEPER_SCRIPT", "main", "spawn_keeper"]
+__all__ = ["CLIENTS_NAME", "KEEPER_SCRIPT", "main", "pdeathsig_preexec", "spawn_keeper"]
 
 CLIENTS_NAME = "falkordb.clients"
 KEEPER_SCRIPT = Path(__file__)
@@ -35,10 +36,17 @@ _STOP_TIMEOUT_S = 10.0
 _PR_SET_PDEATHSIG = 1
 
 
-def _bind_to_keeper() -> None:
-    os.setsid()
-    if sys.platform.startswith("linux"):
-        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+def pdeathsig_preexec(parent_pid: int) -> Callable[[], None]:
+    """A ``preexec_fn`` binding the child to ``parent_pid``: its own session (no terminal signals from the
+    parent's process group: Ctrl-C goes to Python only), and SIGTERM when the parent dies (Linux)."""
+    def preexec() -> None:
+        os.setsid()
+        if sys.platform.startswith("linux"):
+            ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+            if os.getppid() != parent_pid:  # the parent died before prctl took effect
+                os._exit(1)
+
+    return preexec
 
 
 def _no_clients(handle: int) -> bool:
@@ -94,7 +102,7 @@ def main(spec_json: str) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     data_dir = Path(spec["data_dir"])
     server = subprocess.Popen(spec["argv"], cwd=data_dir, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                              stderr=subprocess.DEVNULL, preexec_fn=_bind_to_keeper, close_fds=True)
+                              stderr=subprocess.DEVNULL, preexec_fn=pdeathsig_preexec(os.getpid()), close_fds=True)
     pid_file = data_dir / spec["pid_name"]
     pid_file.write_text(str(server.pid))
     os.write(spec["report"], f"{server.pid}\n".encode())

@@ -20,7 +20,6 @@ graph; the price is a server (and its memory) left running for the idle time aft
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import fcntl
 import hashlib
 import os
@@ -36,7 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import ConfigurationError, StoreUnavailable
-from ._keeper import CLIENTS_NAME, KEEPER_SCRIPT, spawn_keeper, stop_server
+from ._keeper import CLIENTS_NAME, KEEPER_SCRIPT, pdeathsig_preexec, spawn_keeper, stop_server
 from ._probe import PingWaiter, _probe
 
 __all__ = ["DEFAULT_DATA_DIR", "EmbeddedServer", "acquire_server", "idle_timeout_from_env", "release_server"]
@@ -54,7 +53,6 @@ _STOP_TIMEOUT_S = 10.0
 _ATTACH_TIMEOUT_S = 20.0
 # sun_path is 108 bytes on Linux (104 on macOS), including the terminating NUL.
 _MAX_SOCKET_PATH = 100
-_PR_SET_PDEATHSIG = 1
 _IDLE_ENV = "GRAPHRAG_SERVER_IDLE"
 
 
@@ -105,18 +103,6 @@ def _read_pid(pid_file: Path) -> int | None:
         return int(pid_file.read_text().strip())
     except (OSError, ValueError):
         return None
-
-
-def _pdeathsig_preexec(parent_pid: int) -> Callable[[], None]:
-    def preexec() -> None:
-        os.setsid()  # no terminal signals from the parent's process group (Ctrl-C goes to Python only)
-        if sys.platform.startswith("linux"):
-            libc = ctypes.CDLL(None, use_errno=True)
-            libc.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
-            if os.getppid() != parent_pid:  # the parent died before prctl took effect
-                os._exit(1)
-
-    return preexec
 
 
 class _LauncherThread:
@@ -284,7 +270,7 @@ class EmbeddedServer:
             def make() -> subprocess.Popen[bytes]:
                 return subprocess.Popen(
                     args, cwd=self.data_dir, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                    stderr=subprocess.DEVNULL, preexec_fn=_pdeathsig_preexec(parent), close_fds=True,
+                    stderr=subprocess.DEVNULL, preexec_fn=pdeathsig_preexec(parent), close_fds=True,
                 )
 
             self.process = _LauncherThread.get().popen(make)
