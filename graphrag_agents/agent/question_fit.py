@@ -30,6 +30,7 @@ from typing import Literal
 
 from ..citations._names import Name, extract_names
 from ..citations._text import fold
+from ..retrieval.candidates import title_key
 
 __all__ = ["FitProblem", "ShownItem", "answer_fit"]
 
@@ -186,7 +187,7 @@ def _subject_of_any(name: Name, shown: Sequence[ShownItem]) -> bool:
     if not words:
         return False
     for item in shown:
-        title = frozenset(w for w in _words(_title_core(item.title)) if len(w) >= 3)
+        title = frozenset(w for w in _words(title_key(item.title)) if len(w) >= 3)
         if title and (words <= title or title <= words):
             return True
         opening = extract_names(item.text[:200], lone_first=True)
@@ -203,15 +204,10 @@ def _anchored(names: Sequence[Name], cited: Sequence[ShownItem], shown: Sequence
     texts = [_words(f"{item.title} {item.text}") for item in shown]
     anchors = [words for words in texts if any(_named(name, words) for name in names)]
     for item in cited:
-        title = _words(_title_core(item.title))
+        title = _words(title_key(item.title))
         if title and any(title <= anchor for anchor in anchors):
             return True
     return False
-
-
-def _title_core(title: str) -> str:
-    """A document title without its disambiguating qualifier: "Rush (band)" -> "Rush"."""
-    return re.sub(r"\s*\([^)]*\)\s*$", "", title)
 
 
 def _phrase(text: str) -> str:
