@@ -1,4 +1,4 @@
-"""Does a short answer answer *this* question? Three deterministic rules read beside the citation check.
+"""Does a short answer answer *this* question? Deterministic rules read beside the citation check.
 
 The citation check verifies that the cited items state the answer; it cannot see the question. With the
 paragraph that holds the answer missing, small models answer from whatever is left, and the check then finds
@@ -14,7 +14,9 @@ passage about something else ("Castile-La Mancha" from a passage about another f
   titled with it, or an item whose text opens with it;
 * **anchor**: the cited items must name one of the question's specific names (a name of two or more words, a
   quoted title, or a one-word name that is the subject of a shown item: "Spanish" is not), or be a passage whose
-  title a shown item naming one of them mentions (one hop: the bridge of a two-hop question).
+  title a shown item naming one of them mentions (one hop: the bridge of a two-hop question);
+* **kind** and **order** (:mod:`~graphrag_agents.agent.figures_fit`): a number for "how many", a date for
+  "when", and a comparison's answer on the side the evidence's own years or heights put first.
 
 A finding leads to the revision turn (with the finding in words) and then to the fixed refusal, as a failed
 check does. No weights: each rule is a yes / no on names, so nothing was tuned on the questions it is
@@ -31,10 +33,11 @@ from typing import Literal
 from ..citations._names import Name, extract_names
 from ..citations._text import fold
 from ..retrieval.candidates import title_key
+from .figures_fit import Figure, Reader, kind_problem, order_problem
 
 __all__ = ["FitProblem", "ShownItem", "answer_fit"]
 
-FitRule = Literal["echo", "choice", "anchor"]
+FitRule = Literal["echo", "choice", "anchor", "kind", "order"]
 
 _WORD = re.compile(r"[^\W_]+")
 _YES_NO = frozenset({"yes", "no"})
@@ -92,6 +95,20 @@ def answer_fit(question: str, answer: str, cited: Sequence[int], shown: Sequence
     if missing:
         problems.append(FitProblem("choice", "a comparison needs evidence about each side: no evidence is about "
                                              f"{', '.join(repr(m) for m in missing)}"))
+    if not yes_no and (kind := kind_problem(question, answer)):
+        problems.append(FitProblem("kind", kind))
+    if options and not yes_no and not missing:
+        by_text = {option.text: option for option in options}
+
+        def figure(text: str, read: Reader) -> Figure | None:
+            item = _subject_item(by_text[text], shown)
+            found = read(item.text) if item is not None else None
+            return Figure(text, found[0], item.n, found[1]) if item is not None and found else None
+
+        order = order_problem(question, lambda text: _is_option(answer_words, [by_text[text]]), figure,
+                              list(by_text))
+        if order:
+            problems.append(FitProblem("order", order))
     quoted = quoted_names(question)
     specific = [*quoted, *(name for name in names if len(name.text.split()) > 1 or _subject_of_any(name, shown))]
     if specific and cited_items and not _anchored(specific, cited_items, shown):
@@ -183,18 +200,23 @@ def _named(name: Name, words: frozenset[str]) -> bool:
 
 def _subject_of_any(name: Name, shown: Sequence[ShownItem]) -> bool:
     """Whether a shown item is about ``name``: a passage titled with it, or a text that opens with it."""
+    return _subject_item(name, shown) is not None
+
+
+def _subject_item(name: Name, shown: Sequence[ShownItem]) -> ShownItem | None:
+    """The first shown item about ``name`` (a passage titled with it, or a text that opens with it), or None."""
     words = frozenset(name.words)
     if not words:
-        return False
+        return None
     for item in shown:
         title = frozenset(w for w in _words(title_key(item.title)) if len(w) >= 3)
         if title and (words <= title or title <= words):
-            return True
+            return item
         opening = extract_names(item.text[:200], lone_first=True)
         first = frozenset(opening[0].words) if opening and opening[0].start < 3 else frozenset()
         if first and (words <= first or first <= words):
-            return True
-    return False
+            return item
+    return None
 
 
 def _anchored(names: Sequence[Name], cited: Sequence[ShownItem], shown: Sequence[ShownItem]) -> bool:
