@@ -203,7 +203,9 @@ def _step_lines(node: str, update: dict[str, Any]) -> list[str]:
                 lines += [f"model calls {c['name']}({_clip(json.dumps(c['args'], ensure_ascii=False), 240)})"
                           for c in message.tool_calls]
             elif isinstance(message, AIMessage):
-                lines.append(f"model drafts: {_clip(message.text, 200)}")
+                confidence = update.get("confidence")
+                sure = f" (confidence {confidence:.2f})" if isinstance(confidence, float) else ""
+                lines.append(f"model drafts{sure}: {_clip(message.text, 200)}")
         return lines
     if node == "tools":
         lines = []
@@ -225,7 +227,7 @@ def _step_lines(node: str, update: dict[str, Any]) -> list[str]:
         if update.get("answer") and not update.get("abstained"):
             return [f"verify: {verdict} → answer"]
         if update.get("abstained"):
-            return [f"verify: {verdict} → refusal"]
+            return [f"verify: {verdict} → refusal ({update.get('abstain_reason')})"]
         findings = len(check.invalid) + len(check.uncited) + len(check.unsupported)
         return [f"verify: {verdict} ({findings} findings) → revision turn"]
     return []
@@ -238,5 +240,6 @@ def _json(result: Any) -> dict[str, Any]:
         "citation_check": result.check.model_dump(mode="json") if result.check else None,
         "sources": [s.model_dump(mode="json") for s in result.sources], "tool_calls": result.tool_calls,
         "llm_calls": result.llm_calls, "tokens": result.tokens, "revisions": result.revisions,
-        "repaired": result.repaired, "short_answer": result.short_answer,
+        "repaired": result.repaired, "short_answer": result.short_answer, "fit": result.fit,
+        "confirmed": result.confirmed, "confidence": result.confidence,
     }

@@ -31,6 +31,7 @@ CASSETTE = CASSETTES / "ask_retrieve_first_local.yaml"
 SERVER = "http://127.0.0.1:8090/v1"
 STRUCTURED_CASSETTE = CASSETTES / "ask_structured_local_1.5b.yaml"
 STRUCTURED_SERVER = "http://127.0.0.1:8091/v1"
+CONFIDENCE_CASSETTE = CASSETTES / "ask_confidence_local_1.5b.yaml"
 QUESTION = ('Which Canadian rock band released a song called "Counterparts" and had a drummer who was inducted '
             "into the Modern Drummer Hall of Fame?")
 # The two supporting paragraphs of the question and four distractors from the bundled demo corpus.
@@ -99,7 +100,7 @@ def test_ask_replays_the_structured_path(tmp_path: Path, model_env: None, monkey
     asyncio.run(_build(tmp_path))
     with _recorder().use_cassette(str(STRUCTURED_CASSETTE)) as cassette:
         code = main(["ask", QUESTION, "--data-dir", str(tmp_path), "--graph", "cassette", "--mode", "retrieve_first",
-                     "--json"])
+                     "--confirm", "--json"])
     out = capsys.readouterr().out
     if cassette.rewound:
         assert cassette.all_played, "the run made fewer model calls than the recording"
@@ -115,11 +116,42 @@ def test_ask_replays_the_structured_path(tmp_path: Path, model_env: None, monkey
     assert "answer" in json.loads(reply)
     result = json.loads(out)
     assert result["llm_calls"] == len(cassette.requests) and result["tokens"]["total"] > 0
-    if code == 0:  # served: the rendered short answer, checked, citing real evidence
+    if code == 0:  # served: the rendered short answer, checked, citing real evidence, and confirmed
         cited = ", ".join(map(str, result["citation_check"]["cited"]))
         assert result["answer"] == f"Answer: {result['short_answer']} [{cited}]."
-        assert result["sources"] and not result["abstained"]
+        assert result["sources"] and not result["abstained"] and result["confirmed"] is True
     else:
         assert code == 1 and result["answer"] == REFUSAL
-        assert result["abstain_reason"] in ("not_in_evidence", "ungrounded")
+        assert result["abstain_reason"] in ("not_in_evidence", "ungrounded", "off_question", "not_confirmed")
+    if result["confirmed"] is not None:  # the confirmation turn (--confirm) went out in its own schema
+        last = json.loads(cassette.requests[-1].body)
+        assert last["response_format"]["json_schema"]["schema"]["required"] == ["supported"]
+        assert "Proposed answer: " in last["messages"][-1]["content"]
     assert os.environ["OPENAI_API_KEY"] not in STRUCTURED_CASSETTE.read_text(encoding="utf-8")
+
+
+def test_ask_replays_the_models_confidence(tmp_path: Path, model_env: None, monkeypatch: pytest.MonkeyPatch,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    """``--min-confidence``: the request asks for log-probabilities, and the real server's reply carries them in
+    the form litellm passes on, from which the agent reads the short answer's probability."""
+    monkeypatch.setenv("OPENAI_API_BASE", STRUCTURED_SERVER)
+    asyncio.run(_build(tmp_path))
+    with _recorder().use_cassette(str(CONFIDENCE_CASSETTE)) as cassette:
+        code = main(["ask", QUESTION, "--data-dir", str(tmp_path), "--graph", "cassette", "--mode", "retrieve_first",
+                     "--confirm", "--min-confidence", "0.3", "--json"])
+    out = capsys.readouterr().out
+    if cassette.rewound:
+        assert cassette.all_played, "the run made fewer model calls than the recording"
+    request = json.loads(cassette.requests[0].body)
+    assert request["logprobs"] is True and request["response_format"]["type"] == "json_schema"
+    reply = json.loads(cassette.responses[0]["body"]["string"])["choices"][0]
+    tokens = reply["logprobs"]["content"]
+    assert "".join(t["token"] for t in tokens).strip().startswith(("{", "```"))
+    result = json.loads(out)
+    assert isinstance(result["confidence"], float) and 0.0 < result["confidence"] <= 1.0
+    assert result["short_answer"]
+    if result["confidence"] < 0.3:
+        assert code == 1 and result["abstain_reason"] == "low_confidence"
+    else:
+        assert result["abstain_reason"] != "low_confidence"
+    assert os.environ["OPENAI_API_KEY"] not in CONFIDENCE_CASSETTE.read_text(encoding="utf-8")

@@ -188,13 +188,25 @@ def test_ask_structured_prints_the_short_answer_and_the_refusal(
         n = evidence_number(messages[-1].text, "progressive rock band Rush")
         return AIMessage(json.dumps({"answer": "Rush", "evidence": [n]}))
 
-    _scripted(monkeypatch, draft)
+    # With --confirm the model is asked whether its evidence states the answer: it says yes, then no.
+    model = _scripted(monkeypatch, draft, AIMessage('{"supported": true}'))
     code = cli.main(["ask", QUESTION, "--data-dir", str(graph_dir), "--graph", "demo", "--mode", "retrieve_first",
-                     "--json"])
+                     "--confirm", "--json"])
     captured = capsys.readouterr()
     result = json.loads(captured.out)
     assert code == 0 and result["short_answer"] == "Rush" and re.fullmatch(r"Answer: Rush \[\d+\]\.", result["answer"])
     assert '· model drafts: {"answer": "Rush"' in captured.err
+    assert result["confirmed"] is True and result["llm_calls"] == 2 and len(model.calls) == 2
+    _scripted(monkeypatch, draft, AIMessage('{"supported": false}'))
+    code = cli.main(["ask", QUESTION, "--data-dir", str(graph_dir), "--graph", "demo", "--mode", "retrieve_first",
+                     "--confirm", "--json"])
+    captured = capsys.readouterr()
+    result = json.loads(captured.out)
+    assert code == 1 and result["abstain_reason"] == "not_confirmed" and "→ refusal (not_confirmed)" in captured.err
+    model = _scripted(monkeypatch, draft)
+    code = cli.main(["ask", QUESTION, "--data-dir", str(graph_dir), "--graph", "demo", "--mode", "retrieve_first",
+                     "--json"])
+    assert code == 0 and json.loads(capsys.readouterr().out)["confirmed"] is None and len(model.calls) == 1
 
     _scripted(monkeypatch, AIMessage('{"answer": "not in evidence", "evidence": []}'))
     code = cli.main(["ask", QUESTION, "--data-dir", str(graph_dir), "--graph", "demo", "--mode", "retrieve_first"])

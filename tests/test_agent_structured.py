@@ -77,7 +77,8 @@ def result_of(state: dict[str, Any]) -> GroundedAnswer:
 
 async def test_structured_draft_is_rendered_checked_and_served(toolkit: GraphRAGToolkit) -> None:
     model = ScriptedChatModel(steps=[reply("Acme Corp", "works at Acme Corp")])
-    state = await build_grounded_agent(model, toolkit, mode="retrieve_first").ainvoke({"question": QUESTION})
+    state = await build_grounded_agent(model, toolkit,
+                                       mode="retrieve_first", confirm=False).ainvoke({"question": QUESTION})
     result = result_of(state)
     n = evidence_number(model.calls[0][-1].text, "works at Acme Corp")
     assert not result.abstained and result.answer == f"Answer: Acme Corp [{n}]." and result.short_answer == "Acme Corp"
@@ -91,7 +92,8 @@ async def test_structured_draft_is_rendered_checked_and_served(toolkit: GraphRAG
 
 async def test_the_drafting_turn_reads_passages_first_and_no_entity_cards(toolkit: GraphRAGToolkit) -> None:
     model = ScriptedChatModel(steps=[reply("Acme Corp", "works at Acme Corp")])
-    state = await build_grounded_agent(model, toolkit, mode="retrieve_first").ainvoke({"question": QUESTION})
+    state = await build_grounded_agent(model, toolkit,
+                                       mode="retrieve_first", confirm=False).ainvoke({"question": QUESTION})
     prompt = model.calls[0][-1].text
     evidence = prompt.split("Evidence:\n", 1)[1].split("\n\nQuestion:", 1)[0]
     first = re.match(r"\[\d+\] \((\w+)\) ", evidence)
@@ -105,7 +107,7 @@ async def test_the_drafting_turn_reads_passages_first_and_no_entity_cards(toolki
 
 async def test_not_in_evidence_is_the_fixed_refusal(toolkit: GraphRAGToolkit) -> None:
     model = ScriptedChatModel(steps=[reply(NOT_IN_EVIDENCE)])
-    result = result_of(await build_grounded_agent(model, toolkit, mode="retrieve_first").ainvoke(
+    result = result_of(await build_grounded_agent(model, toolkit, mode="retrieve_first", confirm=False).ainvoke(
         {"question": QUESTION}))
     assert result.abstained and result.answer == REFUSAL and result.abstain_reason == "not_in_evidence"
     assert result.llm_calls == 1 and result.revisions == 0
@@ -113,7 +115,8 @@ async def test_not_in_evidence_is_the_fixed_refusal(toolkit: GraphRAGToolkit) ->
 
 async def test_low_score_gate_refuses_before_the_model(toolkit: GraphRAGToolkit) -> None:
     model = ScriptedChatModel(steps=[])
-    result = result_of(await build_grounded_agent(model, toolkit, mode="retrieve_first", min_score=0.99).ainvoke(
+    result = result_of(await build_grounded_agent(model, toolkit,
+                                                  mode="retrieve_first", confirm=False, min_score=0.99).ainvoke(
         {"question": QUESTION}))
     assert result.abstained and result.answer == REFUSAL and result.abstain_reason == "low_score"
     assert model.calls == []
@@ -122,7 +125,7 @@ async def test_low_score_gate_refuses_before_the_model(toolkit: GraphRAGToolkit)
 async def test_a_wrong_citation_is_repaired_by_the_checks_rule(toolkit: GraphRAGToolkit) -> None:
     # The model cites the Globex passage for "Acme Corp": the check finds the name in another item and cites it.
     model = ScriptedChatModel(steps=[reply("Acme Corp", "Bob Jones founded Globex")])
-    result = result_of(await build_grounded_agent(model, toolkit, mode="retrieve_first",
+    result = result_of(await build_grounded_agent(model, toolkit, mode="retrieve_first", confirm=False,
                                                   repair_citations=True).ainvoke({"question": QUESTION}))
     assert not result.abstained and result.repaired and result.llm_calls == 1
     assert result.check is not None and not result.check.unsupported
@@ -133,7 +136,7 @@ async def test_without_repair_the_revision_gets_the_findings_in_the_same_structu
         toolkit: GraphRAGToolkit) -> None:
     model = ScriptedChatModel(steps=[reply("Acme Corp", "Bob Jones founded Globex"),
                                      reply("Acme Corp", "works at Acme Corp")])
-    agent = build_grounded_agent(model, toolkit, mode="retrieve_first")  # repair is off by default
+    agent = build_grounded_agent(model, toolkit, mode="retrieve_first", confirm=False)  # repair is off by default
     result = result_of(await agent.ainvoke({"question": QUESTION}))
     assert not result.abstained and not result.repaired and result.revisions == 1 and result.llm_calls == 2
     turn = model.calls[1][-1].text
@@ -149,7 +152,7 @@ async def test_an_answer_echoing_the_question_gets_a_revision_turn_naming_why(to
     # "Alice Smith" is in the cited passage, so the citation check passes; it only repeats the question.
     model = ScriptedChatModel(steps=[reply("Alice Smith", "works at Acme Corp"),
                                      reply("Acme Corp", "works at Acme Corp")])
-    result = result_of(await build_grounded_agent(model, toolkit, mode="retrieve_first").ainvoke(
+    result = result_of(await build_grounded_agent(model, toolkit, mode="retrieve_first", confirm=False).ainvoke(
         {"question": QUESTION}))
     assert not result.abstained and result.short_answer == "Acme Corp" and result.revisions == 1
     turn = model.calls[1][-1].text
@@ -161,13 +164,13 @@ async def test_an_answer_from_evidence_unrelated_to_the_question_is_refused(tool
     # The Globex passage states "Globex" (the check passes) but never names Alice Smith, and nothing links it.
     steps = [reply("Globex", "Bob Jones founded Globex")] * 2
     result = result_of(await build_grounded_agent(ScriptedChatModel(steps=list(steps)), toolkit,
-                                                  mode="retrieve_first").ainvoke({"question": QUESTION}))
+                                                  mode="retrieve_first", confirm=False).ainvoke({"question": QUESTION}))
     assert result.abstained and result.answer == REFUSAL and result.abstain_reason == "off_question"
     assert result.check is not None and result.check.cited and not result.check.unsupported
     assert result.fit and "'Alice Smith'" in result.fit[0] and result.llm_calls == 2
     # The rules off: the same draft is served, so it is the answer-fit rule that refused it.
     served = result_of(await build_grounded_agent(ScriptedChatModel(steps=list(steps)), toolkit,
-                                                  mode="retrieve_first", answer_fit=False).ainvoke(
+                                                  mode="retrieve_first", confirm=False, answer_fit=False).ainvoke(
         {"question": QUESTION}))
     assert not served.abstained and served.short_answer == "Globex"
 
@@ -192,12 +195,12 @@ async def test_confirm_asks_about_the_cited_evidence_and_refuses_on_no(toolkit: 
     model = ScriptedChatModel(steps=[reply("Acme Corp", "works at Acme Corp")])
     result = result_of(await build_grounded_agent(model, toolkit, mode="retrieve_first").ainvoke(
         {"question": QUESTION}))
-    assert not result.abstained and result.llm_calls == 1
+    assert not result.abstained and result.llm_calls == 1 and result.confirmed is None
 
 
 async def test_an_answer_no_evidence_holds_is_refused_even_with_repair(toolkit: GraphRAGToolkit) -> None:
     model = ScriptedChatModel(steps=[reply("Initech", "works at Acme Corp")] * 2)
-    result = result_of(await build_grounded_agent(model, toolkit, mode="retrieve_first",
+    result = result_of(await build_grounded_agent(model, toolkit, mode="retrieve_first", confirm=False,
                                                   repair_citations=True).ainvoke({"question": QUESTION}))
     assert result.abstained and result.abstain_reason == "ungrounded" and not result.repaired
     assert result.short_answer == "Initech" and result.llm_calls == 2
@@ -209,7 +212,7 @@ async def test_a_reply_without_json_is_checked_as_free_text(toolkit: GraphRAGToo
         return AIMessage(f"Alice Smith works at Acme Corp [{n}].")
 
     model = ScriptedChatModel(steps=[free_text])
-    result = result_of(await build_grounded_agent(model, toolkit, mode="retrieve_first").ainvoke(
+    result = result_of(await build_grounded_agent(model, toolkit, mode="retrieve_first", confirm=False).ainvoke(
         {"question": QUESTION}))
     assert not result.abstained and result.answer.startswith("Alice Smith works at Acme Corp [")
     assert result.short_answer == ""
@@ -227,7 +230,7 @@ class NoStructuredOutput(ScriptedChatModel):
 
 async def test_a_model_without_structured_output_gets_the_format_in_words(toolkit: GraphRAGToolkit) -> None:
     model = NoStructuredOutput(steps=[reply("Acme Corp", "works at Acme Corp", extra="Here you go: ")])
-    result = result_of(await build_grounded_agent(model, toolkit, mode="retrieve_first").ainvoke(
+    result = result_of(await build_grounded_agent(model, toolkit, mode="retrieve_first", confirm=False).ainvoke(
         {"question": QUESTION}))
     assert not result.abstained and result.short_answer == "Acme Corp" and result.llm_calls == 1
     assert model.call_kwargs == [{}] and '"answer"' in model.calls[0][-1].text
@@ -323,7 +326,7 @@ async def test_supporting_sentence_asks_for_the_sentence_before_the_answer(toolk
                                      "evidence": [n]}))
 
     model = ScriptedChatModel(steps=[with_sentence])
-    result = result_of(await build_grounded_agent(model, toolkit, mode="retrieve_first",
+    result = result_of(await build_grounded_agent(model, toolkit, mode="retrieve_first", confirm=False,
                                                   supporting_sentence=True).ainvoke({"question": QUESTION}))
     assert not result.abstained and result.short_answer == "Acme Corp"
     schema = model.call_kwargs[0]["response_format"]["json_schema"]["schema"]
@@ -331,5 +334,5 @@ async def test_supporting_sentence_asks_for_the_sentence_before_the_answer(toolk
     assert '{"sentence": "<the sentence of the evidence' in model.calls[0][-1].text
     # The default format has no sentence.
     plain = ScriptedChatModel(steps=[reply("Acme Corp", "works at Acme Corp")])
-    await build_grounded_agent(plain, toolkit, mode="retrieve_first").ainvoke({"question": QUESTION})
+    await build_grounded_agent(plain, toolkit, mode="retrieve_first", confirm=False).ainvoke({"question": QUESTION})
     assert "sentence" not in plain.call_kwargs[0]["response_format"]["json_schema"]["schema"]["properties"]

@@ -9,8 +9,11 @@ Needs the ``langchain`` extra: ``pip install 'graphrag-agents[langchain]'``.
   evidence of the drafting turn.
 * :func:`answer_fit` is the agent's check that a short answer fits its question (not an echo of it, evidence
   about each side of a comparison, cited evidence tied to its names).
+* :func:`answer_confidence` reads the model's probability of its short answer from the reply's log-probabilities
+  (``min_confidence``).
 """
 
+from .confidence import answer_confidence
 from .drafting import DRAFT_SCHEMA, NOT_IN_EVIDENCE, StructuredDraft, parse_draft, render_draft
 from .gate import (
     REFUSAL,
@@ -51,6 +54,7 @@ __all__ = [
     "ToolCallRecord",
     "Verdict",
     "add_suggested_citations",
+    "answer_confidence",
     "answer_fit",
     "build_grounded_agent",
     "citation_gate",

@@ -5,7 +5,7 @@ answer), the tools and verify."""
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Literal
 
 from langchain_core.language_models import BaseChatModel
@@ -19,6 +19,7 @@ from ..errors import ConfigurationError, ToolError
 from ..tools.results import RetrieveResult, ToolResult
 from ..tools.toolkit import READ_TOOLS, GraphRAGToolkit
 from ._text_tool_calls import salvage_text_tool_calls
+from .confidence import answer_confidence, token_logprobs
 from .confirm import CONFIRM_SYSTEM_PROMPT, confirm_prompt, confirm_response_format, parse_confirm
 from .drafting import StructuredDraft, draft_prompt, parse_draft, response_format, structured_revision_prompt
 from .gate import AcceptRule, last_ai_text, verify_draft
@@ -47,8 +48,9 @@ class Nodes:
                  refusal: str, min_score: float | None, accept: AcceptRule, system_prompt: str | None,
                  max_tool_rounds: int, retrieve_options: dict[str, Any], evidence_chars: int,
                  text_tool_calls: bool, repair_citations: bool, drafting: Drafting, reader: ReaderView,
-                 answer_fit: bool, confirm: bool, supporting_sentence: bool) -> None:
+                 answer_fit: bool, confirm: bool, supporting_sentence: bool, min_confidence: float | None) -> None:
         self.mode = mode
+        self.min_confidence = min_confidence
         self.supporting_sentence = supporting_sentence
         self.answer_fit = answer_fit
         self.confirm = confirm
@@ -73,7 +75,8 @@ class Nodes:
                              for tool in tools}
         self.tool_node = ToolNode(tools)
         self.model = model
-        self.structured = StructuredCaller(model, response_format(sentence=supporting_sentence))
+        logprobs = min_confidence is not None
+        self.structured = StructuredCaller(model, response_format(sentence=supporting_sentence), logprobs=logprobs)
         self.confirmer = StructuredCaller(model, confirm_response_format())
         self.bound: Runnable[Any, BaseMessage] = model
         if mode == "tools":
@@ -136,6 +139,7 @@ class Nodes:
             "sources": [], "tool_calls": [], "llm_calls": 0, "tokens": TokenUsage(input=0, output=0, total=0),
             "revisions": 0, "repaired": False, "tool_rounds": 0, "best_score": None, "context": "",
             "short_answer": "", "shown": None, "shown_titles": [], "fit": [], "confirmed": None,
+            "confidence": None,
         }
 
     async def gate(self, state: State) -> Update:
@@ -181,12 +185,26 @@ class Nodes:
             prompt += [evidence if m.id == state.get("question_id") else m for m in state["messages"]]
         if self.mode == "retrieve_first" and self.drafting == "structured":
             response = await self.structured.ainvoke(prompt, config)
-        else:
-            response = as_ai_message(await self.bound.ainvoke(prompt, config))
+            return self.drafted(state, response)
+        response = as_ai_message(await self.bound.ainvoke(prompt, config))
         if self.mode == "tools" and self.text_tool_calls:
             response = salvage_text_tool_calls(response, self.tool_schemas)
         return {"messages": [response], "llm_calls": state.get("llm_calls", 0) + 1,
                 "tokens": add_usage(state.get("tokens"), response)}
+
+    def drafted(self, state: State, response: AIMessage, added: Sequence[BaseMessage] = ()) -> Update:
+        """The update of a structured drafting call: the reply, its cost and (with ``min_confidence``) the
+        model's confidence in its short answer."""
+        update: Update = {"messages": [*added, response], "llm_calls": state.get("llm_calls", 0) + 1,
+                          "tokens": add_usage(state.get("tokens"), response)}
+        if self.min_confidence is not None:
+            if token_logprobs(response) is None:
+                raise ConfigurationError(
+                    f"{type(self.model).__name__} returned no log-probabilities, so min_confidence cannot be "
+                    "applied. Fix: build the agent with min_confidence=None (eval / ask: leave out "
+                    "--min-confidence), or use a provider that returns them (OpenAI, llama.cpp, vLLM).")
+            update["confidence"] = answer_confidence(response)
+        return update
 
     async def tools(self, state: State, config: RunnableConfig) -> Update:
         """Run the model's tool calls (LangGraph's ToolNode) in the run's evidence session."""
@@ -211,8 +229,7 @@ class Nodes:
         added = [] if isinstance(state["messages"][-1], HumanMessage) else \
             [HumanMessage(FINAL_ANSWER_PROMPT.format(question=state["question"]))]
         response = await self.structured.ainvoke([SystemMessage(self.system), *state["messages"], *added], config)
-        return {"messages": [*added, response], "llm_calls": state.get("llm_calls", 0) + 1,
-                "tokens": add_usage(state.get("tokens"), response)}
+        return self.drafted(state, response, added)
 
     async def verify(self, state: State, config: RunnableConfig) -> Update:
         """Check the draft: serve it, ask for one more revision, or serve the refusal."""
@@ -235,6 +252,9 @@ class Nodes:
         if misfit:
             update["fit"] = misfit
         elif verdict.accepted:
+            if structured is not None and self.min_confidence is not None and \
+                    (state.get("confidence") or 0.0) < self.min_confidence:
+                return {**update, "verdict": "refused", **self.abstain("low_confidence")}
             if structured is not None and self.confirm:
                 confirmed, usage = await self.confirmed(state, structured, verdict.check.cited, config)
                 update.update(usage, confirmed=confirmed)

@@ -39,13 +39,14 @@ Drafting = Literal["structured", "text"]
 model writes the cited sentences itself."""
 
 AbstainReason = Literal["low_score", "no_evidence", "retrieve_failed", "not_in_evidence", "ungrounded",
-                        "off_question", "not_confirmed"]
+                        "off_question", "not_confirmed", "low_confidence"]
 """Why a run ended in the refusal: the gate's best score was under ``min_score``; retrieve found nothing
 (``retrieve_first``); the agent's own retrieve failed; the model's structured answer was "not in evidence"; the
 drafts never passed the citation check; or they passed it but did not answer the question
 (:func:`~graphrag_agents.agent.answer_fit`: an echo of the question, one side of a comparison, or
 evidence unrelated to the question's names); or, with ``confirm``, the model answered that its cited evidence does
-not state the answer."""
+not state the answer; or, with ``min_confidence``, the model's probability of its own short answer was under the
+threshold."""
 
 
 class TokenUsage(TypedDict):
@@ -121,6 +122,9 @@ class GroundedAgentState(TypedDict, total=False):
     """What the answer-fit rules found in the last structured draft ([] when nothing, or when they are off)."""
     confirmed: bool | None
     """The confirmation turn's verdict (``confirm``); None when it did not run."""
+    confidence: float | None
+    """The model's probability of the last structured draft's short answer (``min_confidence``); None when not
+    measured."""
     short_answer: str
     """The short answer of the last structured draft, without markers ('' with text drafting); on a refusal it
     is what the model had answered."""
@@ -168,6 +172,8 @@ class GroundedAnswer:
     """What the answer-fit rules found in the last structured draft (why an ``off_question`` run refused)."""
     confirmed: bool | None = None
     """The confirmation turn's verdict (``confirm``); None when it did not run."""
+    confidence: float | None = None
+    """The model's probability of its short answer (``min_confidence``); None when not measured."""
 
     @classmethod
     def from_state(cls, state: Mapping[str, Any]) -> GroundedAnswer:
@@ -188,6 +194,7 @@ class GroundedAnswer:
             short_answer=str(state.get("short_answer") or ""),
             fit=[str(p) for p in state.get("fit") or ()],
             confirmed=state.get("confirmed"),
+            confidence=state.get("confidence"),
         )
 
     def to_text(self, source_chars: int = 200) -> str:

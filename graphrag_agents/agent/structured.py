@@ -16,6 +16,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.runnables import Runnable, RunnableConfig
 
+from ..errors import ConfigurationError
 from .drafting import response_format
 
 __all__ = ["StructuredCaller", "as_ai_message", "refuses_response_format"]
@@ -32,12 +33,15 @@ def refuses_response_format(exc: BaseException) -> bool:
 
 class StructuredCaller:
     """Calls ``model`` with the draft's JSON Schema (or ``fmt``) as ``response_format``, falling back to plain calls
-    when the model refuses it (``supported`` then turns False for the rest of the agent's life)."""
+    when the model refuses it (``supported`` then turns False for the rest of the agent's life); ``logprobs``: ask
+    for the reply's token log-probabilities too (:mod:`~graphrag_agents.agent.confidence` reads them)."""
 
-    def __init__(self, model: BaseChatModel, fmt: dict[str, Any] | None = None) -> None:
-        self.model = model
+    def __init__(self, model: BaseChatModel, fmt: dict[str, Any] | None = None, *, logprobs: bool = False) -> None:
+        self.logprobs = {"logprobs": True} if logprobs else {}
+        self.model: Runnable[Any, BaseMessage] = model.bind(**self.logprobs) if logprobs else model
         self.supported = True
-        self._bound: Runnable[Any, BaseMessage] = model.bind(response_format=fmt or response_format())
+        self._bound: Runnable[Any, BaseMessage] = model.bind(response_format=fmt or response_format(),
+                                                             **self.logprobs)
 
     async def ainvoke(self, prompt: Sequence[BaseMessage], config: RunnableConfig | None = None) -> AIMessage:
         """The model's reply to ``prompt``, as an AIMessage."""
@@ -45,6 +49,10 @@ class StructuredCaller:
             try:
                 return as_ai_message(await self._bound.ainvoke(list(prompt), config))
             except Exception as exc:  # which errors mean "unsupported" differs per provider; others re-raise
+                if self.logprobs and "logprobs" in str(exc).lower():
+                    raise ConfigurationError(
+                        f"The model does not return log-probabilities ({exc}). Fix: build the agent with "
+                        "min_confidence=None (eval / ask: leave out --min-confidence).") from exc
                 if not refuses_response_format(exc):
                     raise
                 self.supported = False

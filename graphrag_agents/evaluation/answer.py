@@ -62,6 +62,7 @@ _NO_ANSWER: dict[str, Any] = {
     "answer": "", "abstained": False, "abstain_reason": None, "grounded": False, "cited": [], "invalid": [],
     "draft": "", "uncited": [], "unsupported": [], "llm_calls": 0, "tokens": 0, "tool_calls": 0, "revisions": 0,
     "repaired": False, "evidence": [], "short_answer": "", "served_right": False, "fit": [], "confirmed": None,
+    "confidence": None,
 }
 
 
@@ -90,9 +91,14 @@ def score_answer(question: Question, state: dict[str, Any], ms: float) -> dict[s
         "llm_calls": result.llm_calls, "tokens": int(result.tokens.get("total", 0)),
         "tool_calls": sum(1 for call in result.tool_calls if call.get("by") == "model"),
         "revisions": result.revisions, "repaired": result.repaired, "fit": result.fit,
-        "confirmed": result.confirmed, "ms": round(ms), "error": None,
+        "confirmed": result.confirmed, "confidence": _rounded(result.confidence),
+        "ms": round(ms), "error": None,
         "evidence": split_evidence(_read_text(state), cited),
     }
+
+
+def _rounded(value: float | None) -> float | None:
+    return None if value is None else round(value, 4)
 
 
 def agent_answerer(kg: KnowledgeGraph, model: str | BaseChatModel, mode: str = "retrieve_first",

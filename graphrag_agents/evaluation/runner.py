@@ -68,6 +68,8 @@ class EvalOptions:
     """The agent's confirmation turn before serving (``build_grounded_agent(confirm=...)``)."""
     supporting_sentence: bool = False
     """The drafting format with the supporting sentence first (``build_grounded_agent(supporting_sentence=...)``)."""
+    min_confidence: float | None = None
+    """The agent's threshold on the model's probability of its answer (``build_grounded_agent(min_confidence=...)``)."""
     paths: tuple[str, ...] = PATHS
     progress: bool | None = None
     """Progress bars (None: when stderr is a terminal)."""
@@ -83,7 +85,9 @@ class EvalOptions:
                 **({"drafting": self.drafting_used()} if self.model else {}),
                 **({"answer_fit": False} if self.model and not self.answer_fit else {}),
                 **({"confirm": True} if self.model and self.confirm else {}),
-                **({"supporting_sentence": True} if self.model and self.supporting_sentence else {})}
+                **({"supporting_sentence": True} if self.model and self.supporting_sentence else {}),
+                **({"min_confidence": self.min_confidence}
+                   if self.model and self.min_confidence is not None else {})}
 
     def drafting_used(self) -> str:
         """The drafting the agent runs with: ``drafting``, or the agent's default for ``agent_mode``."""
@@ -221,6 +225,7 @@ async def run_eval(questions_path: str | Path, corpus_path: str | Path, options:
             "drafting": options.drafting_used() if options.model or answerer else None,
             "answer_fit": options.answer_fit if options.model or answerer else None,
             "confirm": options.confirm if options.model or answerer else None,
+            "min_confidence": options.min_confidence if options.model or answerer else None,
             "runs": _log_run(out, {"asked": len(todo), "seconds": round(time.perf_counter() - started, 1),
                                    "cpu_seconds": round(time.process_time() - cpu_started, 1),
                                    "graph_reused": build.reused})}
@@ -237,8 +242,9 @@ def _agent_factory(model: str, options: EvalOptions) -> AnswererFactory:
     def make(kg: KnowledgeGraph) -> Answerer:
         chat = langchain_chat_model(model, max_tokens=options.max_tokens)
         return agent_answerer(kg, chat, options.agent_mode, repair_citations=options.repair_citations,
-                              drafting=options.drafting_used(), answer_fit=options.answer_fit, confirm=options.confirm,
-                              supporting_sentence=options.supporting_sentence)
+                              drafting=options.drafting_used(), answer_fit=options.answer_fit,
+                              confirm=options.confirm, supporting_sentence=options.supporting_sentence,
+                              min_confidence=options.min_confidence)
 
     return make
 
