@@ -4,6 +4,11 @@ second document in which Bob Jones founded Globex)."""
 from __future__ import annotations
 
 import re
+import uuid
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
 
 from graphrag_agents.ingest.records import (
     ChunkRecord,
@@ -62,3 +67,17 @@ def cite(text: str, claim: str = "works at Acme Corp") -> int:
         if claim in line and number is not None:
             return number
     raise AssertionError(f"no evidence says {claim!r}: {text}")
+
+
+@asynccontextmanager
+async def acme_and_globex_graph(data_dir: Path, embedder: Any, prefix: str) -> AsyncIterator[KnowledgeGraph]:
+    """A graph of its own holding the two documents of :func:`write_acme_and_globex`, deleted afterwards (the
+    agent tests' module fixtures)."""
+    kg = await KnowledgeGraph.open(graph=f"{prefix}_{uuid.uuid4().hex[:10]}", data_dir=str(data_dir),
+                                   embedder=embedder)
+    await write_acme_and_globex(kg)
+    try:
+        yield kg
+    finally:
+        await kg.store.delete()
+        await kg.close()

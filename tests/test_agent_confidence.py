@@ -5,14 +5,13 @@ from __future__ import annotations
 
 import json
 import math
-import uuid
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
 import pytest
-from acme_corpus import write_acme_and_globex
+from acme_corpus import acme_and_globex_graph
 from fake_chat import ScriptedChatModel, evidence_number
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 
@@ -76,14 +75,8 @@ def test_a_reply_without_an_answer_string_has_no_confidence() -> None:
 
 @pytest.fixture(scope="module")
 async def acme_kg(data_dir: Path, embedder: Any) -> AsyncIterator[KnowledgeGraph]:
-    kg = await KnowledgeGraph.open(graph=f"confidence_{uuid.uuid4().hex[:10]}", data_dir=str(data_dir),
-                                   embedder=embedder)
-    await write_acme_and_globex(kg)
-    try:
+    async with acme_and_globex_graph(data_dir, embedder, "confidence") as kg:
         yield kg
-    finally:
-        await kg.store.delete()
-        await kg.close()
 
 
 @pytest.fixture

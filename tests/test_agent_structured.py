@@ -6,14 +6,13 @@ from __future__ import annotations
 
 import json
 import re
-import uuid
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 from acme_corpus import TEXT as ACME
-from acme_corpus import write_acme_and_globex
+from acme_corpus import acme_and_globex_graph
 from fake_chat import ScriptedChatModel, evidence_number, last_tool_text, tool_call
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 
@@ -38,14 +37,8 @@ QUESTION = "Where does Alice Smith work?"
 @pytest.fixture(scope="module")
 async def acme_kg(data_dir: Path, embedder: Any) -> AsyncIterator[KnowledgeGraph]:
     """Two small documents written directly (no extractor) and finalized, once per module; the tests only read."""
-    kg = await KnowledgeGraph.open(graph=f"structured_{uuid.uuid4().hex[:10]}", data_dir=str(data_dir),
-                                   embedder=embedder)
-    await write_acme_and_globex(kg)
-    try:
+    async with acme_and_globex_graph(data_dir, embedder, "structured") as kg:
         yield kg
-    finally:
-        await kg.store.delete()
-        await kg.close()
 
 
 @pytest.fixture
