@@ -20,7 +20,9 @@ from typing import Any
 
 from langchain_core.messages import AIMessage
 
-__all__ = ["answer_confidence", "token_logprobs"]
+from ..errors import ConfigurationError
+
+__all__ = ["answer_confidence", "answer_probability", "missing_logprobs", "token_logprobs"]
 
 # The opening of the answer's string value in the reply, e.g. `"answer": "`.
 _ANSWER_VALUE = re.compile(r'"answer"\s*:\s*"')
@@ -46,8 +48,12 @@ def answer_confidence(message: AIMessage) -> float | None:
     """The probability the model gave the short answer of its structured reply (0-1), or None when the reply has
     no log-probabilities or no ``"answer"`` string."""
     tokens = token_logprobs(message)
-    if tokens is None:
-        return None
+    return None if tokens is None else answer_probability(tokens)
+
+
+def answer_probability(tokens: list[tuple[str, float]]) -> float | None:
+    """The probability of the ``"answer"`` string's tokens among ``tokens`` (:func:`token_logprobs`), or None
+    when they spell no such string."""
     text = "".join(token for token, _ in tokens)
     span = _string_value_span(text)
     if span is None:
@@ -59,6 +65,14 @@ def answer_confidence(message: AIMessage) -> float | None:
         if offset > start and token_start < end:
             total += logprob
     return math.exp(total)
+
+
+def missing_logprobs(detail: str) -> ConfigurationError:
+    """The error of a ``min_confidence`` agent whose model returns no log-probabilities (``detail``: what
+    happened), naming the fix."""
+    return ConfigurationError(f"{detail}, so min_confidence cannot be applied. Fix: build the agent with "
+                              "min_confidence=None (eval / ask: leave out --min-confidence), or use a provider "
+                              "that returns them (OpenAI, llama.cpp, vLLM).")
 
 
 def _string_value_span(text: str) -> tuple[int, int] | None:

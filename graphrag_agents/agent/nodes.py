@@ -19,7 +19,7 @@ from ..errors import ConfigurationError, ToolError
 from ..tools.results import RetrieveResult, ToolResult
 from ..tools.toolkit import READ_TOOLS, GraphRAGToolkit
 from ._text_tool_calls import salvage_text_tool_calls
-from .confidence import answer_confidence, token_logprobs
+from .confidence import answer_probability, missing_logprobs, token_logprobs
 from .confirm import CONFIRM_SYSTEM_PROMPT, confirm_prompt, confirm_response_format, parse_confirm
 from .drafting import StructuredDraft, draft_prompt, parse_draft, response_format, structured_revision_prompt
 from .gate import AcceptRule, last_ai_text, verify_draft
@@ -198,12 +198,10 @@ class Nodes:
         update: Update = {"messages": [*added, response], "llm_calls": state.get("llm_calls", 0) + 1,
                           "tokens": add_usage(state.get("tokens"), response)}
         if self.min_confidence is not None:
-            if token_logprobs(response) is None:
-                raise ConfigurationError(
-                    f"{type(self.model).__name__} returned no log-probabilities, so min_confidence cannot be "
-                    "applied. Fix: build the agent with min_confidence=None (eval / ask: leave out "
-                    "--min-confidence), or use a provider that returns them (OpenAI, llama.cpp, vLLM).")
-            update["confidence"] = answer_confidence(response)
+            tokens = token_logprobs(response)
+            if tokens is None:
+                raise missing_logprobs(f"{type(self.model).__name__} returned no log-probabilities")
+            update["confidence"] = answer_probability(tokens)
         return update
 
     async def tools(self, state: State, config: RunnableConfig) -> Update:

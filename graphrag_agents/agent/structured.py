@@ -16,7 +16,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.runnables import Runnable, RunnableConfig
 
-from ..errors import ConfigurationError
+from .confidence import missing_logprobs
 from .drafting import response_format
 
 __all__ = ["StructuredCaller", "as_ai_message", "refuses_response_format"]
@@ -50,9 +50,7 @@ class StructuredCaller:
                 return as_ai_message(await self._bound.ainvoke(list(prompt), config))
             except Exception as exc:  # which errors mean "unsupported" differs per provider; others re-raise
                 if self.logprobs and "logprobs" in str(exc).lower():
-                    raise ConfigurationError(
-                        f"The model does not return log-probabilities ({exc}). Fix: build the agent with "
-                        "min_confidence=None (eval / ask: leave out --min-confidence).") from exc
+                    raise missing_logprobs(f"The model refused log-probabilities ({exc})") from exc
                 if not refuses_response_format(exc):
                     raise
                 self.supported = False

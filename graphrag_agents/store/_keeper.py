@@ -27,7 +27,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-__all__ = ["CLIENTS_NAME", "KEEPER_SCRIPT", "main", "pdeathsig_preexec", "spawn_keeper"]
+__all__ = ["CLIENTS_NAME", "KEEPER_SCRIPT", "main", "pdeathsig_preexec", "spawn_keeper", "stop_server"]
 
 CLIENTS_NAME = "falkordb.clients"
 KEEPER_SCRIPT = Path(__file__)
