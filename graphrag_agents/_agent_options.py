@@ -1,50 +1,7 @@
-"""The command-line options of the reference agent's drafting and gate, shared by ``ask`` and ``eval``.
+"""Old import path of ``graphrag_agents.cli.agent_options`` (the same module object)."""
 
-Imports nothing heavy: the CLI builds its parsers before it knows whether the agent will run.
-"""
+import sys
 
-from __future__ import annotations
+from graphrag_agents.cli import agent_options as _moved
 
-import argparse
-from typing import Any
-
-__all__ = ["add_drafting_arguments", "drafting_options"]
-
-
-def add_drafting_arguments(parser: argparse.ArgumentParser) -> None:
-    """``--repair-citations``, ``--drafting``, ``--no-answer-fit``, ``--confirm``, ``--supporting-sentence``
-    and ``--min-confidence``."""
-    parser.add_argument("--repair-citations", action="store_true",
-                        help="cite the evidence the check suggests when a draft lacks it")
-    parser.add_argument("--drafting", choices=["structured", "text"], default=None,
-                        help="structured: a JSON short answer + evidence numbers, rendered and checked; text: "
-                             "cited sentences (default: structured in retrieve_first, text in tools)")
-    parser.add_argument("--no-answer-fit", action="store_true",
-                        help="serve a structured answer that passes the citation check even when it does not fit "
-                             "the question (echoes it, one side of a comparison, unrelated evidence)")
-    parser.add_argument("--confirm", action="store_true",
-                        help="before serving a structured answer, ask the model whether its cited evidence states "
-                             "it (one more call per answer; no is the refusal)")
-    parser.add_argument("--supporting-sentence", action="store_true",
-                        help="structured drafting asks for the evidence sentence that states the answer first")
-    parser.add_argument("--min-confidence", type=_probability, default=None, metavar="P",
-                        help="refuse a structured answer the model gave a probability under P (0-1; needs a model "
-                             "that returns log-probabilities)")
-
-
-def drafting_options(args: argparse.Namespace) -> dict[str, Any]:
-    """The options :func:`add_drafting_arguments` parsed, as ``build_grounded_agent`` (and ``EvalOptions``) take
-    them."""
-    return {"repair_citations": args.repair_citations, "drafting": args.drafting,
-            "answer_fit": not args.no_answer_fit, "confirm": args.confirm,
-            "supporting_sentence": args.supporting_sentence, "min_confidence": args.min_confidence}
-
-
-def _probability(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        value = -1.0
-    if not 0.0 <= value <= 1.0:
-        raise argparse.ArgumentTypeError(f"must be a probability from 0 to 1, not {text!r}")
-    return value
+sys.modules[__name__] = _moved

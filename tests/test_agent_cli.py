@@ -13,9 +13,9 @@ from fake_chat import ScriptedChatModel, evidence_number, last_tool_text, tool_c
 from langchain_core.messages import AIMessage, BaseMessage
 
 import graphrag_agents.agent.graph as agent_graph
-import graphrag_agents.cli as cli
-from graphrag_agents._ask import altered_draft, extractive_draft
+import graphrag_agents.cli.commands as cli
 from graphrag_agents.agent import REFUSAL
+from graphrag_agents.cli.ask import altered_draft, extractive_draft
 from graphrag_agents.errors import ConfigurationError
 from graphrag_agents.ingest.plan import IngestPlan, SourceDocument
 from graphrag_agents.kg import KnowledgeGraph

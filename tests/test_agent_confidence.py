@@ -161,7 +161,7 @@ def test_min_confidence_needs_structured_drafting(toolkit: GraphRAGToolkit) -> N
 def test_the_min_confidence_flag_takes_a_probability(flag: str, ok: bool) -> None:
     import argparse
 
-    from graphrag_agents._agent_options import add_drafting_arguments, drafting_options
+    from graphrag_agents.cli.agent_options import add_drafting_arguments, drafting_options
 
     parser = argparse.ArgumentParser(exit_on_error=False)
     add_drafting_arguments(parser)

@@ -10,7 +10,7 @@ import pytest
 from test_agent_cli import QUESTION, _rows
 
 import graphrag_agents
-import graphrag_agents.cli as cli
+import graphrag_agents.cli.commands as cli
 import graphrag_agents.ingest.extract_ner as extract_ner
 
 

@@ -96,7 +96,7 @@ async def test_a_tool_prefix_names_every_tool_and_the_instructions(acme_read_too
 
 
 def test_allow_hard_links_reaches_the_files_root_sandbox(tmp_path: Path) -> None:
-    from graphrag_agents.adapters._mcp_cli import _files_root
+    from graphrag_agents.adapters.mcp._cli import _files_root
 
     (tmp_path / "corpus").mkdir()
     outside = tmp_path / "secret.txt"

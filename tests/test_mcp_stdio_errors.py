@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from graphrag_agents.adapters._mcp_stdio import rejection
+from graphrag_agents.adapters.mcp._stdio import rejection
 from graphrag_agents.kg import KnowledgeGraph
 
 INITIALIZE = {"jsonrpc": "2.0", "id": 1, "method": "initialize",

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from graphrag_agents.adapters._mcp_truncate import ResultTooLarge, json_size, truncate_json
+from graphrag_agents.adapters.mcp._truncate import ResultTooLarge, json_size, truncate_json
 from graphrag_agents.tools.results import OntologyResult, RelationItem, RetrieveResult
 
 LIMIT = 40_000

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from graphrag_agents._secrets import mask_secrets
-from graphrag_agents.adapters._mcp_http import check_binding
+from graphrag_agents.adapters.mcp._http import check_binding
 from graphrag_agents.errors import ConfigurationError
 
 PROSE = [

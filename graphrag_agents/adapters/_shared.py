@@ -138,7 +138,7 @@ _NEXT_STEPS = {
 def failure_text(tool: str, exc: BaseException) -> str:
     """What a model reads when ``tool`` failed with ``exc`` (not a ToolError): the real cause, with its ``Fix:``
     for our own errors, then a hint naming what the model should do. Secrets are masked."""
-    from ._mcp_failures import classify  # imports no mcp
+    from .mcp._failures import classify  # imports no mcp (the package imports its server lazily)
 
     kind = classify(exc)
     cause = str(exc) if isinstance(exc, GraphRAGError) else f"{type(exc).__name__}: {exc}"

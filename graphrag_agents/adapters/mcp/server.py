@@ -10,12 +10,12 @@ fields programs act on (:data:`STRUCTURED_TOOLS`: ``check_citations``, ``status`
 pydantic-ai's ``MCPToolset`` and FastMCP hand ``structuredContent``, when present, to the model in place of the
 text (``retrieve`` on the demo: 19.7k characters of JSON instead of 7.8k of text). ``structured="all"`` sends
 ``structuredContent`` for every tool, for programs written against that.
-Results over ``max_result_chars`` (40,000) are shortened (see ``_mcp_truncate``); evidence cut or shortened is
+Results over ``max_result_chars`` (40,000) are shortened (see ``_truncate``); evidence cut or shortened is
 dropped from the session. Failures come back as ``isError`` results with a hint.
 
 Evidence numbering is per client connection: one session per stdio process, per SSE stream and per in-process
 client; over streamable HTTP one per ``Mcp-Session-Id`` or, on the stateless protocol, per client cookie (see
-``_mcp_http``), at most ``max_sessions`` kept.
+``_http``), at most ``max_sessions`` kept.
 
 Example::
 
@@ -40,17 +40,17 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic import ValidationError
 from pydantic_core import to_jsonable_python
 
-from .._secrets import mask_secrets
-from ..errors import ToolError
-from ..kg import KnowledgeGraph
-from ..tools.results import ToolResult, llm_text
-from ..tools.toolkit import FinalizePolicy, GraphRAGToolkit
-from ._mcp_failures import describe_failure
-from ._mcp_instructions import build_instructions
-from ._mcp_notes import session_note
-from ._mcp_sessions import ConnectionSession, SessionStore
-from ._mcp_truncate import ResultTooLarge, Truncation, truncate_json
-from ._shared import check_prefix, refuse_duplicate_names
+from ..._secrets import mask_secrets
+from ...errors import ToolError
+from ...kg import KnowledgeGraph
+from ...tools.results import ToolResult, llm_text
+from ...tools.toolkit import FinalizePolicy, GraphRAGToolkit
+from .._shared import check_prefix, refuse_duplicate_names
+from ._failures import describe_failure
+from ._instructions import build_instructions
+from ._notes import session_note
+from ._sessions import ConnectionSession, SessionStore
+from ._truncate import ResultTooLarge, Truncation, truncate_json
 
 try:
     import anyio
@@ -64,7 +64,7 @@ except ImportError as exc:  # pragma: no cover - depends on the installed extras
 if TYPE_CHECKING:
     from starlette.types import ASGIApp
 
-    from ..tools.write.sandbox import FilesRoot
+    from ...tools.write.sandbox import FilesRoot
 
 __all__ = [
     "DEFAULT_CALL_TIMEOUT",
@@ -211,7 +211,7 @@ class GraphRAGMCPServer:
     @cached_property
     def http_server(self) -> Server[Any]:
         """The low-level server behind streamable HTTP: sessions by client key in :attr:`sessions`."""
-        from ._mcp_http import client_key
+        from ._http import client_key
 
         async def call_tool(ctx: ServerRequestContext[Any], params: types.CallToolRequestParams,
                             ) -> types.CallToolResult:
@@ -290,14 +290,14 @@ class GraphRAGMCPServer:
 
     def streamable_http_app(self, *, host: str = "127.0.0.1", port: int = 8000, path: str = "/mcp") -> ASGIApp:
         """An ASGI app serving streamable HTTP at ``path`` (token required off loopback)."""
-        from ._mcp_http import streamable_http_app
+        from ._http import streamable_http_app
 
         return streamable_http_app(self.http_server, self.sessions, host=host, port=port, path=path,
                                    token=self.token)
 
     def sse_app(self, *, host: str = "127.0.0.1", port: int = 8000) -> ASGIApp:
         """An ASGI app serving the legacy SSE transport (``GET /sse``, ``POST /messages/``)."""
-        from ._mcp_http import sse_app
+        from ._http import sse_app
 
         async def run_connection(read: Any, write: Any) -> None:
             await self.server.run(read, write, self.server.create_initialization_options())
@@ -308,7 +308,7 @@ class GraphRAGMCPServer:
         """Serve one client over stdin/stdout (stdout carries only the protocol while serving)."""
         from mcp.server.stdio import stdio_server
 
-        from ._mcp_stdio import AnsweringReadStream
+        from ._stdio import AnsweringReadStream
 
         _quiet_litellm()
         async with stdio_server() as (read, write):
@@ -321,7 +321,7 @@ class GraphRAGMCPServer:
         if transport == "stdio":
             await self.run_stdio()
             return
-        from ._mcp_http import serve
+        from ._http import serve
 
         app = self.streamable_http_app(host=host, port=port, path=path) if transport == "http" else \
             self.sse_app(host=host, port=port)
@@ -376,7 +376,7 @@ def _quiet_litellm() -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of ``graphrag-mcp`` (also ``python -m graphrag_agents.adapters.mcp``)."""
-    from ._mcp_cli import add_arguments, serve, startup_error, startup_error_text
+    from ._cli import add_arguments, serve, startup_error, startup_error_text
 
     parser = argparse.ArgumentParser(prog="graphrag-mcp", description="Serve the graph tools over MCP "
                                                                        "(read-only unless --write).")

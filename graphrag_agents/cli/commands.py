@@ -14,8 +14,8 @@ from collections.abc import Callable, Coroutine, Sequence
 from importlib import resources
 from typing import Any
 
-from . import _cli_first_run as first_run
-from .kg import KnowledgeGraph
+from ..kg import KnowledgeGraph
+from . import first_run
 
 __all__ = ["main", "mcp_main"]
 
@@ -63,7 +63,7 @@ def _files(paths: Sequence[str], recursive: bool) -> tuple[list[str], list[str]]
     """The files to ingest under ``paths`` (folders need ``--recursive``), and the problems found."""
     from pathlib import Path
 
-    from .ingest.loaders import SUPPORTED_SUFFIXES
+    from ..ingest.loaders import SUPPORTED_SUFFIXES
 
     files: list[str] = []
     problems: list[str] = []
@@ -80,14 +80,14 @@ def _files(paths: Sequence[str], recursive: bool) -> tuple[list[str], list[str]]
 
 
 async def _ingest(args: argparse.Namespace) -> int:
-    from .ingest.plan import IngestPlan
+    from ..ingest.plan import IngestPlan
 
     files, problems = _files(args.paths, args.recursive)
     for problem in problems:
         print(f"error: {problem}", file=sys.stderr)
     if not files:
         if not problems:
-            from .ingest.loaders import SUPPORTED_SUFFIXES
+            from ..ingest.loaders import SUPPORTED_SUFFIXES
 
             print(f"error: no files to ingest under {', '.join(args.paths)}: none has a supported suffix "
                   f"({' '.join(sorted(SUPPORTED_SUFFIXES))}), or the folders are empty\nhint: convert the documents "
@@ -115,8 +115,8 @@ async def _ingest(args: argparse.Namespace) -> int:
 
 
 async def _retrieve(args: argparse.Namespace) -> int:
-    from .tools.results import llm_text
-    from .tools.toolkit import GraphRAGToolkit
+    from ..tools.results import llm_text
+    from ..tools.toolkit import GraphRAGToolkit
 
     async with await _open(args) as kg:
         toolkit = GraphRAGToolkit(kg, read_only=True)
@@ -156,7 +156,10 @@ def _demo_question() -> str:
 
 
 async def _demo(args: argparse.Namespace) -> int:
-    from ._ask import (
+    from ..ingest.plan import IngestPlan, SourceDocument
+    from ..models.langchain_model import configured_model_name
+    from ..tools.toolkit import GraphRAGToolkit
+    from .ask import (
         altered_draft,
         extractive_draft,
         how_to_configure,
@@ -164,9 +167,6 @@ async def _demo(args: argparse.Namespace) -> int:
         print_evidence,
         run_agent,
     )
-    from .ingest.plan import IngestPlan, SourceDocument
-    from .models.langchain_model import configured_model_name
-    from .tools.toolkit import GraphRAGToolkit
 
     args.graph = args.graph or "demo"
     extractor = first_run.demo_extractor(args.extractor, configured_model_name() is not None)
@@ -209,8 +209,8 @@ async def _demo(args: argparse.Namespace) -> int:
 
 
 async def _ask(args: argparse.Namespace) -> int:
-    from ._ask import run_agent
-    from .tools.toolkit import GraphRAGToolkit
+    from ..tools.toolkit import GraphRAGToolkit
+    from .ask import run_agent
 
     async with await _open(args) as kg:
         await kg.require_exists()
@@ -259,7 +259,7 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, Handler]]:
     p.add_argument("--label", help="only entities of this type")
     p.add_argument("--limit", type=int, default=100)
     p.add_argument("--json", action="store_true", help="print JSON")
-    from ._ask import add_agent_arguments
+    from .ask import add_agent_arguments
 
     p = command("ask", _ask, "answer a question with the reference agent: cited and checked, or the refusal")
     p.add_argument("question")
@@ -271,10 +271,10 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, Handler]]:
     p.add_argument("--extractor", default="auto", choices=["auto", "ner", "llm"],
                    help="auto: llm when GRAPHRAG_MODEL is set, else the offline ner extractor")
     add_agent_arguments(p)
-    from .adapters import _mcp_cli  # does not import the mcp package
+    from ..adapters.mcp import _cli as _mcp_cli  # does not import the mcp package
 
     _mcp_cli.add_arguments(command("mcp", _mcp_cli.serve, "serve the graph tools over MCP (stdio, http or sse)"))
-    from .evaluation import _cli as _eval_cli
+    from . import evaluate as _eval_cli
 
     _eval_cli.add_arguments(command("eval", _eval_cli.run, "measure retrieval (and the reference agent) on a "
                                                           "questions file and a corpus; resumable"))
@@ -283,7 +283,7 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, Handler]]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of ``graphrag-agents``."""
-    from .adapters._mcp_cli import startup_error, startup_error_text  # imports no mcp
+    from ..adapters.mcp._cli import startup_error, startup_error_text  # imports no mcp
 
     parser, handlers = _parser()
     args = parser.parse_args(argv)
@@ -301,7 +301,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def mcp_main(argv: Sequence[str] | None = None) -> int:
     """Entry point of ``graphrag-mcp`` (the MCP server)."""
-    from .adapters.mcp import main as serve
+    from ..adapters.mcp import main as serve
 
     return int(serve(argv))
 

@@ -1,0 +1,58 @@
+"""The modules moved into ``cli/`` and ``adapters/mcp/`` keep their old import paths, as the same module objects."""
+
+from __future__ import annotations
+
+import importlib
+import subprocess
+import sys
+
+import pytest
+
+MOVED = {
+    "graphrag_agents._ask": "graphrag_agents.cli.ask",
+    "graphrag_agents._cli_first_run": "graphrag_agents.cli.first_run",
+    "graphrag_agents._agent_options": "graphrag_agents.cli.agent_options",
+    "graphrag_agents.evaluation._cli": "graphrag_agents.cli.evaluate",
+    **{
+        f"graphrag_agents.adapters._mcp_{name}": f"graphrag_agents.adapters.mcp._{name}"
+        for name in ("cli", "failures", "http", "instructions", "notes", "sessions", "stdio", "truncate")
+    },
+}
+
+
+@pytest.mark.parametrize(("old", "new"), sorted(MOVED.items()))
+def test_old_path_is_the_moved_module(old: str, new: str) -> None:
+    assert importlib.import_module(old) is importlib.import_module(new)
+
+
+def test_old_path_patches_reach_the_moved_module(monkeypatch: pytest.MonkeyPatch) -> None:
+    import graphrag_agents._ask as old
+    import graphrag_agents.cli.ask as new
+
+    monkeypatch.setattr(old, "extractive_draft", "patched")
+    assert new.extractive_draft == "patched"
+
+
+def test_public_mcp_names_and_entry_points() -> None:
+    from graphrag_agents.adapters import mcp
+    from graphrag_agents.adapters.mcp.server import GraphRAGMCPServer
+    from graphrag_agents.cli import main, mcp_main
+
+    assert mcp.GraphRAGMCPServer is GraphRAGMCPServer
+    assert callable(main) and callable(mcp_main)
+    with pytest.raises(AttributeError):
+        _ = mcp.NotAName  # type: ignore[attr-defined]
+
+
+def test_cli_options_import_no_mcp_sdk() -> None:
+    """The command line reads the MCP options without importing the SDK (it costs start-up time)."""
+    code = "import sys, graphrag_agents.adapters.mcp._cli, graphrag_agents.cli; print('mcp' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "False"
+
+
+@pytest.mark.parametrize("module", ["graphrag_agents.cli", "graphrag_agents.adapters.mcp"])
+def test_packages_run_with_dash_m(module: str) -> None:
+    done = subprocess.run([sys.executable, "-m", module, "--help"], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "usage" in done.stdout
