@@ -231,7 +231,8 @@ def start_cluster(folder: Path, shards: int = 3) -> LocalTopology:
 
 def _replicated(folder: Path, replicas: int, kind: str) -> tuple[LocalTopology, set[int]]:
     topology, taken = LocalTopology(kind), set[int]()
-    primary = _server(topology, "primary", folder / "primary", taken)
+    # Diskless full syncs without the default 5 s delay: a replica joins in about a second.
+    primary = _server(topology, "primary", folder / "primary", taken, "--repl-diskless-sync-delay", "0")
     _wait(topology, lambda: _answers(primary), "starting the primary")
     for i in range(replicas):
         _server(topology, "replica", folder / f"replica{i}", taken, "--replicaof", "127.0.0.1", str(primary.port))
