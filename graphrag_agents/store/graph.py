@@ -284,6 +284,29 @@ class GraphStore:
             _log.warning("%s answers again after %.1f s.", where, time.monotonic() - started)
             return answer
 
+    async def _replica(self) -> Any:
+        """The replica client to read from (``read_from=replicas`` and one has this process's writes), else None."""
+        routes = self._client.db()
+        if not routes.topology.read_from_replicas:
+            return None
+        try:
+            server = await routes.read_client()
+        except Exception as exc:
+            if not _is_connection_error(exc):
+                raise
+            return None  # replicas could not be listed: the primary answers (or reports) the read
+        return None if server is routes.primary else server
+
+    def _replica_failed(self, replica: Any, exc: BaseException) -> None:
+        """A read on ``replica`` failed: re-raise a query's own error, else skip that replica for a while."""
+        from redis.exceptions import ResponseError
+
+        if not (_is_connection_error(exc) or isinstance(exc, ResponseError)):
+            raise exc
+        # A replica down, or still building an index: the primary answers this read instead.
+        _log.info("A replica of %s failed a read (%s); reading from the primary.", self.location, exc)
+        self._client.db().pause(replica)
+
     async def _run(self, read_only: bool, query: str, params: dict[str, Any] | None,
                    timeout_ms: int | None, idempotent: bool) -> list[Row]:
         check_params(params)
@@ -296,22 +319,19 @@ class GraphStore:
             return await self._call(write, retry=idempotent)
         from redis.exceptions import ResponseError
 
-        async def run() -> list[Row]:
-            return list((await self._graph().ro_query(query, params=params, timeout=timeout_ms)).result_set)
+        async def run_on(server: Any) -> list[Row]:
+            return list((await self._graph(server).ro_query(query, params=params, timeout=timeout_ms)).result_set)
 
-        routes = self._client.db()
-        if routes.topology.read_from_replicas:
-            replica = await routes.read_client()
-            if replica is not routes.primary:
-                try:
-                    return list((await self._graph(replica).ro_query(query, params=params,
-                                                                     timeout=timeout_ms)).result_set)
-                except Exception as exc:
-                    if not (_is_connection_error(exc) or isinstance(exc, ResponseError)):
-                        raise
-                    # A replica down, or still building an index: the primary answers this read instead.
-                    _log.info("A replica of %s failed a read (%s); reading from the primary.", self.location, exc)
-                    routes.pause(replica)
+        replica = await self._replica()
+        if replica is not None:
+            try:
+                return await run_on(replica)
+            except Exception as exc:
+                self._replica_failed(replica, exc)
+
+        async def run() -> list[Row]:
+            return await run_on(None)
+
         try:
             return await self._call(run)
         except ResponseError as exc:
@@ -380,11 +400,13 @@ class GraphStore:
 
     async def exists(self) -> bool:
         """Whether the graph exists on the server (read-only: creates nothing; on a cluster, asks its shard)."""
-        async def run() -> bool:
-            routes = self._client.db()
-            return bool(await (await routes.read_client()).execute_command("EXISTS", self.name))
-
-        return await self._call(run)
+        replica = await self._replica()
+        if replica is not None:
+            try:
+                return bool(await replica.execute_command("EXISTS", self.name))
+            except Exception as exc:
+                self._replica_failed(replica, exc)
+        return bool(await self._call(lambda: self._client.db().primary.execute_command("EXISTS", self.name)))
 
     async def graph_names(self) -> list[str]:
         """Every graph on the server (each primary of a cluster), sorted (this one only once it was written)."""
