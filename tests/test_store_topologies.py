@@ -260,10 +260,14 @@ async def test_after_a_failover_only_reads_and_idempotent_writes_are_retried(sen
         with pytest.raises(StoreUnavailable, match="whether that write was stored is unknown"):
             await slow_write
         with caplog.at_level(logging.WARNING, logger="graphrag_agents.store.graph"):
-            report = await kg.ingest(text="Bob Jones founded Globex in Springfield.", document_id="globex",
-                                     plan=_NONE)
+            report, *_ = await asyncio.gather(
+                kg.ingest(text="Bob Jones founded Globex in Springfield.", document_id="globex", plan=_NONE),
+                *(kg.store.query("MERGE (:Probe {k: $k})", {"k": k}, idempotent=True) for k in range(5)))
         assert report.documents[0].status == "ingested"
-        assert any("answers again" in r.getMessage() for r in caplog.records)
+        assert (await kg.store.ro_query("MATCH (p:Probe) WHERE p.k IS NOT NULL RETURN count(p)")) == [[5]]
+        warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+        assert sum("stopped answering" in w for w in warnings) == 1, warnings
+        assert sum("answers again" in w for w in warnings) == 1, warnings
         status = await session.status()
         assert status.documents == 2
         assert status.n > first, "the live session's ledger keeps numbering after the failover"

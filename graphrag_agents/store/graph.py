@@ -49,6 +49,8 @@ class _StoreClient:
         self._unbound: Routes | None = self._make()  # built off-loop; the first loop that queries adopts it
         self._by_loop: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Routes] = weakref.WeakKeyDictionary()
         self.refs = 1
+        self.failing_over_since: float | None = None
+        """When a Sentinel-managed primary stopped answering (None: it answers)."""
         self.answered = False
         """Whether the server has answered a query of this process (a later failure is then no set-up mistake)."""
 
@@ -264,8 +266,12 @@ class GraphStore:
                 "stored unchanged.") from failure
         limit = self._client.address.topology.failover_timeout_s
         started = time.monotonic()
-        _log.warning("The primary of %s stopped answering (%s: %s); retrying while Sentinel fails over (up to "
-                     "%.0f s).", where, type(failure).__name__, mask_secrets(str(failure)) or "no message", limit)
+        client = self._client
+        if client.failing_over_since is None:  # one warning per failover, not one per call waiting on it
+            client.failing_over_since = started
+            _log.warning("The primary of %s stopped answering (%s: %s); retrying reads and idempotent writes while "
+                         "Sentinel fails over (up to %.0f s).", where, type(failure).__name__,
+                         mask_secrets(str(failure)) or "no message", limit)
         delay = 0.05
         while True:
             await asyncio.sleep(delay)
@@ -281,7 +287,10 @@ class GraphStore:
                         "primary (a quorum of them running, a replica in sync), or raise failover_timeout.") from exc
                 delay = min(delay * 2, 0.5)
                 continue
-            _log.warning("%s answers again after %.1f s.", where, time.monotonic() - started)
+            if client.failing_over_since is not None:
+                _log.warning("%s answers again, %.1f s after the first call that failed over.", where,
+                             time.monotonic() - client.failing_over_since)
+                client.failing_over_since = None
             return answer
 
     async def _replica(self) -> Any:
