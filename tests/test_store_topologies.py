@@ -9,6 +9,7 @@ import logging
 import time
 import uuid
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -145,6 +146,27 @@ async def test_the_mcp_server_answers_from_a_cluster_tenant(cluster: LocalTopolo
             check = await client.call_tool("check_citations", {"answer": f"Alice Smith works at Acme Corp [{n}]."})
             assert not check.is_error and check.structured_content["grounded"]  # type: ignore[index]
         await kg.store.delete()
+
+
+def test_graphs_and_status_commands_see_every_shard(cluster: LocalTopology, tmp_path: Path,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    from graphrag_agents import cli
+
+    notes = tmp_path / "notes.md"
+    notes.write_text("# Notes\n\nAda Lovelace worked with Charles Babbage in London.\n", encoding="utf-8")
+    prefix = f"cli{uuid.uuid4().hex[:6]}"
+    names = [f"{prefix}__t{i}" for i in range(6)]
+    for name in names:
+        assert cli.main(["ingest", str(notes), "--extractor", "none", "-q", "--graph", name, "--url", cluster.url]) == 0
+    assert sum(1 for node in cluster.primaries if set(_graphs_on(node)) & set(names)) >= 2
+    capsys.readouterr()
+    assert cli.main(["graphs", "--url", cluster.url, "--json"]) == 0
+    rows = {row["graph"]: row for row in json.loads(capsys.readouterr().out)}
+    assert set(names) <= set(rows) and all(rows[n]["documents"] == 1 for n in names)
+    assert cli.main(["status", "--graph", names[-1], "--url", cluster.url]) == 0
+    assert f"graph {names[-1]}: 1 documents, 1 chunks" in capsys.readouterr().out
 
 
 async def test_cluster_flag_is_checked_against_the_server(cluster: LocalTopology, replicated: LocalTopology,  # type: ignore[no-untyped-def]
