@@ -230,6 +230,26 @@ async def test_reads_go_to_the_replica_and_the_writer_reads_its_writes(replicate
         await kg.store.delete()
 
 
+async def test_a_write_on_another_event_loop_is_read_back(replicated: LocalTopology, embedder) -> None:  # type: ignore[no-untyped-def]
+    """A sync tool path writes from a worker thread's loop; the session's next read, on its own loop, sees it."""
+    name = f"loops_{uuid.uuid4().hex[:6]}"
+    async with await KnowledgeGraph.open(url=replicated.url + "?read_from=replicas", graph=name,
+                                         embedder=embedder) as kg:
+        await kg.store.query("CREATE (:Probe {n: 0})")
+        _wait_in_sync(replicated)
+        assert await kg.store.ro_query("MATCH (p:Probe) RETURN count(p)") == [[1]]  # this loop's replica client
+        client = replicated.replicas[0].client()
+        client.execute_command("CLIENT", "PAUSE", 20000, "WRITE")
+        try:
+            await asyncio.to_thread(asyncio.run, kg.store.query("CREATE (:Probe {n: 1})"))
+            assert await kg.store.ro_query("MATCH (p:Probe) RETURN count(p)") == [[2]]
+        finally:
+            client.execute_command("CLIENT", "UNPAUSE")
+            client.close()
+        _wait_in_sync(replicated)
+        await kg.store.delete()
+
+
 async def test_wait_acknowledges_a_write_only_once_a_replica_has_it(replicated: LocalTopology,  # type: ignore[no-untyped-def]
                                                                     embedder) -> None:
     name = f"wait_{uuid.uuid4().hex[:6]}"

@@ -17,7 +17,7 @@ from .._keys import check_params
 from ..errors import ConfigurationError, GraphLoading, StoreUnavailable
 from .connection import StoreAddress, check_tls_handshake, client_kwargs, mask_secrets, remote_fix, resolve_address
 from .embedded import EmbeddedServer, acquire_server, release_server
-from .routing import Routes, detect_cluster, make_routes
+from .routing import Routes, WriteMark, detect_cluster, make_routes
 from .write_lock import FolderWriteLock
 
 __all__ = ["GraphStore", "Row"]
@@ -46,6 +46,8 @@ class _StoreClient:
         check_tls_handshake(address)
         self.cluster: bool | None = None
         """Whether the remote server is a Redis Cluster (probed once)."""
+        self.mark = WriteMark()
+        """This process's last write's replication offset, for read-your-writes on every loop's clients."""
         self._unbound: Routes | None = self._make()  # built off-loop; the first loop that queries adopts it
         self._by_loop: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Routes] = weakref.WeakKeyDictionary()
         self.refs = 1
@@ -62,7 +64,7 @@ class _StoreClient:
             return Routes(db.connection, self.address.topology)
         if self.cluster is None:
             self.cluster = detect_cluster(self.address)  # a blocking probe: the first client is built off-loop
-        return make_routes(self.address, self.cluster)
+        return make_routes(self.address, self.cluster, self.mark)
 
     def db(self) -> Routes:
         """The clients for the running event loop."""

@@ -21,10 +21,20 @@ from urllib.parse import unquote, urlsplit
 from ..errors import ConfigurationError, StoreUnavailable
 from .connection import StoreAddress, Topology, client_kwargs, mask_secrets
 
-__all__ = ["NotAcknowledged", "Routes", "detect_cluster", "make_routes"]
+__all__ = ["NotAcknowledged", "Routes", "WriteMark", "detect_cluster", "make_routes"]
 
 _REPLICA_PAUSE_S = 5.0
 """A replica that failed a read is skipped for this long (its reads go to the primary)."""
+_REDISCOVER_S = 30.0
+"""The replicas are listed again this often (one that joined, or a failover that changed them)."""
+
+
+@dataclass
+class WriteMark:
+    """The primary's replication offset right after this process's last write, shared by the clients of every
+    event loop (a write on one loop is read back on another); 0: nothing written, nothing to wait for."""
+
+    offset: int = 0
 
 
 class NotAcknowledged(StoreUnavailable):
@@ -97,9 +107,9 @@ class Routes:
     replicas: list[_Replica] = field(default_factory=list)
     replica_kwargs: dict[str, Any] = field(default_factory=dict)
     """Connection options for a replica's client (timeouts, TLS, password: those of the primary)."""
-    written_offset: int = 0
-    """The primary's replication offset right after this process's last write (0: nothing to wait for)."""
-    discovered: bool = False
+    mark: WriteMark = field(default_factory=WriteMark)
+    """Where this process's last write left the primary's replication offset."""
+    discovered_at: float | None = None
 
     @property
     def confirms_writes(self) -> bool:
@@ -121,7 +131,7 @@ class Routes:
         replies = await pipe.execute()
         role = replies[-1]
         if isinstance(role, (list, tuple)) and role and role[0] == "master":
-            self.written_offset = max(self.written_offset, int(role[1]))
+            self.mark.offset = max(self.mark.offset, int(role[1]))
         if wait and int(replies[1]) < wait:
             raise NotAcknowledged(
                 f"The write ran on the primary, but only {int(replies[1])} of the {wait} replicas that wait= asks "
@@ -134,22 +144,20 @@ class Routes:
         """A replica that has this process's writes, else the primary (never a replica without the option)."""
         if not self.topology.read_from_replicas or self.cluster:
             return self.primary
-        if not self.discovered:
-            await self._discover()
         now = time.monotonic()
+        if self.discovered_at is None or now - self.discovered_at > _REDISCOVER_S:
+            await self._discover()
         live = [r for r in self.replicas if r.paused_until <= now]
         if not live:
             return self.primary
-        live.sort(key=lambda r: -r.offset)
-        best = live[0]
-        if best.offset < self.written_offset:
+        written = self.mark.offset
+        if max(r.offset for r in live) < written:
             for replica in live:
                 await self._refresh_offset(replica)
-            best = max(live, key=lambda r: r.offset)
-            if best.offset < self.written_offset:
+            if max(r.offset for r in live) < written:
                 return self.primary  # read-your-writes: no replica has replayed our last write yet
         # Spread reads over every caught-up replica.
-        fresh = [r for r in live if r.offset >= self.written_offset]
+        fresh = [r for r in live if r.offset >= written]
         chosen = fresh[int(now * 1000) % len(fresh)]
         return chosen.client
 
@@ -166,13 +174,12 @@ class Routes:
             if replica.client is client:
                 replica.paused_until = time.monotonic() + _REPLICA_PAUSE_S
                 replica.offset = 0
-                self.discovered = False  # ask again which replicas there are, after the pause
 
     async def _discover(self) -> None:
         """Find the replicas: from Sentinel, or from ``ROLE`` on the primary."""
         import redis.asyncio as aredis
 
-        self.discovered = True
+        self.discovered_at = time.monotonic()
         if self.sentinel is not None:
             found = [(str(h), int(p)) for h, p in await self.sentinel.discover_slaves(self.topology.service)]
         else:
@@ -182,14 +189,8 @@ class Routes:
         replicas: list[_Replica] = []
         for host, port in found:
             name = f"{host}:{port}"
-            replica = known.pop(name, None)
-            if replica is None or replica.paused_until > time.monotonic():
-                if replica is not None:
-                    replicas.append(replica)
-                    continue
-                client = aredis.Redis(host=host, port=port, **self.replica_kwargs)
-                replica = _Replica(client, name)
-            replicas.append(replica)
+            replica = known.pop(name) if name in known else None
+            replicas.append(replica or _Replica(aredis.Redis(host=host, port=port, **self.replica_kwargs), name))
         for gone in known.values():
             await gone.client.aclose()
         self.replicas = replicas
@@ -218,8 +219,8 @@ class Routes:
                 await client.aclose()
 
 
-def make_routes(address: StoreAddress, cluster: bool) -> Routes:
-    """The clients for ``address`` (built off any loop; they connect on first use)."""
+def make_routes(address: StoreAddress, cluster: bool, mark: WriteMark | None = None) -> Routes:
+    """The clients for ``address`` (built off any loop; they connect on first use), sharing ``mark``."""
     import redis.asyncio as aredis
 
     kwargs = client_kwargs(address) | {"decode_responses": True, "retry": _no_retry()}
@@ -235,10 +236,11 @@ def make_routes(address: StoreAddress, cluster: bool) -> Routes:
             list(topology.sentinels), sentinel_kwargs=timeouts | {"decode_responses": True},
                             **kwargs, **auth)
         primary = sentinel.master_for(topology.service)
-        return Routes(primary, topology, sentinel=sentinel, replica_kwargs=replica_kwargs)
+        return Routes(primary, topology, sentinel=sentinel, replica_kwargs=replica_kwargs, mark=mark or WriteMark())
     if cluster:
         from redis.asyncio.cluster import RedisCluster
 
         return Routes(RedisCluster.from_url(address.client_url, require_full_coverage=True, **kwargs), topology,
                       cluster=True)
-    return Routes(aredis.from_url(address.client_url, **kwargs), topology, replica_kwargs=replica_kwargs)
+    return Routes(aredis.from_url(address.client_url, **kwargs), topology, replica_kwargs=replica_kwargs,
+                  mark=mark or WriteMark())
