@@ -186,6 +186,8 @@ def test_topology_options_come_from_the_url_or_the_environment() -> None:
     assert topology.sentinels == (("a", 26379), ("b", 26380)) and topology.service == "main"
     assert topology.read_from_replicas and topology.wait_replicas == 1
     assert "read_from" not in address.client_url and "wait" not in address.client_url
+    assert resolve_address("falkor://h:1?db=0&read_from=replicas&wait=1", env={}).client_url == "redis://h:1?db=0"
+    assert resolve_address("unix:///tmp/f.sock?wait=1", env={}).client_url == "unix:///tmp/f.sock"
     env = {"FALKOR_URL": "falkor://h:1?ssl_ca_certs=", "FALKOR_READ_FROM": "replicas", "FALKOR_WAIT_REPLICAS": "2",
            "FALKOR_WAIT_TIMEOUT_MS": "50", "FALKOR_FAILOVER_TIMEOUT": "3"}
     from_env = resolve_address(env=env).topology

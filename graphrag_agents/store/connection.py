@@ -26,7 +26,7 @@ import ssl
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import parse_qs, quote, urlencode, urlsplit, urlunsplit
+from urllib.parse import parse_qs, quote, urlsplit
 
 from .._secrets import mask_secrets
 from ..errors import ConfigurationError
@@ -81,9 +81,11 @@ class StoreAddress:
     def client_url(self) -> str:
         """``url`` without the query options this package reads (what redis-py is given)."""
         parts = urlsplit(self.url or "")
-        query = [(k, v) for k, vs in parse_qs(parts.query, keep_blank_values=True).items() if k not in _OPTIONS
-                 for v in vs]
-        return urlunsplit(parts._replace(query=urlencode(query)))
+        kept = [item for item in parts.query.split("&") if item and item.partition("=")[0] not in _OPTIONS]
+        if len(kept) == len([item for item in parts.query.split("&") if item]):
+            return self.url or ""  # nothing of ours: the URL exactly as given
+        base = (self.url or "").partition("?")[0]
+        return base + ("?" + "&".join(kept) if kept else "")
 
     @property
     def embedded(self) -> bool:
