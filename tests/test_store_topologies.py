@@ -175,9 +175,9 @@ async def test_cluster_flag_is_checked_against_the_server(cluster: LocalTopology
         assert "(cluster)" in kg.store.location
     with pytest.raises(ConfigurationError, match="cluster=yes"):
         await KnowledgeGraph.open(url=replicated.url + "?cluster=yes", graph="flag", embedder=embedder)
-    with pytest.raises(ConfigurationError, match="not yet for a cluster"):
-        await KnowledgeGraph.open(url=cluster.url + "?cluster=yes&read_from=replicas", graph="flag",
-                                  embedder=embedder)
+    for options in ("?cluster=yes&read_from=replicas", "?wait=1"):  # wait= is refused on a detected cluster too
+        with pytest.raises(ConfigurationError, match="not yet for a cluster"):
+            await KnowledgeGraph.open(url=cluster.url + options, graph="flag", embedder=embedder)
 
 
 def test_topology_options_come_from_the_url_or_the_environment() -> None:

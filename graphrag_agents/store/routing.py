@@ -68,6 +68,11 @@ def detect_cluster(address: StoreAddress) -> bool:
         raise ConfigurationError(
             f"cluster=no (or FALKOR_CLUSTER=0) is set, but {mask_secrets(address.url or '')} is a cluster node. "
             "Fix: drop the cluster option (a cluster is detected).")
+    if mode == "cluster" and (address.topology.read_from_replicas or address.topology.wait_replicas):
+        raise ConfigurationError(
+            f"{mask_secrets(address.url or '')} is a cluster node: read_from=replicas and wait= are for a primary "
+            "with replicas (falkor:// or sentinel://), not yet for a cluster. Fix: drop them (FALKOR_READ_FROM, "
+            "FALKOR_WAIT_REPLICAS) for the cluster URL.")
     return mode == "cluster"
 
 
