@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
-for _var in ("FALKOR_URL", "FALKOR_HOST", "FALKOR_PORT", "GRAPHRAG_EMBED_MODEL", "GRAPHRAG_MODEL", "GRAPHRAG_GRAPH",
-             "GRAPHRAG_SERVER_IDLE"):  # the default test path: every server stops with its process
+for _var in ("FALKOR_URL", "FALKOR_HOST", "FALKOR_PORT", "FALKOR_CLUSTER", "FALKOR_READ_FROM", "FALKOR_WAIT_REPLICAS",
+             "FALKOR_WAIT_TIMEOUT_MS", "FALKOR_FAILOVER_TIMEOUT", "GRAPHRAG_EMBED_MODEL", "GRAPHRAG_MODEL",
+             "GRAPHRAG_GRAPH", "GRAPHRAG_SERVER_IDLE"):  # the default test path: every server stops with its process
     os.environ.pop(_var, None)
 
 

@@ -5,6 +5,14 @@ Resolution order: an explicit ``url``; ``FALKOR_URL``; ``FALKOR_HOST`` (+ ``FALK
 ``GRAPHRAG_HOME``). URLs may be ``falkor://``, ``falkors://``, ``redis://``, ``rediss://`` (TLS) or
 ``unix:///path/to.sock``.
 
+Scale-out topologies (``docs/scale.md``): a Redis Cluster of FalkorDB nodes is detected from the server a URL
+names (``?cluster=yes`` or ``FALKOR_CLUSTER=1`` requires one); ``sentinel://host:26379,host2:26379/service``
+finds the primary through Sentinel and follows it across a failover. Options, as URL query or environment (the
+URL wins): ``read_from=replicas`` / ``FALKOR_READ_FROM`` sends read-only queries to replicas;
+``wait=N`` / ``FALKOR_WAIT_REPLICAS`` confirms every write on N replicas (``WAIT``) before it is acknowledged,
+within ``wait_timeout_ms`` / ``FALKOR_WAIT_TIMEOUT_MS``; ``failover_timeout`` / ``FALKOR_FAILOVER_TIMEOUT``
+(seconds) bounds how long a retried call waits for Sentinel to promote a new primary.
+
 A TLS server whose certificate a private CA signed is trusted with the CA's PEM file, given as the URL query
 ``?ssl_ca_certs=/path/ca.pem`` (redis-py's ``from_url`` name, passed on to it) or ``FALKOR_TLS_CA_CERT``; the URL
 wins when both are set. The file must exist and the address must be TLS, else :class:`ConfigurationError`.
@@ -23,10 +31,37 @@ from urllib.parse import parse_qs, quote, urlsplit
 from .._secrets import mask_secrets
 from ..errors import ConfigurationError
 
-__all__ = ["StoreAddress", "check_tls_handshake", "client_kwargs", "mask_secrets", "remote_fix", "resolve_address"]
+__all__ = ["StoreAddress", "Topology", "check_tls_handshake", "client_kwargs", "mask_secrets", "remote_fix",
+           "resolve_address"]
 
 _CONNECT_TIMEOUT = 5.0
-_SCHEMES = {"falkor": "redis", "falkors": "rediss", "redis": "redis", "rediss": "rediss", "unix": "unix"}
+_SCHEMES = {"falkor": "redis", "falkors": "rediss", "redis": "redis", "rediss": "rediss", "unix": "unix",
+            "sentinel": "sentinel"}
+_OPTIONS = ("cluster", "read_from", "wait", "wait_timeout_ms", "failover_timeout")
+"""URL query names this package reads (the rest, e.g. ``ssl_ca_certs``, go to redis-py)."""
+_ENV = {"cluster": "FALKOR_CLUSTER", "read_from": "FALKOR_READ_FROM", "wait": "FALKOR_WAIT_REPLICAS",
+        "wait_timeout_ms": "FALKOR_WAIT_TIMEOUT_MS", "failover_timeout": "FALKOR_FAILOVER_TIMEOUT"}
+_TRUE, _FALSE = {"1", "true", "yes", "on"}, {"0", "false", "no", "off", ""}
+
+
+@dataclass(frozen=True)
+class Topology:
+    """How the servers behind an address are laid out, and how this package uses them."""
+
+    cluster: bool | None = None
+    """True: must be a Redis Cluster; False: must not; None: detected from the server."""
+    read_from_replicas: bool = False
+    """Send read-only queries to replicas (the session that wrote reads from the primary until they caught up)."""
+    wait_replicas: int = 0
+    """Confirm each write on this many replicas (``WAIT``) before acknowledging it; 0: do not wait."""
+    wait_timeout_ms: int = 1000
+    """How long a write waits for that confirmation before it fails with :class:`StoreUnavailable`."""
+    failover_timeout_s: float = 30.0
+    """How long a retried call waits for Sentinel to name a new primary."""
+    sentinels: tuple[tuple[str, int], ...] = ()
+    """Sentinel addresses (``sentinel://`` URLs only)."""
+    service: str = ""
+    """The primary's name the sentinels monitor."""
 
 
 @dataclass(frozen=True)
@@ -39,6 +74,18 @@ class StoreAddress:
     """The embedded server's data folder (only when ``url`` is None)."""
     tls_ca_file: str | None = None
     """A PEM file of CA certificates to trust for a TLS server (``?ssl_ca_certs=`` or ``FALKOR_TLS_CA_CERT``)."""
+    topology: Topology = Topology()
+    """Cluster, Sentinel and replica options (the defaults: one server, everything on it)."""
+
+    @property
+    def client_url(self) -> str:
+        """``url`` without the query options this package reads (what redis-py is given)."""
+        parts = urlsplit(self.url or "")
+        kept = [item for item in parts.query.split("&") if item and item.partition("=")[0] not in _OPTIONS]
+        if len(kept) == len([item for item in parts.query.split("&") if item]):
+            return self.url or ""  # nothing of ours: the URL exactly as given
+        base = (self.url or "").partition("?")[0]
+        return base + ("?" + "&".join(kept) if kept else "")
 
     @property
     def embedded(self) -> bool:
@@ -65,9 +112,75 @@ def _normalise_url(url: str) -> str:
             f"Unsupported graph store URL scheme {parts.scheme!r} in {mask_secrets(url)!r}. Fix: use "
             "falkor://host:6379, falkors:// or rediss:// for TLS, or unix:///path/to/falkordb.sock."
         )
-    if scheme != "unix" and not parts.hostname:
+    if scheme == "sentinel":
+        _sentinel_hosts(url)  # checked here, so the error names the URL
+    elif scheme != "unix" and not parts.hostname:
         raise ConfigurationError(f"The graph store URL {mask_secrets(url)!r} names no host. Fix: falkor://host:6379.")
     return scheme + url[len(parts.scheme):]
+
+
+def _sentinel_hosts(url: str) -> tuple[tuple[tuple[str, int], ...], str]:
+    """The sentinels and the service of ``sentinel://[user:pass@]host:port[,host:port...]/service``."""
+    parts = urlsplit(url)
+    fix = "Fix: sentinel://host:26379,host2:26379/service (the name the sentinels monitor the primary under)."
+    hosts: list[tuple[str, int]] = []
+    for item in parts.netloc.rpartition("@")[2].split(","):
+        host, _, port = item.strip().rpartition(":")
+        if not host or not port.isdigit():
+            raise ConfigurationError(f"The Sentinel URL {mask_secrets(url)!r} has no host:port in {item!r}. {fix}")
+        hosts.append((host.strip("[]"), int(port)))
+    service = parts.path.strip("/")
+    if not service:
+        raise ConfigurationError(f"The Sentinel URL {mask_secrets(url)!r} names no service. {fix}")
+    return tuple(hosts), service
+
+
+def _option(query: dict[str, list[str]], name: str, environ: Mapping[str, str]) -> str | None:
+    if name in query:
+        return query[name][-1].strip().lower()
+    value = environ.get(_ENV[name])
+    return value.strip().lower() if value is not None else None
+
+
+def _number(value: str, name: str, url: str) -> float:
+    try:
+        number = float(value)
+    except ValueError:
+        number = -1.0
+    if number < 0:
+        raise ConfigurationError(f"{name}={value!r} (in {mask_secrets(url)!r} or {_ENV[name]}) must be a number "
+                                 "of 0 or more.")
+    return number
+
+
+def _topology(url: str, environ: Mapping[str, str]) -> Topology:
+    """The topology options of ``url`` (its query) and the FALKOR_* environment, checked against each other."""
+    parts = urlsplit(url)
+    query = parse_qs(parts.query, keep_blank_values=True)
+    sentinels, service = _sentinel_hosts(url) if parts.scheme == "sentinel" else ((), "")
+    cluster: bool | None = None
+    if (flag := _option(query, "cluster", environ)) is not None and flag not in {"auto"}:
+        if flag not in _TRUE | _FALSE:
+            raise ConfigurationError(f"cluster={flag!r} must be yes, no or auto (FALKOR_CLUSTER).")
+        cluster = flag in _TRUE
+    read_from = _option(query, "read_from", environ) or "primary"
+    if read_from not in {"primary", "replicas"}:
+        raise ConfigurationError(f"read_from={read_from!r} must be primary or replicas (FALKOR_READ_FROM).")
+    topology = Topology(
+        cluster=cluster, read_from_replicas=read_from == "replicas",
+        wait_replicas=int(_number(_option(query, "wait", environ) or "0", "wait", url)),
+        wait_timeout_ms=int(_number(_option(query, "wait_timeout_ms", environ) or "1000", "wait_timeout_ms", url)),
+        failover_timeout_s=_number(_option(query, "failover_timeout", environ) or "30", "failover_timeout", url),
+        sentinels=sentinels, service=service,
+    )
+    if topology.cluster and sentinels:
+        raise ConfigurationError("A sentinel:// URL names a primary with replicas, not a cluster. Fix: drop "
+                                 "cluster=yes (FALKOR_CLUSTER), or give a cluster node's falkor:// URL.")
+    if topology.cluster and (topology.read_from_replicas or topology.wait_replicas):
+        raise ConfigurationError("read_from=replicas and wait= are for a primary with replicas (falkor:// or "
+                                 "sentinel://), not yet for a cluster. Fix: drop them (FALKOR_READ_FROM, "
+                                 "FALKOR_WAIT_REPLICAS) for the cluster URL.")
+    return topology
 
 
 def _remote(url: str, environ: Mapping[str, str]) -> StoreAddress:
@@ -75,7 +188,7 @@ def _remote(url: str, environ: Mapping[str, str]) -> StoreAddress:
     url_ca = parse_qs(urlsplit(url).query).get("ssl_ca_certs", [""])[-1]
     ca_file, source = (url_ca, "the URL's ssl_ca_certs") if url_ca else (
         environ.get("FALKOR_TLS_CA_CERT", ""), "FALKOR_TLS_CA_CERT")
-    address = StoreAddress(url=url, data_dir=None, tls_ca_file=ca_file or None)
+    address = StoreAddress(url=url, data_dir=None, tls_ca_file=ca_file or None, topology=_topology(url, environ))
     if not ca_file:
         return address
     if not address.tls:

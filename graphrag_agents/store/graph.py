@@ -17,6 +17,7 @@ from .._keys import check_params
 from ..errors import ConfigurationError, GraphLoading, StoreUnavailable
 from .connection import StoreAddress, check_tls_handshake, client_kwargs, mask_secrets, remote_fix, resolve_address
 from .embedded import EmbeddedServer, acquire_server, release_server
+from .routing import Routes, WriteMark, detect_cluster, make_routes
 from .write_lock import FolderWriteLock
 
 __all__ = ["GraphStore", "Row"]
@@ -43,22 +44,30 @@ class _StoreClient:
         if address.url is None:
             self.server = acquire_server(address.data_dir)
         check_tls_handshake(address)
-        self._unbound: Any = self._make()  # built off-loop; the first loop that queries adopts it
-        self._by_loop: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Any] = weakref.WeakKeyDictionary()
+        self.cluster: bool | None = None
+        """Whether the remote server is a Redis Cluster (probed once)."""
+        self.mark = WriteMark()
+        """This process's last write's replication offset, for read-your-writes on every loop's clients."""
+        self._unbound: Routes | None = self._make()  # built off-loop; the first loop that queries adopts it
+        self._by_loop: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Routes] = weakref.WeakKeyDictionary()
         self.refs = 1
+        self.failing_over_since: float | None = None
+        """When a Sentinel-managed primary stopped answering (None: it answers)."""
         self.answered = False
         """Whether the server has answered a query of this process (a later failure is then no set-up mistake)."""
 
-    def _make(self) -> Any:
-        from falkordb.asyncio import FalkorDB
-
-        kwargs = client_kwargs(self.address)
+    def _make(self) -> Routes:
         if self.server is not None:
-            return FalkorDB(unix_socket_path=str(self.server.socket_path), **kwargs)
-        return FalkorDB.from_url(self.address.url or "", **kwargs)
+            from falkordb.asyncio import FalkorDB
 
-    def db(self) -> Any:
-        """The client for the running event loop."""
+            db = FalkorDB(unix_socket_path=str(self.server.socket_path), **client_kwargs(self.address))
+            return Routes(db.connection, self.address.topology)
+        if self.cluster is None:
+            self.cluster = detect_cluster(self.address)  # a blocking probe: the first client is built off-loop
+        return make_routes(self.address, self.cluster, self.mark)
+
+    def db(self) -> Routes:
+        """The clients for the running event loop."""
         self.ensure_open()
         loop = asyncio.get_running_loop()
         client = self._by_loop.get(loop)
@@ -78,7 +87,7 @@ class _StoreClient:
     def where(self) -> str:
         if self.server is not None:
             return f"embedded FalkorDB on socket {self.server.socket_path}"
-        return mask_secrets(self.address.url or "")
+        return mask_secrets(self.address.url or "") + (" (cluster)" if self.cluster else "")
 
     async def close(self) -> None:
         self.refs -= 1
@@ -99,6 +108,20 @@ def _is_connection_error(exc: BaseException) -> bool:
     from redis.exceptions import TimeoutError as RedisTimeoutError
 
     return isinstance(exc, (RedisConnectionError, RedisTimeoutError, ConnectionError, OSError))
+
+
+def _never_ran(exc: BaseException) -> bool:
+    """Whether ``exc`` proves the command never ran: the connection was refused, no primary was found, or the
+    server refused it as a replica (READONLY: an old primary that was demoted)."""
+    from redis.asyncio.sentinel import MasterNotFoundError
+    from redis.exceptions import ReadOnlyError
+
+    chain: list[BaseException] = []
+    current: BaseException | None = exc
+    while current is not None and current not in chain:
+        chain.append(current)
+        current = current.__cause__ or current.__context__
+    return any(isinstance(c, (ConnectionRefusedError, MasterNotFoundError, ReadOnlyError)) for c in chain)
 
 
 def _progress(states: list[str]) -> tuple[int, int]:
@@ -125,19 +148,25 @@ class GraphStore:
     def __init__(self, client: _StoreClient, name: str) -> None:
         self._client = client
         self.name = name
-        self._graphs: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Any] = weakref.WeakKeyDictionary()
+        self._graphs: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[int, Any]] = (
+            weakref.WeakKeyDictionary())
 
     @property
     def address(self) -> StoreAddress:
         """Where the store is (``describe()`` it for messages: passwords masked)."""
         return self._client.address
 
-    def _graph(self) -> Any:
-        """This graph's handle on the running loop's client (handles keep a per-graph schema cache)."""
-        loop = asyncio.get_running_loop()
-        graph = self._graphs.get(loop)
+    def _graph(self, server: Any = None) -> Any:
+        """This graph's handle on ``server`` (default: the primary) of the running loop's clients (handles keep
+        a per-graph schema cache)."""
+        from falkordb.asyncio.graph import AsyncGraph
+
+        routes = self._client.db()
+        server = routes.primary if server is None else server
+        handles = self._graphs.setdefault(asyncio.get_running_loop(), {})
+        graph = handles.get(id(server))
         if graph is None:
-            graph = self._graphs[loop] = self._client.db().select_graph(self.name)
+            graph = handles[id(server)] = AsyncGraph(routes.commands(server), self.name)
         return graph
 
     @classmethod
@@ -198,6 +227,8 @@ class GraphStore:
                 raise
             server = self._client.server
             if server is None:
+                if self._client.address.topology.sentinels:
+                    return await self._after_failover(operation, exc, retry or _never_ran(exc))
                 raise self._unavailable(exc) from exc
             failure = exc
         # The embedded server can vanish when the process that started it exits, or crash; the data is in the
@@ -223,19 +254,94 @@ class GraphStore:
                 raise
             raise self._unavailable(exc) from exc
 
+    async def _after_failover(self, operation: Callable[[], Awaitable[T]], failure: BaseException,
+                              retry: bool) -> T:
+        """After a lost connection to a Sentinel-managed primary: retry ``operation`` (a read, an idempotent
+        write, or a command that never reached the server) until Sentinel names a primary that answers, within
+        ``failover_timeout``; any other write is reported, since whether it was stored is unknown."""
+        where = self.location
+        if not retry:
+            raise StoreUnavailable(
+                f"The connection to the primary of {where} was lost during a write ({type(failure).__name__}: "
+                f"{mask_secrets(str(failure)).rstrip('.')}); it may be failing over, and whether that write was "
+                "stored is unknown. Fix: check the graph (status) and repeat the call: ingest skips documents "
+                "stored unchanged.") from failure
+        limit = self._client.address.topology.failover_timeout_s
+        started = time.monotonic()
+        client = self._client
+        if client.failing_over_since is None:  # one warning per failover, not one per call waiting on it
+            client.failing_over_since = started
+            _log.warning("The primary of %s stopped answering (%s: %s); retrying reads and idempotent writes while "
+                         "Sentinel fails over (up to %.0f s).", where, type(failure).__name__,
+                         mask_secrets(str(failure)) or "no message", limit)
+        delay = 0.05
+        while True:
+            await asyncio.sleep(delay)
+            try:
+                answer = await operation()
+            except Exception as exc:
+                if not _is_connection_error(exc):
+                    raise
+                if time.monotonic() - started >= limit:
+                    raise StoreUnavailable(
+                        f"Could not reach the primary of {where} for {limit:.0f} s after it stopped answering "
+                        f"({mask_secrets(str(exc)).rstrip('.')}). Fix: check that the sentinels can elect a new "
+                        "primary (a quorum of them running, a replica in sync), or raise failover_timeout.") from exc
+                delay = min(delay * 2, 0.5)
+                continue
+            if client.failing_over_since is not None:
+                _log.warning("%s answers again, %.1f s after the first call that failed over.", where,
+                             time.monotonic() - client.failing_over_since)
+                client.failing_over_since = None
+            return answer
+
+    async def _replica(self) -> Any:
+        """The replica client to read from (``read_from=replicas`` and one has this process's writes), else None."""
+        routes = self._client.db()
+        if not routes.topology.read_from_replicas:
+            return None
+        try:
+            server = await routes.read_client()
+        except Exception as exc:
+            if not _is_connection_error(exc):
+                raise
+            return None  # replicas could not be listed: the primary answers (or reports) the read
+        return None if server is routes.primary else server
+
+    def _replica_failed(self, replica: Any, exc: BaseException) -> None:
+        """A read on ``replica`` failed: re-raise a query's own error, else skip that replica for a while."""
+        from redis.exceptions import ResponseError
+
+        if not (_is_connection_error(exc) or isinstance(exc, ResponseError)):
+            raise exc
+        # A replica down, or still building an index: the primary answers this read instead.
+        _log.info("A replica of %s failed a read (%s); reading from the primary.", self.location, exc)
+        self._client.db().pause(replica)
+
     async def _run(self, read_only: bool, query: str, params: dict[str, Any] | None,
                    timeout_ms: int | None, idempotent: bool) -> list[Row]:
         check_params(params)
-        graph = self._graph()
-        call = graph.ro_query if read_only else graph.query
+        if not read_only:
+            graph = self._graph()
+
+            async def write() -> list[Row]:
+                return list((await graph.query(query, params=params, timeout=timeout_ms)).result_set)
+
+            return await self._call(write, retry=idempotent)
+        from redis.exceptions import ResponseError
+
+        async def run_on(server: Any) -> list[Row]:
+            return list((await self._graph(server).ro_query(query, params=params, timeout=timeout_ms)).result_set)
+
+        replica = await self._replica()
+        if replica is not None:
+            try:
+                return await run_on(replica)
+            except Exception as exc:
+                self._replica_failed(replica, exc)
 
         async def run() -> list[Row]:
-            result = await call(query, params=params, timeout=timeout_ms)
-            return list(result.result_set)
-
-        if not read_only:
-            return await self._call(run, retry=idempotent)
-        from redis.exceptions import ResponseError
+            return await run_on(None)
 
         try:
             return await self._call(run)
@@ -301,16 +407,21 @@ class GraphStore:
 
     async def ping(self) -> None:
         """Raise :class:`StoreUnavailable` when the server does not answer."""
-        await self._call(lambda: self._client.db().connection.ping())
+        await self._call(lambda: self._client.db().ping())
 
     async def exists(self) -> bool:
-        """Whether the graph exists on the server (read-only: creates nothing)."""
-        graphs = await self._call(lambda: self._client.db().list_graphs())
-        return self.name in graphs
+        """Whether the graph exists on the server (read-only: creates nothing; on a cluster, asks its shard)."""
+        replica = await self._replica()
+        if replica is not None:
+            try:
+                return bool(await replica.execute_command("EXISTS", self.name))
+            except Exception as exc:
+                self._replica_failed(replica, exc)
+        return bool(await self._call(lambda: self._client.db().primary.execute_command("EXISTS", self.name)))
 
     async def graph_names(self) -> list[str]:
-        """Every graph on the server, sorted (this one only once it has been written)."""
-        return sorted(str(name) for name in await self._call(lambda: self._client.db().list_graphs()))
+        """Every graph on the server (each primary of a cluster), sorted (this one only once it was written)."""
+        return sorted(await self._call(lambda: self._client.db().list_graphs()))
 
     async def delete(self) -> None:
         """Delete the whole graph (used by tests and ``graphrag-agents`` maintenance)."""
