@@ -221,6 +221,8 @@ class KnowledgeGraph:
             raise ConfigurationError("update needs text=... with document_id=..., or path=... (exactly one).")
         if path is None:
             doc_id = normalise_key(doc_id)
+        elif (problem := path_key_problem(doc_id)) is not None:
+            return _failed_report(doc_id, problem)
         if not await self.store.exists() or not await document_exists(self.store, doc_id):
             return _failed_report(doc_id, f"no document {doc_id!r} is stored; use ingest to add it")
         if path is not None:

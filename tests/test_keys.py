@@ -144,3 +144,77 @@ async def test_tenant_and_graph_names_follow_the_rule(data_dir: Path, embedder) 
         assert kg.name == "keys_graph"
     with pytest.raises(ConfigurationError):
         await KnowledgeGraph.open(graph="a\x00b", data_dir=str(data_dir), embedder=embedder)
+
+
+_LONG = "x" * 4097  # FalkorDB's range index keeps 4,096 bytes of a key: a longer one was stored, then never found
+
+
+@pytest.mark.parametrize("long_id", [_LONG, "é" * 600], ids=["ascii-4097", "utf8-1200-bytes"])
+async def test_ids_over_the_key_bound_are_refused_at_every_kg_entry_point(kg, long_id: str) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(ToolError, match="1,024-byte bound") as err:
+        await kg.ingest(text="Some text about a long id.", document_id=long_id, plan=_NONE)
+    assert "shorter" in err.value.hint
+    await kg.ingest(text="Some text.", document_id="fine", plan=_NONE)
+    for call in (lambda: kg.update(text="Other text.", document_id=long_id, plan=_NONE),
+                 lambda: kg.delete_document(long_id), lambda: kg.retrieve("text", document_ids=[long_id])):
+        with pytest.raises(ToolError, match="1,024-byte bound"):
+            await call()
+    assert await _documents(kg) == {"fine": 1}
+
+
+async def test_an_id_at_the_bound_is_stored_whole_and_found(kg) -> None:  # type: ignore[no-untyped-def]
+    at_bound = "y" * 1024
+    first = await kg.ingest(text="Alice works at Acme. Bob works at Beta.", document_id=at_bound, plan=_NONE)
+    assert first.documents[0].status == "ingested"
+    again = await kg.ingest(text="Alice works at Acme. Bob works at Beta.", document_id=at_bound, plan=_NONE)
+    assert again.documents[0].status == "unchanged"
+    assert await _documents(kg) == {at_bound: 1}
+    assert await kg.delete_document(at_bound) is True and await _documents(kg) == {}
+
+
+def _deep_file(root: Path) -> str:
+    """A file 17 folders deep whose relative path (its document id) is over the key bound."""
+    folder = root
+    for depth in range(17):
+        folder = folder / f"level{depth:02d}-{'f' * 60}"
+    folder.mkdir(parents=True)
+    (folder / "deep.txt").write_text("The deep file says the vault code is 4417.")
+    return str((folder / "deep.txt").relative_to(root))
+
+
+async def test_a_deep_file_over_the_bound_fails_with_a_hint_in_kg_and_tools(kg, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    root = tmp_path / "root"
+    rel = _deep_file(root)
+    (root / "near.txt").write_text("A near file.")
+    report = await kg.ingest(paths=[root / rel, root / "near.txt"], plan=_NONE)
+    deep, near = report.documents
+    assert near.status == "ingested"
+    assert deep.status == "failed" and "shorter path" in (deep.reason or "")
+    update = await kg.update(path=root / rel, plan=_NONE)
+    assert update.documents[0].status == "failed" and "shorter path" in (update.documents[0].reason or "")
+    toolkit = GraphRAGToolkit(kg, files_root=root)
+    result = await toolkit.call("ingest", {"files": ["**/deep.txt"]})
+    [status] = result.documents  # type: ignore[attr-defined]
+    assert status.status == "failed" and "shorter path" in (status.reason or "")
+    assert set(await _documents(kg)) == {str(root / "near.txt")}
+
+
+async def test_tools_refuse_an_id_over_the_bound_in_bytes(kg) -> None:  # type: ignore[no-untyped-def]
+    toolkit = GraphRAGToolkit(kg)
+    for tool, args in (("ingest", {"text": "Some text."}), ("add_facts", {"text": "Some text.", "entities": [
+            {"name": "Some", "label": "Unknown"}]})):
+        with pytest.raises(ToolError, match="1,024-byte bound"):
+            await toolkit.call(tool, {**args, "document_id": "😀" * 300})  # 300 characters, 1,200 bytes
+    assert not await kg.store.exists()  # refused before anything was written
+
+
+async def test_an_entity_name_stretched_by_normalisation_stays_one_entity(kg) -> None:  # type: ignore[no-untyped-def]
+    toolkit = GraphRAGToolkit(kg)
+    await toolkit.call("set_ontology", {"entities": [{"label": "Phrase"}]})
+    name = "\ufdfa" * 300  # 900 UTF-8 bytes, but NFKC (the entity key) stretches it to about 10,000
+    for doc in ("f1", "f2"):
+        await toolkit.call("add_facts", {"text": f"{name} is a phrase.", "document_id": doc,
+                                         "entities": [{"name": name, "label": "Phrase"}]})
+    rows = await kg.store.ro_query("MATCH (e:Phrase) OPTIONAL MATCH (e)-[m:MENTIONED_IN]->() "
+                                   "RETURN e.name, count(m)")
+    assert rows == [[name, 2]]

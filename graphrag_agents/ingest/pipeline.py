@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from .._keys import key_length_problem
 from ..errors import ConfigurationError, StoreUnavailable
 from ..models.chat import ChatModel
 from ..models.embedder import Embedder
@@ -305,6 +306,9 @@ async def run_ingest(ctx: IngestContext, sources: Sequence[SourceDocument], plan
         if source.document_id in seen:
             statuses[i] = DocumentStatus(source.document_id, "failed", path=source.path,
                                          reason=f"the id {source.document_id!r} is given twice in this call")
+        elif (too_long := key_length_problem(source.document_id)) is not None:
+            statuses[i] = DocumentStatus(source.document_id, "failed", path=source.path,
+                                         reason=f"the {too_long}; pass a shorter document id")
         seen.setdefault(source.document_id, i)
     order = [i for i in range(len(sources)) if i not in statuses]
     async with ctx.doc_locks.hold([sources[i].document_id for i in order]):
