@@ -34,7 +34,7 @@ from .records import ChunkRecord, DocumentBatch, DocumentRecord, MetaValue, chun
 from .report import DocumentStatus, IngestReport, IngestStatus, PrunedReport
 from .resolve import resolve_llm_verified
 from .rwlock import KeyedLocks, ReadWriteLock
-from .writer import replace_document, write_documents
+from .writer import replace_document, stored_versions, write_documents
 
 __all__ = ["DocumentStatus", "IngestContext", "IngestStatus", "content_hash", "run_ingest"]
 
@@ -116,12 +116,6 @@ def _chunk(text: str, plan: IngestPlan, loader: str | None) -> list[Chunk]:
     if plan.chunker == "structural" and "syntax" not in params and loader in ("markdown", "rst"):
         params["syntax"] = loader
     return get_chunker(plan.chunker, **params).chunk(text)
-
-
-async def _stored_hashes(store: GraphStore, ids: list[str]) -> dict[str, str]:
-    rows = await store.ro_query("UNWIND $ids AS id MATCH (d:Document {id: id}) RETURN d.id, d.content_hash",
-                                {"ids": ids})
-    return {str(i): str(h) for i, h in rows}
 
 
 def _prepare(source: SourceDocument, plan: IngestPlan, ctx: IngestContext, stored: dict[str, str],
@@ -247,33 +241,41 @@ async def _write_new(docs: list[_Doc], ctx: IngestContext, bars: Progress) -> No
 async def _still_new(group: list[_Doc], ctx: IngestContext) -> list[_Doc]:
     """The documents of ``group`` still not stored, under the write lock: another process sharing the data
     folder may have stored some since they were checked (same content: ``unchanged``; else ``failed``)."""
-    stored = await _stored_hashes(ctx.store, [d.record.id for d in group])
+    stored = await stored_versions(ctx.store, [d.record.id for d in group])
     for doc in group:
-        digest = stored.get(doc.record.id)
-        if digest == doc.record.content_hash:
-            doc.status = DocumentStatus(doc.record.id, "unchanged", path=doc.record.path, title=doc.record.title,
-                                        loader=doc.record.loader,
-                                        plan=json.loads(str(doc.record.metadata["plan"])))
-        elif digest is not None:
-            doc.status = _failed(doc, "another writer stored a different version of this document meanwhile; "
-                                      "nothing of this call's version was written: ingest it again to replace it")
+        if doc.record.id in stored:
+            _taken(doc, stored[doc.record.id])
     return [d for d in group if d.record.id not in stored]
+
+
+def _taken(doc: _Doc, digest: str) -> None:
+    """The status of a new document another writer stored first (its version: ``digest``)."""
+    if digest == doc.record.content_hash:
+        doc.status = DocumentStatus(doc.record.id, "unchanged", path=doc.record.path, title=doc.record.title,
+                                    loader=doc.record.loader, plan=json.loads(str(doc.record.metadata["plan"])))
+    else:
+        doc.status = _failed(doc, "another writer stored a different version of this document meanwhile; "
+                                  "nothing of this call's version was written: ingest it again to replace it")
 
 
 async def _write_group(group: list[_Doc], ctx: IngestContext) -> None:
     if group:
         try:
-            await write_documents(ctx.store, [d.batch for d in group if d.batch is not None])
+            if await write_documents(ctx.store, [d.batch for d in group if d.batch is not None]):
+                return
         except StoreUnavailable:
             raise
         except Exception:
-            for doc in group:  # find the culprit: each document alone, all-or-nothing each
-                try:
-                    await write_documents(ctx.store, [doc.batch] if doc.batch else [])
-                except StoreUnavailable:
-                    raise
-                except Exception as exc:
-                    doc.status = _failed(doc, f"could not be written: {type(exc).__name__}: {exc}")
+            pass
+        for doc in group:  # find the culprit, or the document another writer stored: each alone, all-or-nothing
+            try:
+                if doc.batch is not None and not await write_documents(ctx.store, [doc.batch]):
+                    stored = await stored_versions(ctx.store, [doc.record.id])
+                    _taken(doc, stored.get(doc.record.id, ""))
+            except StoreUnavailable:
+                raise
+            except Exception as exc:
+                doc.status = _failed(doc, f"could not be written: {type(exc).__name__}: {exc}")
 
 
 async def _write_replacements(docs: list[_Doc], ctx: IngestContext, ontology: Ontology, bars: Progress,
@@ -319,7 +321,7 @@ async def run_ingest(ctx: IngestContext, sources: Sequence[SourceDocument], plan
             bars.add("write", "Writing documents", total=len(order))
             for start in range(0, len(order), _WINDOW):
                 window = order[start:start + _WINDOW]
-                stored = await _stored_hashes(ctx.store, [sources[i].document_id for i in window])
+                stored = await stored_versions(ctx.store, [sources[i].document_id for i in window])
                 docs: dict[int, _Doc] = {}
                 for i in window:
                     # Parsing (a PDF can take seconds) and chunking are CPU-bound: off the loop, so other

@@ -279,9 +279,11 @@ class _Handlers:
                 # there: another process may have written this document since.
                 async with self.kg.lock.exclusive(), self.kg.store.write_lock():
                     stored = await self._facts_target(document_id)
-                    if stored is None:
-                        await write_document(self.kg.store, batch)
+                    if stored is None and await write_document(self.kg.store, batch):
                         status = "ingested"
+                    elif stored is None:  # another writer without the folder lock stored it first: replace it
+                        await replace_document(self.kg.store, batch)
+                        status = "updated"
                     elif stored.content_hash != batch.document.content_hash:
                         await replace_document(self.kg.store, batch)
                         status = "updated"
