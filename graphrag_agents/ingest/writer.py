@@ -17,8 +17,8 @@ is what "unchanged" compares (:func:`stored_versions`).
 
 from __future__ import annotations
 
-from collections import defaultdict
 import uuid
+from collections import defaultdict
 from collections.abc import Sequence
 from itertools import pairwise
 from typing import Any
