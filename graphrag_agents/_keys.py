@@ -5,7 +5,11 @@ found by a lookup of ``"memo"`` and never by its own, so a stored ``"memo "`` lo
 makes a second node, and deleting ``"plan"`` deletes ``"plan "`` too. The rule, applied at every entry point:
 
 - whitespace at either end is **stripped** (``"memo\\n"`` is the document ``"memo"``): the index cannot tell
-  them apart anyway, so the key written is the key every lookup finds;
+  them apart anyway, so the key written is the key every lookup finds; so are the invisible marks that
+  ``str.strip()`` keeps (a byte-order mark, zero-width spaces and joiners, left-to-right and right-to-left marks
+  and the other bidirectional controls, soft hyphens: Unicode format characters, category ``Cf``);
+- the key is **NFKC-normalised**: the composed and decomposed ``"café"`` and the full-width ``"ｃａｆé"`` are one
+  key, as a reader sees them (:func:`canonical_key`);
 - a control character anywhere else (``"x\\x00"``, a tab inside an id), a lone surrogate, or nothing left after
   stripping is **refused** with a :class:`~graphrag_agents.errors.ToolError` whose hint names the fix.
 
@@ -31,9 +35,12 @@ import unicodedata
 
 from .errors import ToolError
 
-__all__ = ["MAX_KEY_BYTES", "bounded_key", "check_params", "key_length_problem", "normalise_key", "path_key_problem",
-           "text_problem"]
+__all__ = ["KEY_RULE", "MAX_KEY_BYTES", "bounded_key", "canonical_key", "check_params", "key_length_problem",
+           "normalise_key", "path_key_problem", "text_problem"]
 
+KEY_RULE = 2
+"""The version of this rule a graph's keys follow (``key_rule`` in its metadata; 1 or none: whitespace stripped
+only; 2: NFKC and invisible edge marks too). ``finalize`` upgrades an older graph's document ids."""
 MAX_KEY_BYTES = 1024
 """Longest key (UTF-8 bytes) the graph stores: document ids, file paths used as ids, entity names. FalkorDB's range
 index finds keys up to 4,096 bytes; the rest is headroom for the keys derived from them."""
@@ -63,6 +70,25 @@ def text_problem(value: str) -> str | None:
     return None
 
 
+def _strip_edges(value: str) -> str:
+    start, end = 0, len(value)
+    while start < end and (value[start].isspace() or unicodedata.category(value[start]) == "Cf"):
+        start += 1
+    while end > start and (value[end - 1].isspace() or unicodedata.category(value[end - 1]) == "Cf"):
+        end -= 1
+    return value[start:end]
+
+
+def canonical_key(value: str) -> str:
+    """``value`` as the graph keys it: NFKC, then whitespace and invisible format marks at either end removed
+    (repeated, since NFKC can turn a mark into a space). Example: ``canonical_key("\\ufeffcafe\\u0301 ")`` is
+    ``"café"``."""
+    key = _strip_edges(value)
+    while (folded := _strip_edges(unicodedata.normalize("NFKC", key))) != key:
+        key = folded
+    return key
+
+
 def key_length_problem(key: str, what: str = "Document id") -> str | None:
     """Why ``key`` is too long to be a key in the graph (over :data:`MAX_KEY_BYTES` UTF-8 bytes), or None."""
     size = len(key.encode("utf-8", "surrogatepass"))
@@ -83,13 +109,16 @@ def bounded_key(key: str) -> str:
 
 
 def normalise_key(value: object, what: str = "Document id") -> str:
-    """Return ``value`` stripped of whitespace at either end; refuse control characters, empty and too long values.
+    """Return ``value`` as :func:`canonical_key` keys it; refuse control characters, empty and too long values.
 
     Example: ``normalise_key("memo\\n") == "memo"``; ``normalise_key("x\\x00")`` raises :class:`ToolError`.
     """
     if not isinstance(value, str):
         raise ToolError(f"{what} must be a string, got {type(value).__name__}.", f"Pass the {what.lower()} as text.")
-    key = value.strip()
+    try:
+        key = canonical_key(value)
+    except UnicodeError:  # a lone surrogate: refused below with its offset
+        key = value.strip()
     if not key:
         raise ToolError(f"{what} {_show(value)} is empty.",
                         f"Pass a non-empty {what.lower()} (letters, digits and punctuation).")

@@ -17,6 +17,7 @@ from .errors import ConfigurationError, GraphLoading, GraphNotFound
 from .ingest.dedupe import merge_label_votes, merge_unknown_duplicates
 from .ingest.embedding import CHUNK_NEEDS_VECTOR, EmbedCounts, embed_missing
 from .ingest.extract_ner import NerExtractor
+from .ingest.key_upgrade import upgrade_document_keys
 from .ingest.ontology import EntityType, Ontology, OntologyChanges, RelationType
 from .ingest.ontology_store import DEFAULT_ONTOLOGY, load_ontology, merge_ontology, to_ontology
 from .ingest.pipeline import IngestContext, run_ingest
@@ -72,6 +73,9 @@ class FinalizeReport:
     """Co-mention edges of a graph written by an earlier version rewritten into fact nodes (the upgrade)."""
     relabelled: int = 0
     """Entities folded into the entity of the same name the ner extractor typed most often (label vote)."""
+    rekeyed: int = 0
+    """Documents an earlier version stored under an id the key rule now writes differently (NFKC, invisible edge
+    marks), renamed to that id (the upgrade; ``docs/ingestion.md``, "Keys")."""
 
 
 class KnowledgeGraph:
@@ -280,6 +284,7 @@ class KnowledgeGraph:
         started = time.perf_counter()
         await self.require_exists()
         async with self.lock.exclusive(), self.store.write_lock():
+            rekeyed = await upgrade_document_keys(self.store)
             merged = await merge_unknown_duplicates(self.store)
             regrouped = await regroup_co_mentions(self.store)
             ontology = await load_ontology(self.store)
@@ -296,7 +301,8 @@ class KnowledgeGraph:
             self.meta = await ensure_schema(self.store, self.embedder.model_name, self.embedder.dimension)
         await wait_for_indexes(self.store)
         return FinalizeReport(embedded=embedded, status=await self.status(), merged=merged,
-                              seconds=time.perf_counter() - started, regrouped=regrouped, relabelled=relabelled)
+                              seconds=time.perf_counter() - started, regrouped=regrouped, relabelled=relabelled,
+                              rekeyed=rekeyed)
 
     async def _missing_vectors(self) -> dict[str, int]:
         q = self.store.ro_query

@@ -208,13 +208,51 @@ async def test_tools_refuse_an_id_over_the_bound_in_bytes(kg) -> None:  # type: 
     assert not await kg.store.exists()  # refused before anything was written
 
 
-async def test_an_entity_name_stretched_by_normalisation_stays_one_entity(kg) -> None:  # type: ignore[no-untyped-def]
+async def test_an_entity_name_stretched_past_the_bound_by_normalisation_is_refused(kg) -> None:  # type: ignore[no-untyped-def]
     toolkit = GraphRAGToolkit(kg)
     await toolkit.call("set_ontology", {"entities": [{"label": "Phrase"}]})
-    name = "\ufdfa" * 300  # 900 UTF-8 bytes, but NFKC (the entity key) stretches it to about 10,000
-    for doc in ("f1", "f2"):
-        await toolkit.call("add_facts", {"text": f"{name} is a phrase.", "document_id": doc,
+    name = "\ufdfa" * 300  # 900 UTF-8 bytes, but NFKC (the key rule) stretches it to 9,900
+    with pytest.raises(ToolError, match="9,900 UTF-8 bytes"):
+        await toolkit.call("add_facts", {"text": f"{name} is a phrase.", "document_id": "f1",
                                          "entities": [{"name": name, "label": "Phrase"}]})
-    rows = await kg.store.ro_query("MATCH (e:Phrase) OPTIONAL MATCH (e)-[m:MENTIONED_IN]->() "
-                                   "RETURN e.name, count(m)")
-    assert rows == [[name, 2]]
+    rows = await kg.store.ro_query("MATCH (e:Phrase) RETURN count(e)")
+    assert rows == [[0]]
+
+
+_CAFE_VARIANTS = ["café", "cafe\u0301", "\ufeffcafé", "\u200bcafé\u200d", "\u200fcafé\u200e", "ｃａｆé", "café\u00ad"]
+
+
+async def test_unicode_variants_of_one_id_are_one_document(kg) -> None:  # type: ignore[no-untyped-def]
+    for i, variant in enumerate(_CAFE_VARIANTS):
+        report = await kg.ingest(text=f"The café opens at {8 + i}.", document_id=variant, plan=_NONE)
+        assert report.documents[0].document_id == "café"
+        assert report.documents[0].status == ("ingested" if i == 0 else "updated")
+    assert await _documents(kg) == {"café": 1}
+    await kg.finalize()
+    hits = await kg.retrieve("When does the café open?", document_ids=["cafe\u0301"], paths=["passages"])
+    assert hits.passages and "14" in hits.passages[0].text
+    assert await kg.delete_document("\ufeffｃａｆé") is True and await _documents(kg) == {}
+
+
+async def test_a_graph_with_variant_ids_from_the_previous_version_is_read_then_upgraded(  # type: ignore[no-untyped-def]
+        kg, data_dir: Path, embedder) -> None:
+    from graphrag_agents.ingest.records import ChunkRecord, DocumentBatch, DocumentRecord, content_hash
+    from graphrag_agents.ingest.writer import write_documents
+    from graphrag_agents.kg import KnowledgeGraph
+
+    await kg.ingest(text="Kept text.", document_id="kept", plan=_NONE)
+    # What the previous version stored for the NFD and the BOM-prefixed ids: two documents, ids as given.
+    for doc_id, text in (("cafe\u0301", "The old café opens at 7."), ("\ufeffcafé", "The café opens at 9.")):
+        record = DocumentRecord(doc_id, doc_id, content_hash(text), path=doc_id)
+        assert await write_documents(kg.store, [DocumentBatch(record, [ChunkRecord(f"{doc_id}#0", 0, text)])])
+    await kg.store.query("MATCH (m:__Meta__) REMOVE m.key_rule")
+    async with await KnowledgeGraph.open(graph=kg.name, data_dir=str(data_dir), embedder=embedder) as upgraded:
+        assert (await upgraded.status()).documents == 3  # readable as it was
+        report = await upgraded.finalize()
+        assert report.rekeyed == 2
+        assert await _documents(upgraded) == {"kept": 1, "café": 1}
+        hits = await upgraded.retrieve("When does the café open?", document_ids=["café"], paths=["passages"])
+        assert [p.text for p in hits.passages] == ["The café opens at 9."]  # the one written last is kept
+        again = await upgraded.ingest(text="The café opens at 9.", document_id="\u200bcafe\u0301", plan=_NONE)
+        assert again.documents[0].status == "unchanged"
+        assert (await upgraded.finalize()).rekeyed == 0
