@@ -183,7 +183,7 @@ class KnowledgeGraph:
             raise ConfigurationError("Pass either text=... or paths=[...] to ingest (exactly one of them).")
         sources: list[SourceDocument] = []
         if text is not None:
-            doc_id = normalise_key(document_id) if document_id else derived_id("text", text)
+            doc_id = normalise_key(document_id) if document_id is not None else derived_id("text", text)
             if not text.strip():  # refused before anything (even the graph) is created
                 return _failed_report(doc_id, "the text is empty")
             sources.append(SourceDocument(doc_id, doc_id, text=text, title=title))

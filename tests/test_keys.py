@@ -256,3 +256,37 @@ async def test_a_graph_with_variant_ids_from_the_previous_version_is_read_then_u
         again = await upgraded.ingest(text="The café opens at 9.", document_id="\u200bcafe\u0301", plan=_NONE)
         assert again.documents[0].status == "unchanged"
         assert (await upgraded.finalize()).rekeyed == 0
+
+
+async def test_an_empty_id_is_refused_not_derived(kg) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(ToolError, match="empty"):
+        await kg.ingest(text="Some text.", document_id="", plan=_NONE)
+    assert not await kg.store.exists()
+
+
+@pytest.mark.parametrize(("label", "cleaned"), [("Dr|ug", "Dr ug"), ("Medical\ndevice", "Medical device"),
+                                                ("Supplier\x01Company", "Supplier Company")])
+async def test_a_label_refusal_shows_the_cleaned_value(kg, label: str, cleaned: str) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(ToolError) as err:
+        await kg.set_ontology(entities=[{"label": label}])
+    assert err.value.hint == f"Pass {cleaned!r} instead."
+    await kg.set_ontology(entities=[{"label": cleaned}])
+
+
+@pytest.mark.parametrize("kind", ["folder", "dangling symlink"])
+async def test_an_unusable_lock_path_names_the_path_and_the_fix(kg, data_dir: Path, kind: str) -> None:  # type: ignore[no-untyped-def]
+    from graphrag_agents.errors import StoreUnavailable
+
+    lock = data_dir / f"write.{kg.name}.lock"
+    if kind == "folder":
+        lock.mkdir()
+    else:
+        lock.symlink_to(data_dir / "gone" / "nowhere")
+    try:
+        with pytest.raises(StoreUnavailable) as err:
+            await kg.ingest(text="Some text.", document_id="doc", plan=_NONE)
+        assert str(lock) in str(err.value) and "Fix: remove it" in str(err.value)
+        assert ("a folder" if kind == "folder" else "does not exist") in str(err.value)
+    finally:
+        lock.rmdir() if kind == "folder" else lock.unlink()
+    assert (await kg.ingest(text="Some text.", document_id="doc", plan=_NONE)).documents[0].status == "ingested"
