@@ -306,13 +306,11 @@ class GraphRAGMCPServer:
 
     async def run_stdio(self) -> None:
         """Serve one client over stdin/stdout (stdout carries only the protocol while serving)."""
-        from mcp.server.stdio import stdio_server
-
-        from ._stdio import AnsweringReadStream
+        from ._stdio import stdio_transport
 
         _quiet_litellm()
-        async with stdio_server() as (read, write):
-            await self.server.run(AnsweringReadStream(read, write), write,
+        async with stdio_transport() as (read, write):
+            await self.server.run(read, write,
                                   self.server.create_initialization_options())
 
     async def run(self, transport: Transport = "stdio", *, host: str = "127.0.0.1", port: int = 8000,
