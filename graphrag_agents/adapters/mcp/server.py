@@ -235,22 +235,32 @@ class GraphRAGMCPServer:
             if self.tool_prefix and not name.startswith(self.tool_prefix):
                 raise ToolError(f"Unknown tool {name!r}.", f"This server names its tools with the prefix "
                                 f"{self.tool_prefix!r}: call {self.tool_prefix}{name}, or list the tools.")
+            core = self._core_name(name)
+            shaped: tuple[types.CallToolResult, set[int]] | None = None
             with anyio.move_on_after(self.call_timeout) as deadline:
-                result = await session.call(self._core_name(name), arguments)
+                result = await session.call(core, arguments)
+                note = session_note(core, result, session, ephemeral=ephemeral)
+                # Shortening a large result takes seconds: off the loop (other clients go on), under the timeout.
+                shaped = await anyio.to_thread.run_sync(self._shape, result, note, self._is_structured(core),
+                                                        abandon_on_cancel=True)
         except ToolError as exc:
             return _error(mask_secrets(str(exc), secrets))
         except Exception as exc:
             return _error(describe_failure(name, exc, secrets_to_mask=secrets).text())
         finally:
             _quiet_litellm()  # the call may have imported it
-        if result is None or deadline.cancelled_caught:
+        if shaped is None or deadline.cancelled_caught:
+            if result is not None:  # numbered, never delivered: the client cannot cite them
+                session.ledger.drop(set(result.evidence_numbers()))
             return _error(describe_failure(name, None, deadline=self.call_timeout).text())
-        core = self._core_name(name)
-        note = session_note(core, result, session, ephemeral=ephemeral)
-        return self._shape(session, result, note, self._is_structured(core))
+        reply, dropped = shaped
+        session.ledger.drop(dropped)  # on the loop, like every other change to the session's evidence
+        return reply
 
-    def _shape(self, session: GraphRAGToolkit, result: ToolResult, note: str | None,
-               structured: bool) -> types.CallToolResult:
+    def _shape(self, result: ToolResult, note: str | None,
+               structured: bool) -> tuple[types.CallToolResult, set[int]]:
+        """The MCP reply for ``result`` and the evidence numbers it did not deliver whole (run off the loop: it
+        reads only ``result``)."""
         issued = set(result.evidence_numbers())
         data = _plain(result.model_dump(mode="python"))
         noted = note is not None
@@ -259,17 +269,15 @@ class GraphRAGMCPServer:
         try:
             cut = truncate_json(data, self.max_result_chars, issued)
         except ResultTooLarge:
-            session.ledger.drop(issued)
             return _error(f"The result is too large to return even shortened (limit {self.max_result_chars:,} "
                           "characters); its evidence was dropped. Hint: narrow the call (fewer paths, a lower "
-                          "top_k, document_ids).")
-        if cut.truncated:
-            session.ledger.drop(cut.damaged & issued)
+                          "top_k, document_ids)."), issued
+        dropped = cut.damaged & issued if cut.truncated else set()
         text = self._text(result, cut, changed=cut.truncated or noted)
         data = to_jsonable_python(cut.data)
         if structured:
-            return types.CallToolResult(content=[types.TextContent(text=text)], structured_content=data)
-        return types.CallToolResult(content=[types.TextContent(text=text)], _meta={RESULT_META_KEY: data})
+            return types.CallToolResult(content=[types.TextContent(text=text)], structured_content=data), dropped
+        return types.CallToolResult(content=[types.TextContent(text=text)], _meta={RESULT_META_KEY: data}), dropped
 
     def _text(self, result: ToolResult, cut: Truncation, *, changed: bool) -> str:
         """The text block: ``to_llm_text()`` of what is actually sent (the shortened result, when it was cut)."""
