@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 from mcp import Client
 
-from graphrag_agents.adapters.mcp import server as server_module
 from graphrag_agents.adapters.mcp import GraphRAGMCPServer
+from graphrag_agents.adapters.mcp import server as server_module
 from graphrag_agents.kg import KnowledgeGraph
 
 _ANSWER = {"answer": "Alice Smith works at Acme Corp [1]."}
