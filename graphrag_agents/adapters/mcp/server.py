@@ -48,8 +48,8 @@ from ...tools.toolkit import FinalizePolicy, GraphRAGToolkit
 from .._shared import check_prefix, refuse_duplicate_names
 from ._failures import describe_failure
 from ._instructions import build_instructions
-from ._notes import session_note
-from ._sessions import ConnectionSession, SessionStore
+from ._notes import EXPIRED_NOTE, session_note
+from ._sessions import ConnectionSession, SessionState, SessionStore
 from ._truncate import ResultTooLarge, Truncation, truncate_json
 
 try:
@@ -103,8 +103,10 @@ class GraphRAGMCPServer:
         text_chars: the character budget of each result's text block (``to_llm_text``; None: each result's
             default, 4,400 characters for ``retrieve`` and 8,000 for the others).
         call_timeout: seconds before a tool call ends as a timeout error (None: no limit).
-        max_sessions: HTTP client sessions kept (least recently used ones are dropped first, those that never
-            issued evidence before the others); memory is bounded by ``max_sessions * ledger_capacity`` items.
+        max_sessions: HTTP client sessions kept (those that never issued evidence are dropped first, then the
+            least recently used of the peer holding the most); one peer creates at most ``max_sessions / 8`` at
+            once, then ``max_sessions / 128`` a second (``_sessions``); memory is bounded by
+            ``max_sessions * ledger_capacity`` items.
         token: bearer token required over HTTP and SSE (required off loopback); masked in error texts.
         tool_prefix: put before every tool name (``"kg_"`` serves ``kg_retrieve``, ...), for clients that also
             talk to other servers with tools of these names.
@@ -211,13 +213,17 @@ class GraphRAGMCPServer:
     @cached_property
     def http_server(self) -> Server[Any]:
         """The low-level server behind streamable HTTP: sessions by client key in :attr:`sessions`."""
-        from ._http import client_key
+        from ._http import client_key, peer_of
 
         async def call_tool(ctx: ServerRequestContext[Any], params: types.CallToolRequestParams,
                             ) -> types.CallToolResult:
             key = client_key(ctx.request, ctx.protocol_version)
-            session = self.sessions.get(key) if key else self.toolkit.new_session()
-            return await self.call_tool(session, params.name, params.arguments, ephemeral=key is None)
+            if key is None:
+                return await self.call_tool(self.toolkit.new_session(), params.name, params.arguments,
+                                            ephemeral=True)
+            scope = getattr(ctx.request, "scope", None)
+            session, state = self.sessions.lookup(key, peer_of(scope) if isinstance(scope, dict) else None)
+            return await self.call_tool(session, params.name, params.arguments, state=state)
 
         return Server(self.name, version=_version(), instructions=self.instructions,
                       get_tool_input_schema=self._input_schema, on_list_tools=self._list_tools,
@@ -226,8 +232,9 @@ class GraphRAGMCPServer:
     # -- one call --------------------------------------------------------------------------------------------
 
     async def call_tool(self, session: GraphRAGToolkit, name: str, arguments: Mapping[str, Any] | None,
-                        *, ephemeral: bool = False) -> types.CallToolResult:
-        """Run one tool call in ``session`` and shape its result (or failure) for MCP."""
+                        *, ephemeral: bool = False, state: SessionState = "kept") -> types.CallToolResult:
+        """Run one tool call in ``session`` and shape its result (or failure) for MCP; ``state`` says whether an
+        HTTP client's session is its own, made anew after it expired, or for this request only."""
         _quiet_litellm()
         secrets = [self.token] if self.token else []
         result: ToolResult | None = None
@@ -239,7 +246,7 @@ class GraphRAGMCPServer:
             shaped: tuple[types.CallToolResult, set[int]] | None = None
             with anyio.move_on_after(self.call_timeout) as deadline:
                 result = await session.call(core, arguments)
-                note = session_note(core, result, session, ephemeral=ephemeral)
+                note = session_note(core, result, session, ephemeral=ephemeral, state=state)
                 # Shortening a large result takes seconds: off the loop (other clients go on), under the timeout.
                 shaped = await anyio.to_thread.run_sync(self._shape, result, note, self._is_structured(core),
                                                         abandon_on_cancel=True)
@@ -274,6 +281,8 @@ class GraphRAGMCPServer:
                           "top_k, document_ids)."), issued
         dropped = cut.damaged & issued if cut.truncated else set()
         text = self._text(result, cut, changed=cut.truncated or noted)
+        if note == EXPIRED_NOTE:  # not a citation failure: the evidence cited is gone, say that first and only
+            text = f"Citation check: {note}"
         data = to_jsonable_python(cut.data)
         if structured:
             return types.CallToolResult(content=[types.TextContent(text=text)], structured_content=data), dropped
