@@ -67,7 +67,7 @@ def _write_parts(batches: Sequence[DocumentBatch]) -> tuple[list[str], dict[str,
         "write_id": uuid.uuid4().hex,
         "probe": batches[0].document.id,
         "doc_ids": [b.document.id for b in batches],
-        "docs": [{"id": b.document.id, "props": {**_doc_props(b), "chunks": len(b.chunks)}} for b in batches],
+        "docs": [{"id": b.document.id, "props": {**_doc_props(b), "chunk_count": len(b.chunks)}} for b in batches],
         "chunks": [{"id": c.id, "index": c.index, "text": c.text, "heading": c.heading, "doc": b.document.id,
                     "version": b.document.content_hash} for b in batches for c in b.chunks],
         "next": [[a.id, n.id] for cs in chunks for a, n in pairwise(cs)],
@@ -84,8 +84,9 @@ def _write_parts(batches: Sequence[DocumentBatch]) -> tuple[list[str], dict[str,
         # MERGE on ids: a retry after a lost reply finds the chunks instead of storing them twice.
         "UNWIND $chunks AS c MATCH (d:Document {id: c.doc})\n"
         "MERGE (ch:Chunk {id: c.id})\n"
-        "ON CREATE SET ch.index = c.index, ch.text = c.text, ch.heading = c.heading, ch.document_id = c.doc\n"
-        "SET ch.version = c.version\n"
+        # Set on a match too: a chunk left by another version (never by this claim's) must not keep its text.
+        "SET ch.index = c.index, ch.text = c.text, ch.heading = c.heading, ch.document_id = c.doc, "
+        "ch.version = c.version\n"
         "MERGE (d)-[:HAS_CHUNK]->(ch)",
         "UNWIND $next AS p MATCH (a:Chunk {id: p[0]}), (b:Chunk {id: p[1]}) MERGE (a)-[:NEXT]->(b)",
     ]
@@ -260,7 +261,7 @@ async def stored_versions(store: GraphStore, ids: Sequence[str]) -> dict[str, st
         "UNWIND $ids AS id MATCH (d:Document {id: id}) OPTIONAL MATCH (d)-[:HAS_CHUNK]->(c:Chunk)\n"
         "WITH d, count(c) AS n, sum(CASE WHEN c.version IS NULL OR c.version = d.content_hash THEN 0 ELSE 1 END) "
         "AS other\n"
-        "RETURN d.id, CASE WHEN n = 0 OR other > 0 OR (d.chunks IS NOT NULL AND d.chunks <> n) THEN '' "
+        "RETURN d.id, CASE WHEN n = 0 OR other > 0 OR (d.chunk_count IS NOT NULL AND d.chunk_count <> n) THEN '' "
         "ELSE d.content_hash END", {"ids": list(ids)})
     return {str(i): str(h or "") for i, h in rows}
 
