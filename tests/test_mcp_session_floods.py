@@ -17,14 +17,14 @@ from graphrag_agents.kg import KnowledgeGraph
 
 async def test_a_flood_of_new_client_ids_does_not_evict_a_working_client(kg: KnowledgeGraph) -> None:
     await acme_graph(kg)
-    server = GraphRAGMCPServer(kg, read_only=True, max_sessions=16)  # a peer: 2 new sessions at once, 1 per 8 s
+    server = GraphRAGMCPServer(kg, read_only=True, max_sessions=8)  # a peer: 1 new session at once, 1 per 16 s
     alice = {"X-GraphRAG-Client": secrets.token_urlsafe(24)}
     async with serving(server) as url:
         n = first_number(await call_in_new_session(url, "retrieve", {"question": QUESTION}, alice))
         flood = [await call_in_new_session(url, "retrieve", {"question": QUESTION},
-                                           {"X-GraphRAG-Client": secrets.token_urlsafe(24)}) for _ in range(24)]
+                                           {"X-GraphRAG-Client": secrets.token_urlsafe(24)}) for _ in range(10)]
         assert all(not r.is_error for r in flood)
-        assert sum(THROTTLED_NOTE in (data_of(r)["hint"] or "") for r in flood) >= 16  # served, not kept
+        assert sum(THROTTLED_NOTE in (data_of(r)["hint"] or "") for r in flood) >= 8  # served, not kept
         kept = await call_in_new_session(url, "check_citations", {"answer": ANSWER.format(n=n)}, alice)
     assert data_of(kept)["grounded"] and data_of(kept)["cited"] == [n], text_of(kept)
 
