@@ -117,3 +117,22 @@ async def test_unchanged_compares_the_chunks_stored_not_only_the_hash(kg) -> Non
     (digest, chunks), = (await _stored(kg)).values()
     assert digest == content_hash(two) and "".join(chunks).replace(" ", "") == two.replace(" ", "")
     assert (await kg.ingest(text=two, document_id="d1", plan=_PLAN)).documents[0].status == "unchanged"
+
+
+async def test_a_mixed_document_an_earlier_version_left_heals_on_the_next_ingest(kg) -> None:  # type: ignore[no-untyped-def]
+    one, two = version_text(2, "A", 0), version_text(2, "B", 0)
+    await kg.ingest(text=one, document_id="mixed", plan=_PLAN)
+    await kg.ingest(text=one, document_id="intact", plan=_PLAN)
+    # What the previous version stored: no chunk versions, no chunk count; "mixed" has the other version's hash
+    # over these chunks (the race), "intact" is whole.
+    await kg.store.query("MATCH (d:Document)-[:HAS_CHUNK]->(c:Chunk) REMOVE c.version, d.chunk_count")
+    await kg.store.query("MATCH (d:Document {id: 'mixed'}) SET d.content_hash = $h", {"h": content_hash(two)})
+    healed = await kg.ingest(text=two, document_id="mixed", plan=_PLAN)
+    assert healed.documents[0].status == "updated"
+    intact = await kg.ingest(text=one, document_id="intact", plan=_PLAN)
+    assert intact.documents[0].status == "unchanged"
+    stored = await _stored(kg)
+    assert "".join(stored["mixed"][1]).replace(" ", "") == two.replace(" ", "")
+    (stamped,), = await kg.store.ro_query("MATCH (:Document {id: 'intact'})-[:HAS_CHUNK]->(c:Chunk) "
+                                          "WHERE c.version = $h RETURN count(c)", {"h": content_hash(one)})
+    assert stamped == len(stored["intact"][1]) > 0  # checked once, then compared by version

@@ -34,7 +34,7 @@ from .records import ChunkRecord, DocumentBatch, DocumentRecord, MetaValue, chun
 from .report import DocumentStatus, IngestReport, IngestStatus, PrunedReport
 from .resolve import resolve_llm_verified
 from .rwlock import KeyedLocks, ReadWriteLock
-from .writer import replace_document, stored_versions, write_documents
+from .writer import legacy_chunks, replace_document, stamp_versions, stored_versions, write_documents
 
 __all__ = ["DocumentStatus", "IngestContext", "IngestStatus", "content_hash", "run_ingest"]
 
@@ -118,8 +118,15 @@ def _chunk(text: str, plan: IngestPlan, loader: str | None) -> list[Chunk]:
     return get_chunker(plan.chunker, **params).chunk(text)
 
 
+def _holds(text: str, chunks: list[str]) -> bool:
+    """Whether every stored chunk is a piece of ``text`` (whitespace aside): what an ``unchanged`` document written
+    before chunks carried their version must show, since a race could keep another version's chunks under its hash."""
+    whole = "".join(text.split())
+    return all("".join(chunk.split()) in whole for chunk in chunks)
+
+
 def _prepare(source: SourceDocument, plan: IngestPlan, ctx: IngestContext, stored: dict[str, str],
-             reextract: bool) -> _Doc | DocumentStatus:
+             reextract: bool, legacy: dict[str, list[str]] | None = None) -> _Doc | DocumentStatus:
     doc_id = source.document_id
     base = DocumentStatus(doc_id, "failed", path=source.path or doc_id, plan=plan.to_dict())
     try:
@@ -129,6 +136,8 @@ def _prepare(source: SourceDocument, plan: IngestPlan, ctx: IngestContext, store
         return base
     base.title, base.loader = title, loader
     old = stored.get(doc_id)
+    if old == digest and legacy and doc_id in legacy and not _holds(text, legacy[doc_id]):
+        old = ""  # a mixed document an earlier version left: rewritten ("updated"), not reported unchanged
     if old == digest and not reextract:
         base.status = "unchanged"
         return base
@@ -322,17 +331,24 @@ async def run_ingest(ctx: IngestContext, sources: Sequence[SourceDocument], plan
             for start in range(0, len(order), _WINDOW):
                 window = order[start:start + _WINDOW]
                 stored = await stored_versions(ctx.store, [sources[i].document_id for i in window])
+                legacy = await legacy_chunks(ctx.store, [d for d, h in stored.items() if h]) if stored else {}
                 docs: dict[int, _Doc] = {}
                 for i in window:
                     # Parsing (a PDF can take seconds) and chunking are CPU-bound: off the loop, so other
                     # sessions and the MCP call timeout keep running.
-                    prepared = await asyncio.to_thread(_prepare, sources[i], plans[i], ctx, stored, reextract)
+                    prepared = await asyncio.to_thread(_prepare, sources[i], plans[i], ctx, stored, reextract,
+                                                       legacy)
                     if isinstance(prepared, DocumentStatus):
                         statuses[i] = prepared
                         bars.advance("extract")
                         bars.advance("write")
                     else:
                         docs[i] = prepared
+                checked = {d: stored[d] for d in legacy
+                           if any(s.document_id == d and s.status == "unchanged" for s in statuses.values())}
+                if checked:
+                    async with ctx.store.write_lock():
+                        await stamp_versions(ctx.store, checked)
                 await _extract(list(docs.values()), ctx, ontology, bars, report)
                 ready = {i: d for i, d in docs.items() if d.status is None}
                 new = [d for d in ready.values() if d.replace is None]

@@ -30,7 +30,8 @@ from .records import DocumentBatch, content_hash
 UNKNOWN_LABEL = "Unknown"
 
 __all__ = ["FACT_WRITE", "UNKNOWN_LABEL", "delete_document_query", "document_exists", "fact_id", "fact_rows",
-           "replace_document", "stored_versions", "write_document", "write_documents"]
+           "legacy_chunks", "replace_document", "stamp_versions", "stored_versions", "write_document",
+           "write_documents"]
 
 _STEP = "\nWITH count(*) AS _\n"
 FACT_WRITE = (
@@ -255,7 +256,7 @@ async def stored_versions(store: GraphStore, ids: Sequence[str]) -> dict[str, st
     A document whose chunks are not (a chunk of another version, a chunk count that differs from the one its
     version wrote, no chunk at all) maps to ``""``, which no content hash equals: ingesting any text under that id
     rewrites it instead of reporting it ``unchanged``. Documents written before chunks carried their version are
-    taken at their word.
+    checked against the text by the pipeline instead (:func:`legacy_chunks`).
     """
     rows = await store.ro_query(
         "UNWIND $ids AS id MATCH (d:Document {id: id}) OPTIONAL MATCH (d)-[:HAS_CHUNK]->(c:Chunk)\n"
@@ -264,6 +265,26 @@ async def stored_versions(store: GraphStore, ids: Sequence[str]) -> dict[str, st
         "RETURN d.id, CASE WHEN n = 0 OR other > 0 OR (d.chunk_count IS NOT NULL AND d.chunk_count <> n) THEN '' "
         "ELSE d.content_hash END", {"ids": list(ids)})
     return {str(i): str(h or "") for i, h in rows}
+
+
+async def legacy_chunks(store: GraphStore, ids: Sequence[str]) -> dict[str, list[str]]:
+    """The chunk texts of each stored document of ``ids`` written before chunks carried their version, for the
+    caller to compare with the text it is about to call ``unchanged`` (:func:`stamp_versions` then marks them)."""
+    rows = await store.ro_query(
+        "UNWIND $ids AS id MATCH (d:Document {id: id}) WHERE d.chunk_count IS NULL\n"
+        "MATCH (d)-[:HAS_CHUNK]->(c:Chunk) WHERE c.version IS NULL RETURN d.id, collect(c.text)", {"ids": list(ids)})
+    return {str(i): [str(t) for t in texts] for i, texts in rows}
+
+
+async def stamp_versions(store: GraphStore, versions: dict[str, str]) -> None:
+    """Mark the chunks of documents written before chunks carried their version as of ``versions[id]`` (checked
+    against the text by the caller), so later ingests compare versions instead of reading the text."""
+    if versions:
+        await store.query(
+            "UNWIND $rows AS r MATCH (d:Document {id: r[0]}) WHERE d.content_hash = r[1] AND d.chunk_count IS NULL\n"
+            "OPTIONAL MATCH (d)-[:HAS_CHUNK]->(c:Chunk) SET c.version = r[1]\n"
+            "WITH d, count(c) AS n SET d.chunk_count = n", {"rows": [[i, h] for i, h in versions.items()]},
+            idempotent=True)
 
 
 async def delete_document(store: GraphStore, document_id: str) -> bool:
