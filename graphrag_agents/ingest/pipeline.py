@@ -330,8 +330,9 @@ async def run_ingest(ctx: IngestContext, sources: Sequence[SourceDocument], plan
             bars.add("write", "Writing documents", total=len(order))
             for start in range(0, len(order), _WINDOW):
                 window = order[start:start + _WINDOW]
-                stored = await stored_versions(ctx.store, [sources[i].document_id for i in window])
-                legacy = await legacy_chunks(ctx.store, [d for d, h in stored.items() if h]) if stored else {}
+                unversioned: set[str] = set()
+                stored = await stored_versions(ctx.store, [sources[i].document_id for i in window], unversioned)
+                legacy = await legacy_chunks(ctx.store, sorted(unversioned)) if unversioned else {}
                 docs: dict[int, _Doc] = {}
                 for i in window:
                     # Parsing (a PDF can take seconds) and chunking are CPU-bound: off the loop, so other

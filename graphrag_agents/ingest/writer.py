@@ -250,21 +250,23 @@ async def replace_document(store: GraphStore, batch: DocumentBatch) -> None:
     await store.query(_STEP.join([*delete_document_query(), *parts]) + "\nRETURN 0", params, idempotent=True)
 
 
-async def stored_versions(store: GraphStore, ids: Sequence[str]) -> dict[str, str]:
+async def stored_versions(store: GraphStore, ids: Sequence[str], legacy: set[str] | None = None) -> dict[str, str]:
     """The content hash of each stored document of ``ids`` whose chunks are all of that version.
 
     A document whose chunks are not (a chunk of another version, a chunk count that differs from the one its
     version wrote, no chunk at all) maps to ``""``, which no content hash equals: ingesting any text under that id
     rewrites it instead of reporting it ``unchanged``. Documents written before chunks carried their version are
-    checked against the text by the pipeline instead (:func:`legacy_chunks`).
+    checked against the text by the pipeline instead (:func:`legacy_chunks`): their ids are added to ``legacy``.
     """
     rows = await store.ro_query(
         "UNWIND $ids AS id MATCH (d:Document {id: id}) OPTIONAL MATCH (d)-[:HAS_CHUNK]->(c:Chunk)\n"
         "WITH d, count(c) AS n, sum(CASE WHEN c.version IS NULL OR c.version = d.content_hash THEN 0 ELSE 1 END) "
         "AS other\n"
         "RETURN d.id, CASE WHEN n = 0 OR other > 0 OR (d.chunk_count IS NOT NULL AND d.chunk_count <> n) THEN '' "
-        "ELSE d.content_hash END", {"ids": list(ids)})
-    return {str(i): str(h or "") for i, h in rows}
+        "ELSE d.content_hash END, d.chunk_count IS NULL", {"ids": list(ids)})
+    if legacy is not None:
+        legacy.update(str(i) for i, h, old in rows if h and old)
+    return {str(i): str(h or "") for i, h, _ in rows}
 
 
 async def legacy_chunks(store: GraphStore, ids: Sequence[str]) -> dict[str, list[str]]:
