@@ -11,8 +11,7 @@ makes a second node, and deleting ``"plan"`` deletes ``"plan "`` too. The rule, 
 - the key is **NFKC-normalised**: the composed and decomposed ``"café"`` and the full-width ``"ｃａｆé"`` are one
   key, as a reader sees them (:func:`canonical_key`);
 - a control character anywhere else (``"x\\x00"``, a tab inside an id), a lone surrogate, or nothing left after
-  stripping is **refused** with a :class:`~graphrag_agents.errors.ToolError` whose hint names the fix.
-
+  stripping is **refused** with a :class:`~graphrag_agents.errors.ToolError` whose hint names the fix;
 - a key longer than :data:`MAX_KEY_BYTES` (1,024 UTF-8 bytes) is **refused**, with a hint: FalkorDB's range
   index keeps only the first 4,096 bytes of a string, so a longer id was stored but never found again (its
   chunks lost, a second ingest a second copy, a delete a no-op). The bound leaves room for the keys derived from

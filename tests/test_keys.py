@@ -245,12 +245,18 @@ async def test_a_graph_with_variant_ids_from_the_previous_version_is_read_then_u
     for doc_id, text in (("cafe\u0301", "The old café opens at 7."), ("\ufeffcafé", "The café opens at 9.")):
         record = DocumentRecord(doc_id, doc_id, content_hash(text), path=doc_id)
         assert await write_documents(kg.store, [DocumentBatch(record, [ChunkRecord(f"{doc_id}#0", 0, text)])])
+    old_memo = "The old memo."
+    record = DocumentRecord("memo\u200b", "memo", content_hash(old_memo), path="memo\u200b")
+    assert await write_documents(kg.store, [DocumentBatch(record, [ChunkRecord("memo\u200b#0", 0, old_memo)])])
+    await kg.ingest(text="The new memo.", document_id="memo", plan=_NONE)  # written after it, canonical already
     await kg.store.query("MATCH (m:__Meta__) REMOVE m.key_rule")
     async with await KnowledgeGraph.open(graph=kg.name, data_dir=str(data_dir), embedder=embedder) as upgraded:
-        assert (await upgraded.status()).documents == 3  # readable as it was
+        assert (await upgraded.status()).documents == 5  # readable as it was
         report = await upgraded.finalize()
-        assert report.rekeyed == 2
-        assert await _documents(upgraded) == {"kept": 1, "café": 1}
+        assert report.rekeyed == 3
+        assert await _documents(upgraded) == {"kept": 1, "café": 1, "memo": 1}
+        (memo,), = await upgraded.store.ro_query("MATCH (:Document {id: 'memo'})-[:HAS_CHUNK]->(c) RETURN c.text")
+        assert memo == "The new memo."
         hits = await upgraded.retrieve("When does the café open?", document_ids=["café"], paths=["passages"])
         assert [p.text for p in hits.passages] == ["The café opens at 9."]  # the one written last is kept
         again = await upgraded.ingest(text="The café opens at 9.", document_id="\u200bcafe\u0301", plan=_NONE)

@@ -30,7 +30,9 @@ def _canonical(doc_id: str) -> str | None:
         new = canonical_key(doc_id)
     except UnicodeError:
         return None
-    return new if new and new != doc_id and key_length_problem(new) is None else None
+    if not new or new == doc_id or new.startswith("file:") or key_length_problem(new) is not None:
+        return None  # nothing to do, or an id the rule refuses now (left as it is, still readable)
+    return new
 
 
 async def upgrade_document_keys(store: GraphStore) -> int:
@@ -49,15 +51,25 @@ async def upgrade_document_keys(store: GraphStore) -> int:
         new = _canonical(old)
         if new is None:
             continue
-        if new in written or await _exists(store, new):
-            await store.query(_STEP.join(delete_document_query()) + "\nRETURN 0", {"doc_id": new}, idempotent=True)
-        await store.query(_RENAME, {"old": old, "new": new}, idempotent=True)
-        written[new] = written.pop(old)
+        there = written[new] if new in written else await _updated(store, new)
+        if there is not None and there > written[old]:  # the document at the canonical id is the newer one
+            await _delete(store, old)
+            written.pop(old)
+        else:
+            if there is not None:
+                await _delete(store, new)
+            await store.query(_RENAME, {"old": old, "new": new}, idempotent=True)
+            written[new] = written.pop(old)
         changed += 1
     await write_meta_field(store, "key_rule", KEY_RULE)
     return changed
 
 
-async def _exists(store: GraphStore, doc_id: str) -> bool:
-    rows = await store.ro_query("MATCH (d:Document {id: $id}) RETURN count(d)", {"id": doc_id})
-    return bool(rows and rows[0][0])
+async def _updated(store: GraphStore, doc_id: str) -> int | None:
+    """When the document ``doc_id`` was last written (0: unknown), or None when there is none."""
+    rows = await store.ro_query("MATCH (d:Document {id: $id}) RETURN coalesce(d.updated, 0)", {"id": doc_id})
+    return int(rows[0][0]) if rows else None
+
+
+async def _delete(store: GraphStore, doc_id: str) -> None:
+    await store.query(_STEP.join(delete_document_query()) + "\nRETURN 0", {"doc_id": doc_id}, idempotent=True)
