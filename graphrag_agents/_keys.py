@@ -5,12 +5,22 @@ found by a lookup of ``"memo"`` and never by its own, so a stored ``"memo "`` lo
 makes a second node, and deleting ``"plan"`` deletes ``"plan "`` too. The rule, applied at every entry point:
 
 - whitespace at either end is **stripped** (``"memo\\n"`` is the document ``"memo"``): the index cannot tell
-  them apart anyway, so the key written is the key every lookup finds;
+  them apart anyway, so the key written is the key every lookup finds; so are the invisible marks that
+  ``str.strip()`` keeps (a byte-order mark, zero-width spaces and joiners, left-to-right and right-to-left marks
+  and the other bidirectional controls, soft hyphens: Unicode format characters, category ``Cf``);
+- the key is **NFKC-normalised**: the composed and decomposed ``"café"`` and the full-width ``"ｃａｆé"`` are one
+  key, as a reader sees them (:func:`canonical_key`);
 - a control character anywhere else (``"x\\x00"``, a tab inside an id), a lone surrogate, or nothing left after
-  stripping is **refused** with a :class:`~graphrag_agents.errors.ToolError` whose hint names the fix.
+  stripping is **refused** with a :class:`~graphrag_agents.errors.ToolError` whose hint names the fix;
+- a key longer than :data:`MAX_KEY_BYTES` (1,024 UTF-8 bytes) is **refused**, with a hint: FalkorDB's range
+  index keeps only the first 4,096 bytes of a string, so a longer id was stored but never found again (its
+  chunks lost, a second ingest a second copy, a delete a no-op). The bound leaves room for the keys derived from
+  one (a chunk id is the document id and ``#<index>``); an entity's folded name that Unicode normalisation
+  stretches past it is kept under a stable digest instead (:func:`bounded_key`), the name itself unchanged.
 
 Ids that come from file paths cannot be stripped (the stripped path would name another file): such a file is
-refused instead, per file, with the rename to do (:func:`path_key_problem`).
+refused instead, per file, with the rename to do (:func:`path_key_problem`), and so is a path over the bound
+(a file many folders deep).
 
 Free text (chunk text, questions) only refuses what breaks the query header: NUL and lone surrogates
 (:func:`text_problem`); the store checks every query parameter for them (:func:`check_params`), so no entry point
@@ -19,11 +29,20 @@ can reach FalkorDB's parser with one.
 
 from __future__ import annotations
 
+import hashlib
 import unicodedata
 
 from .errors import ToolError
 
-__all__ = ["check_params", "normalise_key", "path_key_problem", "text_problem"]
+__all__ = ["KEY_RULE", "MAX_KEY_BYTES", "bounded_key", "canonical_key", "check_params", "key_length_problem",
+           "normalise_key", "path_key_problem", "text_problem"]
+
+KEY_RULE = 2
+"""The version of this rule a graph's keys follow (``key_rule`` in its metadata; 1 or none: whitespace stripped
+only; 2: NFKC and invisible edge marks too). ``finalize`` upgrades an older graph's document ids."""
+MAX_KEY_BYTES = 1024
+"""Longest key (UTF-8 bytes) the graph stores: document ids, file paths used as ids, entity names. FalkorDB's range
+index finds keys up to 4,096 bytes; the rest is headroom for the keys derived from them."""
 
 
 def _show(value: str) -> str:
@@ -50,14 +69,55 @@ def text_problem(value: str) -> str | None:
     return None
 
 
+def _strip_edges(value: str) -> str:
+    start, end = 0, len(value)
+    while start < end and (value[start].isspace() or unicodedata.category(value[start]) == "Cf"):
+        start += 1
+    while end > start and (value[end - 1].isspace() or unicodedata.category(value[end - 1]) == "Cf"):
+        end -= 1
+    return value[start:end]
+
+
+def canonical_key(value: str) -> str:
+    """``value`` as the graph keys it: NFKC, then whitespace and invisible format marks at either end removed
+    (repeated, since NFKC can turn a mark into a space). Example: ``canonical_key("\\ufeffcafe\\u0301 ")`` is
+    ``"café"``."""
+    key = _strip_edges(value)
+    while (folded := _strip_edges(unicodedata.normalize("NFKC", key))) != key:
+        key = folded
+    return key
+
+
+def key_length_problem(key: str, what: str = "Document id") -> str | None:
+    """Why ``key`` is too long to be a key in the graph (over :data:`MAX_KEY_BYTES` UTF-8 bytes), or None."""
+    size = len(key.encode("utf-8", "surrogatepass"))
+    if size <= MAX_KEY_BYTES:
+        return None
+    return (f"{what.lower()} is {size:,} UTF-8 bytes long, over the {MAX_KEY_BYTES:,}-byte bound for keys in the "
+            "graph (FalkorDB's index cannot find longer ones)")
+
+
+def bounded_key(key: str) -> str:
+    """``key`` itself when it fits :data:`MAX_KEY_BYTES`, else its start and a sha256 digest of the whole (stable:
+    the same long key always gives the same bounded one, so writes and lookups agree)."""
+    data = key.encode("utf-8", "surrogatepass")
+    if len(data) <= MAX_KEY_BYTES:
+        return key
+    head = data[:MAX_KEY_BYTES - 70].decode("utf-8", "ignore")
+    return f"{head}~sha256:{hashlib.sha256(data).hexdigest()}"
+
+
 def normalise_key(value: object, what: str = "Document id") -> str:
-    """Return ``value`` stripped of whitespace at either end; refuse control characters and empty values.
+    """Return ``value`` as :func:`canonical_key` keys it; refuse control characters, empty and too long values.
 
     Example: ``normalise_key("memo\\n") == "memo"``; ``normalise_key("x\\x00")`` raises :class:`ToolError`.
     """
     if not isinstance(value, str):
         raise ToolError(f"{what} must be a string, got {type(value).__name__}.", f"Pass the {what.lower()} as text.")
-    key = value.strip()
+    try:
+        key = canonical_key(value)
+    except UnicodeError:  # a lone surrogate: refused below with its offset
+        key = value.strip()
     if not key:
         raise ToolError(f"{what} {_show(value)} is empty.",
                         f"Pass a non-empty {what.lower()} (letters, digits and punctuation).")
@@ -69,6 +129,9 @@ def normalise_key(value: object, what: str = "Document id") -> str:
         raise ToolError(f"{what} {_show(value)} contains the control character {char!r} at offset "
                         f"{offset + len(value) - len(value.lstrip())}; keys in the graph cannot hold control "
                         "characters.", f"Remove it: {fix}.")
+    if (problem := key_length_problem(key, what)) is not None:
+        raise ToolError(f"The {problem}.", f"Pass a shorter {what.lower()} (a name, a number, or a digest of the "
+                        "long value), and keep the long value in the text or the title.")
     return key
 
 
@@ -81,6 +144,8 @@ def path_key_problem(path: str) -> str | None:
     if found is not None:
         return (f"the path contains the control character {found[1]!r}, which document ids cannot hold; rename "
                 "the file without it")
+    if (problem := key_length_problem(path, "The path used as its document id")) is not None:
+        return f"{problem}; move the file to a shorter path, or ingest its text with a shorter document_id"
     return None
 
 

@@ -17,6 +17,7 @@ from .errors import ConfigurationError, GraphLoading, GraphNotFound
 from .ingest.dedupe import merge_label_votes, merge_unknown_duplicates
 from .ingest.embedding import CHUNK_NEEDS_VECTOR, EmbedCounts, embed_missing
 from .ingest.extract_ner import NerExtractor
+from .ingest.key_upgrade import upgrade_document_keys
 from .ingest.ontology import EntityType, Ontology, OntologyChanges, RelationType
 from .ingest.ontology_store import DEFAULT_ONTOLOGY, load_ontology, merge_ontology, to_ontology
 from .ingest.pipeline import IngestContext, run_ingest
@@ -72,6 +73,9 @@ class FinalizeReport:
     """Co-mention edges of a graph written by an earlier version rewritten into fact nodes (the upgrade)."""
     relabelled: int = 0
     """Entities folded into the entity of the same name the ner extractor typed most often (label vote)."""
+    rekeyed: int = 0
+    """Documents an earlier version stored under an id the key rule now writes differently (NFKC, invisible edge
+    marks), renamed to that id (the upgrade; ``docs/ingestion.md``, "Keys")."""
 
 
 class KnowledgeGraph:
@@ -179,7 +183,7 @@ class KnowledgeGraph:
             raise ConfigurationError("Pass either text=... or paths=[...] to ingest (exactly one of them).")
         sources: list[SourceDocument] = []
         if text is not None:
-            doc_id = normalise_key(document_id) if document_id else derived_id("text", text)
+            doc_id = normalise_key(document_id) if document_id is not None else derived_id("text", text)
             if not text.strip():  # refused before anything (even the graph) is created
                 return _failed_report(doc_id, "the text is empty")
             sources.append(SourceDocument(doc_id, doc_id, text=text, title=title))
@@ -221,6 +225,8 @@ class KnowledgeGraph:
             raise ConfigurationError("update needs text=... with document_id=..., or path=... (exactly one).")
         if path is None:
             doc_id = normalise_key(doc_id)
+        elif (problem := path_key_problem(doc_id)) is not None:
+            return _failed_report(doc_id, problem)
         if not await self.store.exists() or not await document_exists(self.store, doc_id):
             return _failed_report(doc_id, f"no document {doc_id!r} is stored; use ingest to add it")
         if path is not None:
@@ -278,6 +284,7 @@ class KnowledgeGraph:
         started = time.perf_counter()
         await self.require_exists()
         async with self.lock.exclusive(), self.store.write_lock():
+            rekeyed = await upgrade_document_keys(self.store)
             merged = await merge_unknown_duplicates(self.store)
             regrouped = await regroup_co_mentions(self.store)
             ontology = await load_ontology(self.store)
@@ -294,7 +301,8 @@ class KnowledgeGraph:
             self.meta = await ensure_schema(self.store, self.embedder.model_name, self.embedder.dimension)
         await wait_for_indexes(self.store)
         return FinalizeReport(embedded=embedded, status=await self.status(), merged=merged,
-                              seconds=time.perf_counter() - started, regrouped=regrouped, relabelled=relabelled)
+                              seconds=time.perf_counter() - started, regrouped=regrouped, relabelled=relabelled,
+                              rekeyed=rekeyed)
 
     async def _missing_vectors(self) -> dict[str, int]:
         q = self.store.ro_query

@@ -16,6 +16,7 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from graphrag_agents._keys import MAX_KEY_BYTES, canonical_key
 from graphrag_agents.errors import ToolError
 from graphrag_agents.kg import KnowledgeGraph
 from graphrag_agents.tools.toolkit import GraphRAGToolkit
@@ -63,8 +64,14 @@ _FIELDS: dict[str, dict[str, st.SearchStrategy[Any]]] = {
 }
 
 
-_edge = st.sampled_from(["", "", " ", "\n", "\t", "\r\n", "\x00", "\x01", "\u00a0", "\ud800", "\ufeff"])
-_decorated = st.builds(lambda a, w, b: a + w + b, _edge, _words, _edge)
+_edge = st.sampled_from(["", "", " ", "\n", "\t", "\r\n", "\x00", "\x01", "\u00a0", "\ud800", "\ufeff",
+                         # invisible marks strip() keeps: zero-width, bidi, word joiner, soft hyphen
+                         "\u200b", "\u200d", "\u200e", "\u200f", "\u202e", "\u2060", "\u00ad", "\u200f\ufeff"])
+# One key in several Unicode spellings (NFC, NFD, full-width), and keys at and over the 1,024-byte key bound.
+_variants = st.sampled_from(["café", "cafe\u0301", "ｃａｆé", "Ｍemo", "memo", "ﬁle", "file"])
+_long = st.sampled_from(["k" * 1024, "k" * 1025, "é" * 512, "é" * 513, "😀" * 256, "😀" * 257, "x" * 4097])
+_decorated = st.one_of(st.builds(lambda a, w, b: a + w + b, _edge, st.one_of(_words, _variants), _edge),
+                       _long)
 _sentence = st.lists(_words, min_size=3, max_size=10).map(lambda ws: " ".join(ws) + ".")
 _PLAUSIBLE: dict[str, st.SearchStrategy[Any]] = {
     "retrieve": st.fixed_dictionaries({"question": st.one_of(_sentence, _decorated),
@@ -160,6 +167,9 @@ def test_every_tool_survives_hostile_arguments(data_dir: Path, embedder, tmp_pat
     try:
         run()
         assert server is None or server.pid == pid, "the embedded server crashed (and was restarted) during the fuzz"
+        ids = [str(i) for (i,) in loop.run_until_complete(kg.store.ro_query("MATCH (d:Document) RETURN d.id"))]
+        assert len({canonical_key(i) for i in ids}) == len(ids), f"one key stored twice: {sorted(ids)}"
+        assert all(len(i.encode()) <= MAX_KEY_BYTES + 5 for i in ids), "a key over the bound was stored"
     finally:
         loop.run_until_complete(kg.store.delete())
         loop.run_until_complete(kg.close())

@@ -144,3 +144,155 @@ async def test_tenant_and_graph_names_follow_the_rule(data_dir: Path, embedder) 
         assert kg.name == "keys_graph"
     with pytest.raises(ConfigurationError):
         await KnowledgeGraph.open(graph="a\x00b", data_dir=str(data_dir), embedder=embedder)
+
+
+_LONG = "x" * 4097  # FalkorDB's range index keeps 4,096 bytes of a key: a longer one was stored, then never found
+
+
+@pytest.mark.parametrize("long_id", [_LONG, "é" * 600], ids=["ascii-4097", "utf8-1200-bytes"])
+async def test_ids_over_the_key_bound_are_refused_at_every_kg_entry_point(kg, long_id: str) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(ToolError, match="1,024-byte bound") as err:
+        await kg.ingest(text="Some text about a long id.", document_id=long_id, plan=_NONE)
+    assert "shorter" in err.value.hint
+    await kg.ingest(text="Some text.", document_id="fine", plan=_NONE)
+    for call in (lambda: kg.update(text="Other text.", document_id=long_id, plan=_NONE),
+                 lambda: kg.delete_document(long_id), lambda: kg.retrieve("text", document_ids=[long_id])):
+        with pytest.raises(ToolError, match="1,024-byte bound"):
+            await call()
+    assert await _documents(kg) == {"fine": 1}
+
+
+async def test_an_id_at_the_bound_is_stored_whole_and_found(kg) -> None:  # type: ignore[no-untyped-def]
+    at_bound = "y" * 1024
+    first = await kg.ingest(text="Alice works at Acme. Bob works at Beta.", document_id=at_bound, plan=_NONE)
+    assert first.documents[0].status == "ingested"
+    again = await kg.ingest(text="Alice works at Acme. Bob works at Beta.", document_id=at_bound, plan=_NONE)
+    assert again.documents[0].status == "unchanged"
+    assert await _documents(kg) == {at_bound: 1}
+    assert await kg.delete_document(at_bound) is True and await _documents(kg) == {}
+
+
+def _deep_file(root: Path) -> str:
+    """A file 17 folders deep whose relative path (its document id) is over the key bound."""
+    folder = root
+    for depth in range(17):
+        folder = folder / f"level{depth:02d}-{'f' * 60}"
+    folder.mkdir(parents=True)
+    (folder / "deep.txt").write_text("The deep file says the vault code is 4417.")
+    return str((folder / "deep.txt").relative_to(root))
+
+
+async def test_a_deep_file_over_the_bound_fails_with_a_hint_in_kg_and_tools(kg, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    root = tmp_path / "root"
+    rel = _deep_file(root)
+    (root / "near.txt").write_text("A near file.")
+    report = await kg.ingest(paths=[root / rel, root / "near.txt"], plan=_NONE)
+    deep, near = report.documents
+    assert near.status == "ingested"
+    assert deep.status == "failed" and "shorter path" in (deep.reason or "")
+    update = await kg.update(path=root / rel, plan=_NONE)
+    assert update.documents[0].status == "failed" and "shorter path" in (update.documents[0].reason or "")
+    toolkit = GraphRAGToolkit(kg, files_root=root)
+    result = await toolkit.call("ingest", {"files": ["**/deep.txt"]})
+    [status] = result.documents  # type: ignore[attr-defined]
+    assert status.status == "failed" and "shorter path" in (status.reason or "")
+    assert set(await _documents(kg)) == {str(root / "near.txt")}
+
+
+async def test_tools_refuse_an_id_over_the_bound_in_bytes(kg) -> None:  # type: ignore[no-untyped-def]
+    toolkit = GraphRAGToolkit(kg)
+    for tool, args in (("ingest", {"text": "Some text."}), ("add_facts", {"text": "Some text.", "entities": [
+            {"name": "Some", "label": "Unknown"}]})):
+        with pytest.raises(ToolError, match="1,024-byte bound"):
+            await toolkit.call(tool, {**args, "document_id": "😀" * 300})  # 300 characters, 1,200 bytes
+    assert not await kg.store.exists()  # refused before anything was written
+
+
+async def test_an_entity_name_stretched_past_the_bound_by_normalisation_is_refused(kg) -> None:  # type: ignore[no-untyped-def]
+    toolkit = GraphRAGToolkit(kg)
+    await toolkit.call("set_ontology", {"entities": [{"label": "Phrase"}]})
+    name = "\ufdfa" * 300  # 900 UTF-8 bytes, but NFKC (the key rule) stretches it to 9,900
+    with pytest.raises(ToolError, match="9,900 UTF-8 bytes"):
+        await toolkit.call("add_facts", {"text": f"{name} is a phrase.", "document_id": "f1",
+                                         "entities": [{"name": name, "label": "Phrase"}]})
+    rows = await kg.store.ro_query("MATCH (e:Phrase) RETURN count(e)")
+    assert rows == [[0]]
+
+
+_CAFE_VARIANTS = ["café", "cafe\u0301", "\ufeffcafé", "\u200bcafé\u200d", "\u200fcafé\u200e", "ｃａｆé", "café\u00ad"]
+
+
+async def test_unicode_variants_of_one_id_are_one_document(kg) -> None:  # type: ignore[no-untyped-def]
+    for i, variant in enumerate(_CAFE_VARIANTS):
+        report = await kg.ingest(text=f"The café opens at {8 + i}.", document_id=variant, plan=_NONE)
+        assert report.documents[0].document_id == "café"
+        assert report.documents[0].status == ("ingested" if i == 0 else "updated")
+    assert await _documents(kg) == {"café": 1}
+    await kg.finalize()
+    hits = await kg.retrieve("When does the café open?", document_ids=["cafe\u0301"], paths=["passages"])
+    assert hits.passages and "14" in hits.passages[0].text
+    assert await kg.delete_document("\ufeffｃａｆé") is True and await _documents(kg) == {}
+
+
+async def test_a_graph_with_variant_ids_from_the_previous_version_is_read_then_upgraded(  # type: ignore[no-untyped-def]
+        kg, data_dir: Path, embedder) -> None:
+    from graphrag_agents.ingest.records import ChunkRecord, DocumentBatch, DocumentRecord, content_hash
+    from graphrag_agents.ingest.writer import write_documents
+    from graphrag_agents.kg import KnowledgeGraph
+
+    await kg.ingest(text="Kept text.", document_id="kept", plan=_NONE)
+    # What the previous version stored for the NFD and the BOM-prefixed ids: two documents, ids as given.
+    for doc_id, text in (("cafe\u0301", "The old café opens at 7."), ("\ufeffcafé", "The café opens at 9.")):
+        record = DocumentRecord(doc_id, doc_id, content_hash(text), path=doc_id)
+        assert await write_documents(kg.store, [DocumentBatch(record, [ChunkRecord(f"{doc_id}#0", 0, text)])])
+    old_memo = "The old memo."
+    record = DocumentRecord("memo\u200b", "memo", content_hash(old_memo), path="memo\u200b")
+    assert await write_documents(kg.store, [DocumentBatch(record, [ChunkRecord("memo\u200b#0", 0, old_memo)])])
+    await kg.ingest(text="The new memo.", document_id="memo", plan=_NONE)  # written after it, canonical already
+    await kg.store.query("MATCH (m:__Meta__) REMOVE m.key_rule")
+    async with await KnowledgeGraph.open(graph=kg.name, data_dir=str(data_dir), embedder=embedder) as upgraded:
+        assert (await upgraded.status()).documents == 5  # readable as it was
+        report = await upgraded.finalize()
+        assert report.rekeyed == 3
+        assert await _documents(upgraded) == {"kept": 1, "café": 1, "memo": 1}
+        (memo,), = await upgraded.store.ro_query("MATCH (:Document {id: 'memo'})-[:HAS_CHUNK]->(c) RETURN c.text")
+        assert memo == "The new memo."
+        hits = await upgraded.retrieve("When does the café open?", document_ids=["café"], paths=["passages"])
+        assert [p.text for p in hits.passages] == ["The café opens at 9."]  # the one written last is kept
+        again = await upgraded.ingest(text="The café opens at 9.", document_id="\u200bcafe\u0301", plan=_NONE)
+        assert again.documents[0].status == "unchanged"
+        assert (await upgraded.finalize()).rekeyed == 0
+
+
+async def test_an_empty_id_is_refused_not_derived(kg) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(ToolError, match="empty"):
+        await kg.ingest(text="Some text.", document_id="", plan=_NONE)
+    assert not await kg.store.exists()
+
+
+@pytest.mark.parametrize(("label", "cleaned"), [("Dr|ug", "Dr ug"), ("Medical\ndevice", "Medical device"),
+                                                ("Supplier\x01Company", "Supplier Company")])
+async def test_a_label_refusal_shows_the_cleaned_value(kg, label: str, cleaned: str) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(ToolError) as err:
+        await kg.set_ontology(entities=[{"label": label}])
+    assert err.value.hint == f"Pass {cleaned!r} instead."
+    await kg.set_ontology(entities=[{"label": cleaned}])
+
+
+@pytest.mark.parametrize("kind", ["folder", "dangling symlink"])
+async def test_an_unusable_lock_path_names_the_path_and_the_fix(kg, data_dir: Path, kind: str) -> None:  # type: ignore[no-untyped-def]
+    from graphrag_agents.errors import StoreUnavailable
+
+    lock = data_dir / f"write.{kg.name}.lock"
+    if kind == "folder":
+        lock.mkdir()
+    else:
+        lock.symlink_to(data_dir / "gone" / "nowhere")
+    try:
+        with pytest.raises(StoreUnavailable) as err:
+            await kg.ingest(text="Some text.", document_id="doc", plan=_NONE)
+        assert str(lock) in str(err.value) and "Fix: remove it" in str(err.value)
+        assert ("a folder" if kind == "folder" else "does not exist") in str(err.value)
+    finally:
+        lock.rmdir() if kind == "folder" else lock.unlink()
+    assert (await kg.ingest(text="Some text.", document_id="doc", plan=_NONE)).documents[0].status == "ingested"

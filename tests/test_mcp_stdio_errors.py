@@ -52,6 +52,18 @@ async def test_malformed_and_deeply_nested_lines_get_json_rpc_errors(kg: Knowled
         await proc.stdin.drain()
         listed = await _reply(proc)
         assert listed["id"] == 2 and {t["name"] for t in listed["result"]["tools"]} >= {"retrieve"}
+        # Before: a request whose id is an object, true or 1.5 was read as a notification and never answered, and
+        # a valid JSON line escaping a lone surrogate was answered "not valid JSON".
+        odd = [json.dumps({"jsonrpc": "2.0", "id": bad, "method": "tools/list"}) for bad in ({"a": 1}, True, 1.5)]
+        call = ('{"jsonrpc": "2.0", "id": 9, "method": "tools/call", "params": {"name": "retrieve", '
+                '"arguments": {"question": "Where \\ud800 works?"}}}')
+        proc.stdin.write("".join(line + "\n" for line in [*odd, call]).encode())
+        await proc.stdin.drain()
+        replies = [await _reply(proc) for _ in odd]
+        assert [(r["id"], r["error"]["code"]) for r in replies] == [(None, -32600)] * 3
+        answer = await _reply(proc)
+        assert answer["id"] == 9 and answer["result"]["isError"] is True
+        assert "question" in answer["result"]["content"][0]["text"]  # the tool says which argument is wrong
     finally:
         proc.stdin.close()
         try:
@@ -76,3 +88,4 @@ def test_rejection_codes_without_a_process() -> None:
     assert bad_id.error.code == types.INVALID_REQUEST and bad_id.id is None
     assert error_for('{"jsonrpc": "2.0", "id": "a", "method": []}').id == "a"
     assert rejection(RuntimeError("boom")).error.code == types.PARSE_ERROR
+

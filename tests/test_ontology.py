@@ -59,9 +59,13 @@ def test_hostile_labels_are_refused_naming_the_rule(label: str, rule: str) -> No
         RelationType(label=label)
 
 
-def test_refusal_hint_gives_an_example_that_passes() -> None:
+def test_refusal_hint_gives_a_value_that_passes() -> None:
     with pytest.raises(ToolError) as caught:
         validate_label("A|B")
+    assert caught.value.hint == "Pass 'A B' instead."  # the cleaned value
+    assert validate_label("A B") == "A B"
+    with pytest.raises(ToolError) as caught:
+        validate_label("|")  # nothing left to pass: an example instead
     assert "'Drug'" in caught.value.hint
     assert validate_label("Drug") == "Drug"
 

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
 import sys
 import textwrap
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -179,3 +181,39 @@ def test_a_server_too_busy_to_accept_connections_is_waited_for_not_given_up(tmp_
         answered.set()
         thread.join(timeout=5)
         listener.close()
+
+
+@contextlib.contextmanager
+def _read_only_folder(tmp_path: Path) -> Iterator[Path]:
+    """A folder this process cannot write: mode 555, or (as root, whom modes do not stop) a read-only tmpfs."""
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    if os.geteuid() != 0:
+        folder.chmod(0o555)
+        try:
+            yield folder
+        finally:
+            folder.chmod(0o755)
+        return
+    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "ro,size=1m", "none", str(folder)],
+                             capture_output=True, check=False)
+    if mounted.returncode != 0:
+        pytest.skip("running as root without permission to mount a read-only folder")
+    try:
+        yield folder
+    finally:
+        subprocess.run(["umount", str(folder)], check=True)
+
+
+async def test_a_read_only_data_folder_names_the_folder_and_its_permissions(tmp_path: Path, embedder) -> None:  # type: ignore[no-untyped-def]
+    from graphrag_agents.errors import StoreUnavailable
+    from graphrag_agents.kg import KnowledgeGraph
+
+    with _read_only_folder(tmp_path) as folder:
+        for data_dir in (folder, folder / "graphs"):
+            with pytest.raises(StoreUnavailable) as err:
+                await KnowledgeGraph.open(graph="g", data_dir=str(data_dir), embedder=embedder)
+            message = str(err.value)
+            assert repr(str(folder)) in message and "FALKOR_URL" not in message
+            assert "read-only file system" in message or "dr-xr-xr-x" in message
+            assert "Fix: make it writable" in message

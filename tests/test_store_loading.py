@@ -111,3 +111,22 @@ async def test_a_long_build_answers_retry_in_n_seconds_with_a_hint(
     assert caught.value.retry_after >= 1
     assert "Retry this call in about" in caught.value.hint
     assert "Chunk" in caught.value.message and "could not reach" not in str(caught.value).lower()
+
+
+async def test_a_build_that_ends_before_the_pending_check_is_retried_not_raised(
+        restarted: tuple[Path, EmbeddedServer], embedder: OnnxMiniLMEmbedder,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Regression (1 read in 10 during a build): the query was refused while the index was building, the build
+    ended before the pending-index check, and the raw refusal was raised as a database failure."""
+    monkeypatch.setattr(kg_module, "_OPEN_INDEX_WAIT_S", 0.0)
+    folder, _ = restarted
+    async with await KnowledgeGraph.open(graph=_GRAPH, data_dir=str(folder), embedder=embedder) as kg:
+        real, calls = GraphStore.pending_indexes, []
+
+        async def finished_at_first_look(store: GraphStore) -> list[str]:
+            calls.append(1)
+            return [] if len(calls) == 1 else await real(store)  # the race: the first check sees it built
+
+        monkeypatch.setattr(GraphStore, "pending_indexes", finished_at_first_look)
+        hits = await kg.retrieve(_QUESTION)
+    assert calls and "memo" in [h.document_id for h in hits.passages]

@@ -42,6 +42,21 @@ def _show(label: str) -> str:
     return repr(label if len(label) <= 40 else label[:40] + "…")
 
 
+def _allowed(char: str) -> bool:
+    category = unicodedata.category(char)
+    return char in " -_" or category[0] in "LM" or category == "Nd"
+
+
+def _cleaned_hint(label: str) -> str:
+    """The hint of a label refused for its characters: the label with each of them made a space, when that one
+    passes the rule (the key rule's promise: the refusal shows the cleaned value), else an example."""
+    cleaned = " ".join("".join(c if _allowed(c) else " " for c in label).split())
+    try:
+        return f"Pass {validate_label(cleaned)!r} instead." if cleaned else _EXAMPLE
+    except ToolError:
+        return _EXAMPLE
+
+
 def validate_label(label: str, kind: str = "Label") -> str:
     """Check a label against the label rule and return it NFC-normalised, without surrounding whitespace.
 
@@ -57,7 +72,7 @@ def validate_label(label: str, kind: str = "Label") -> str:
     # The key rule (graphrag_agents._keys): whitespace at either end is stripped, line breaks inside refused.
     label = unicodedata.normalize("NFC", label).strip()
     if "\n" in label or "\r" in label or "\u2028" in label or "\u2029" in label:
-        raise ToolError(f"{kind} {_show(label)} contains a line break; {_RULE}.", _EXAMPLE)
+        raise ToolError(f"{kind} {_show(label)} contains a line break; {_RULE}.", _cleaned_hint(label))
     if not label:
         raise ToolError(f"{kind} is empty; {_RULE}.", _EXAMPLE)
     if len(label) > MAX_LABEL_CHARS:
@@ -65,11 +80,12 @@ def validate_label(label: str, kind: str = "Label") -> str:
                         "Use a shorter name such as 'Drug'; put the detail in the description.")
     for char in label:
         if char in "|:`":
-            raise ToolError(f"{kind} {_show(label)} contains {char!r}, which is refused; {_RULE}.", _EXAMPLE)
+            raise ToolError(f"{kind} {_show(label)} contains {char!r}, which is refused; {_RULE}.",
+                            _cleaned_hint(label))
         category = unicodedata.category(char)
-        if not (char in " -_" or category[0] in "LM" or category == "Nd"):
+        if not _allowed(char):
             raise ToolError(f"{kind} {_show(label)} contains {char!r} ({unicodedata.name(char, category)}), "
-                            f"which is not allowed; {_RULE}.", _EXAMPLE)
+                            f"which is not allowed; {_RULE}.", _cleaned_hint(label))
     if len(label) >= 4 and label.startswith("__") and label.endswith("__"):
         raise ToolError(f"{kind} {_show(label)} is a __X__ name, reserved for internal labels.",
                         f"Drop the underscores: {label.strip('_')!r}." if label.strip("_") else _EXAMPLE)

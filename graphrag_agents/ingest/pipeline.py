@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from .._keys import key_length_problem
 from ..errors import ConfigurationError, StoreUnavailable
 from ..models.chat import ChatModel
 from ..models.embedder import Embedder
@@ -33,7 +34,7 @@ from .records import ChunkRecord, DocumentBatch, DocumentRecord, MetaValue, chun
 from .report import DocumentStatus, IngestReport, IngestStatus, PrunedReport
 from .resolve import resolve_llm_verified
 from .rwlock import KeyedLocks, ReadWriteLock
-from .writer import replace_document, write_documents
+from .writer import legacy_chunks, replace_document, stamp_versions, stored_versions, write_documents
 
 __all__ = ["DocumentStatus", "IngestContext", "IngestStatus", "content_hash", "run_ingest"]
 
@@ -117,14 +118,15 @@ def _chunk(text: str, plan: IngestPlan, loader: str | None) -> list[Chunk]:
     return get_chunker(plan.chunker, **params).chunk(text)
 
 
-async def _stored_hashes(store: GraphStore, ids: list[str]) -> dict[str, str]:
-    rows = await store.ro_query("UNWIND $ids AS id MATCH (d:Document {id: id}) RETURN d.id, d.content_hash",
-                                {"ids": ids})
-    return {str(i): str(h) for i, h in rows}
+def _holds(text: str, chunks: list[str]) -> bool:
+    """Whether every stored chunk is a piece of ``text`` (whitespace aside): what an ``unchanged`` document written
+    before chunks carried their version must show, since a race could keep another version's chunks under its hash."""
+    whole = "".join(text.split())
+    return all("".join(chunk.split()) in whole for chunk in chunks)
 
 
 def _prepare(source: SourceDocument, plan: IngestPlan, ctx: IngestContext, stored: dict[str, str],
-             reextract: bool) -> _Doc | DocumentStatus:
+             reextract: bool, legacy: dict[str, list[str]] | None = None) -> _Doc | DocumentStatus:
     doc_id = source.document_id
     base = DocumentStatus(doc_id, "failed", path=source.path or doc_id, plan=plan.to_dict())
     try:
@@ -134,6 +136,8 @@ def _prepare(source: SourceDocument, plan: IngestPlan, ctx: IngestContext, store
         return base
     base.title, base.loader = title, loader
     old = stored.get(doc_id)
+    if old == digest and legacy and doc_id in legacy and not _holds(text, legacy[doc_id]):
+        old = ""  # a mixed document an earlier version left: rewritten ("updated"), not reported unchanged
     if old == digest and not reextract:
         base.status = "unchanged"
         return base
@@ -246,33 +250,41 @@ async def _write_new(docs: list[_Doc], ctx: IngestContext, bars: Progress) -> No
 async def _still_new(group: list[_Doc], ctx: IngestContext) -> list[_Doc]:
     """The documents of ``group`` still not stored, under the write lock: another process sharing the data
     folder may have stored some since they were checked (same content: ``unchanged``; else ``failed``)."""
-    stored = await _stored_hashes(ctx.store, [d.record.id for d in group])
+    stored = await stored_versions(ctx.store, [d.record.id for d in group])
     for doc in group:
-        digest = stored.get(doc.record.id)
-        if digest == doc.record.content_hash:
-            doc.status = DocumentStatus(doc.record.id, "unchanged", path=doc.record.path, title=doc.record.title,
-                                        loader=doc.record.loader,
-                                        plan=json.loads(str(doc.record.metadata["plan"])))
-        elif digest is not None:
-            doc.status = _failed(doc, "another writer stored a different version of this document meanwhile; "
-                                      "nothing of this call's version was written: ingest it again to replace it")
+        if doc.record.id in stored:
+            _taken(doc, stored[doc.record.id])
     return [d for d in group if d.record.id not in stored]
+
+
+def _taken(doc: _Doc, digest: str) -> None:
+    """The status of a new document another writer stored first (its version: ``digest``)."""
+    if digest == doc.record.content_hash:
+        doc.status = DocumentStatus(doc.record.id, "unchanged", path=doc.record.path, title=doc.record.title,
+                                    loader=doc.record.loader, plan=json.loads(str(doc.record.metadata["plan"])))
+    else:
+        doc.status = _failed(doc, "another writer stored a different version of this document meanwhile; "
+                                  "nothing of this call's version was written: ingest it again to replace it")
 
 
 async def _write_group(group: list[_Doc], ctx: IngestContext) -> None:
     if group:
         try:
-            await write_documents(ctx.store, [d.batch for d in group if d.batch is not None])
+            if await write_documents(ctx.store, [d.batch for d in group if d.batch is not None]):
+                return
         except StoreUnavailable:
             raise
         except Exception:
-            for doc in group:  # find the culprit: each document alone, all-or-nothing each
-                try:
-                    await write_documents(ctx.store, [doc.batch] if doc.batch else [])
-                except StoreUnavailable:
-                    raise
-                except Exception as exc:
-                    doc.status = _failed(doc, f"could not be written: {type(exc).__name__}: {exc}")
+            pass
+        for doc in group:  # find the culprit, or the document another writer stored: each alone, all-or-nothing
+            try:
+                if doc.batch is not None and not await write_documents(ctx.store, [doc.batch]):
+                    stored = await stored_versions(ctx.store, [doc.record.id])
+                    _taken(doc, stored.get(doc.record.id, ""))
+            except StoreUnavailable:
+                raise
+            except Exception as exc:
+                doc.status = _failed(doc, f"could not be written: {type(exc).__name__}: {exc}")
 
 
 async def _write_replacements(docs: list[_Doc], ctx: IngestContext, ontology: Ontology, bars: Progress,
@@ -305,6 +317,9 @@ async def run_ingest(ctx: IngestContext, sources: Sequence[SourceDocument], plan
         if source.document_id in seen:
             statuses[i] = DocumentStatus(source.document_id, "failed", path=source.path,
                                          reason=f"the id {source.document_id!r} is given twice in this call")
+        elif (too_long := key_length_problem(source.document_id)) is not None:
+            statuses[i] = DocumentStatus(source.document_id, "failed", path=source.path,
+                                         reason=f"the {too_long}; pass a shorter document id")
         seen.setdefault(source.document_id, i)
     order = [i for i in range(len(sources)) if i not in statuses]
     async with ctx.doc_locks.hold([sources[i].document_id for i in order]):
@@ -315,18 +330,26 @@ async def run_ingest(ctx: IngestContext, sources: Sequence[SourceDocument], plan
             bars.add("write", "Writing documents", total=len(order))
             for start in range(0, len(order), _WINDOW):
                 window = order[start:start + _WINDOW]
-                stored = await _stored_hashes(ctx.store, [sources[i].document_id for i in window])
+                unversioned: set[str] = set()
+                stored = await stored_versions(ctx.store, [sources[i].document_id for i in window], unversioned)
+                legacy = await legacy_chunks(ctx.store, sorted(unversioned)) if unversioned else {}
                 docs: dict[int, _Doc] = {}
                 for i in window:
                     # Parsing (a PDF can take seconds) and chunking are CPU-bound: off the loop, so other
                     # sessions and the MCP call timeout keep running.
-                    prepared = await asyncio.to_thread(_prepare, sources[i], plans[i], ctx, stored, reextract)
+                    prepared = await asyncio.to_thread(_prepare, sources[i], plans[i], ctx, stored, reextract,
+                                                       legacy)
                     if isinstance(prepared, DocumentStatus):
                         statuses[i] = prepared
                         bars.advance("extract")
                         bars.advance("write")
                     else:
                         docs[i] = prepared
+                checked = {d: stored[d] for d in legacy
+                           if any(s.document_id == d and s.status == "unchanged" for s in statuses.values())}
+                if checked:
+                    async with ctx.store.write_lock():
+                        await stamp_versions(ctx.store, checked)
                 await _extract(list(docs.values()), ctx, ontology, bars, report)
                 ready = {i: d for i, d in docs.items() if d.status is None}
                 new = [d for d in ready.values() if d.replace is None]

@@ -6,10 +6,18 @@ batch is built, and the write itself is a single query. Every write here is idem
 store may retry it after a lost reply and a second writer of the same document stores nothing twice. Steps
 inside a query are chained with ``WITH count(*) AS _`` so an empty step (no entities, say) does not stop the
 ones after it.
+
+A write of new documents claims them in its first step and writes the rest only when the claim held: when any of
+them is already stored (another writer without the folder lock stored it since it was checked, such as a second
+process on a FalkorDB reached by URL) the query writes nothing and says so, so one version's hash can never be
+kept with another version's chunks. The claim is the query's own ``write_id``, so a retry of the same query after a
+lost reply is recognised as its own write. Each chunk carries its version (the document's ``content_hash``), which
+is what "unchanged" compares (:func:`stored_versions`).
 """
 
 from __future__ import annotations
 
+import uuid
 from collections import defaultdict
 from collections.abc import Sequence
 from itertools import pairwise
@@ -22,7 +30,8 @@ from .records import DocumentBatch, content_hash
 UNKNOWN_LABEL = "Unknown"
 
 __all__ = ["FACT_WRITE", "UNKNOWN_LABEL", "delete_document_query", "document_exists", "fact_id", "fact_rows",
-           "replace_document", "write_document", "write_documents"]
+           "legacy_chunks", "replace_document", "stamp_versions", "stored_versions", "write_document",
+           "write_documents"]
 
 _STEP = "\nWITH count(*) AS _\n"
 FACT_WRITE = (
@@ -45,24 +54,40 @@ def _doc_props(batch: DocumentBatch) -> dict[str, Any]:
     return props
 
 
+def _claimed(part: str) -> str:
+    """``part`` run only when this query's claim on its documents held (see the module docstring)."""
+    head, rest = part.split(" AS ", 1)
+    assert head.startswith("UNWIND $")
+    return ("OPTIONAL MATCH (claim:Document {id: $probe}) WITH coalesce(claim.write_id = $write_id, false) AS go\n"
+            f"UNWIND CASE WHEN go THEN {head[len('UNWIND '):]} ELSE [] END AS {rest}")
+
+
 def _write_parts(batches: Sequence[DocumentBatch]) -> tuple[list[str], dict[str, Any]]:
     chunks = [b.chunks for b in batches]
     params: dict[str, Any] = {
-        "docs": [{"id": b.document.id, "props": _doc_props(b)} for b in batches],
-        "chunks": [{"id": c.id, "index": c.index, "text": c.text, "heading": c.heading, "doc": b.document.id}
-                   for b in batches for c in b.chunks],
+        "write_id": uuid.uuid4().hex,
+        "probe": batches[0].document.id,
+        "doc_ids": [b.document.id for b in batches],
+        "docs": [{"id": b.document.id, "props": {**_doc_props(b), "chunk_count": len(b.chunks)}} for b in batches],
+        "chunks": [{"id": c.id, "index": c.index, "text": c.text, "heading": c.heading, "doc": b.document.id,
+                    "version": b.document.content_hash} for b in batches for c in b.chunks],
         "next": [[a.id, n.id] for cs in chunks for a, n in pairwise(cs)],
         "mentions": [[e.id, cid] for b in batches for e in b.entities for cid in e.chunk_ids],
         "rels": _relation_rows(batches),
         "facts": fact_rows(batches),
     }
     parts = [
-        "UNWIND $docs AS doc MERGE (d:Document {id: doc.id}) SET d += doc.props, d.updated = timestamp()",
-        # MERGE on ids: a second writer of the same new document (another process, a retry after a lost reply)
-        # finds the chunks instead of storing them twice.
+        # The claim: none of the documents is stored, or only by this very query (a retry after a lost reply).
+        "UNWIND $doc_ids AS i OPTIONAL MATCH (old:Document {id: i})\n"
+        "WITH sum(CASE WHEN old IS NULL OR old.write_id = $write_id THEN 0 ELSE 1 END) = 0 AS go\n"
+        "UNWIND CASE WHEN go THEN $docs ELSE [] END AS doc MERGE (d:Document {id: doc.id}) "
+        "SET d += doc.props, d.updated = timestamp(), d.write_id = $write_id",
+        # MERGE on ids: a retry after a lost reply finds the chunks instead of storing them twice.
         "UNWIND $chunks AS c MATCH (d:Document {id: c.doc})\n"
         "MERGE (ch:Chunk {id: c.id})\n"
-        "ON CREATE SET ch.index = c.index, ch.text = c.text, ch.heading = c.heading, ch.document_id = c.doc\n"
+        # Set on a match too: a chunk left by another version (never by this claim's) must not keep its text.
+        "SET ch.index = c.index, ch.text = c.text, ch.heading = c.heading, ch.document_id = c.doc, "
+        "ch.version = c.version\n"
         "MERGE (d)-[:HAS_CHUNK]->(ch)",
         "UNWIND $next AS p MATCH (a:Chunk {id: p[0]}), (b:Chunk {id: p[1]}) MERGE (a)-[:NEXT]->(b)",
     ]
@@ -94,7 +119,7 @@ def _write_parts(batches: Sequence[DocumentBatch]) -> tuple[list[str], dict[str,
         "SET x.chunk_ids = x.chunk_ids + new",
         FACT_WRITE,
     ]
-    return parts, params
+    return parts[:1] + [_claimed(p) for p in parts[1:]], params
 
 
 def _entity_rows(batches: Sequence[DocumentBatch]) -> dict[str, list[dict[str, Any]]]:
@@ -196,20 +221,26 @@ def delete_document_query() -> list[str]:
     ]
 
 
-async def write_document(store: GraphStore, batch: DocumentBatch) -> None:
-    """Add a new document with its chunks, entities, mentions and relations, atomically."""
-    await write_documents(store, [batch])
+async def write_document(store: GraphStore, batch: DocumentBatch) -> bool:
+    """Add a new document with its chunks, entities, mentions and relations, atomically; False (nothing written)
+    when a document of that id is stored already."""
+    return await write_documents(store, [batch])
 
 
-async def write_documents(store: GraphStore, batches: Sequence[DocumentBatch]) -> None:
+_CLAIM_HELD = _STEP + "OPTIONAL MATCH (claim:Document {id: $probe}) RETURN coalesce(claim.write_id = $write_id, false)"
+
+
+async def write_documents(store: GraphStore, batches: Sequence[DocumentBatch]) -> bool:
     """Add several new documents in one atomic query: all of them are written, or none.
 
-    Callers that need per-document outcomes write again one by one when this fails (the pipeline does).
+    Returns False, having written nothing, when one of them is already stored (another writer stored it since the
+    caller checked). Callers that need per-document outcomes write again one by one then (the pipeline does).
     """
     if not batches:
-        return
+        return True
     parts, params = _write_parts(batches)
-    await store.query(_STEP.join(parts) + "\nRETURN 0", params, idempotent=True)
+    rows = await store.query(_STEP.join(parts) + _CLAIM_HELD, params, idempotent=True)
+    return bool(rows and rows[0][0])
 
 
 async def replace_document(store: GraphStore, batch: DocumentBatch) -> None:
@@ -217,6 +248,45 @@ async def replace_document(store: GraphStore, batch: DocumentBatch) -> None:
     parts, params = _write_parts([batch])
     params["doc_id"] = batch.document.id
     await store.query(_STEP.join([*delete_document_query(), *parts]) + "\nRETURN 0", params, idempotent=True)
+
+
+async def stored_versions(store: GraphStore, ids: Sequence[str], legacy: set[str] | None = None) -> dict[str, str]:
+    """The content hash of each stored document of ``ids`` whose chunks are all of that version.
+
+    A document whose chunks are not (a chunk of another version, a chunk count that differs from the one its
+    version wrote, no chunk at all) maps to ``""``, which no content hash equals: ingesting any text under that id
+    rewrites it instead of reporting it ``unchanged``. Documents written before chunks carried their version are
+    checked against the text by the pipeline instead (:func:`legacy_chunks`): their ids are added to ``legacy``.
+    """
+    rows = await store.ro_query(
+        "UNWIND $ids AS id MATCH (d:Document {id: id}) OPTIONAL MATCH (d)-[:HAS_CHUNK]->(c:Chunk)\n"
+        "WITH d, count(c) AS n, sum(CASE WHEN c.version IS NULL OR c.version = d.content_hash THEN 0 ELSE 1 END) "
+        "AS other\n"
+        "RETURN d.id, CASE WHEN n = 0 OR other > 0 OR (d.chunk_count IS NOT NULL AND d.chunk_count <> n) THEN '' "
+        "ELSE d.content_hash END, d.chunk_count IS NULL", {"ids": list(ids)})
+    if legacy is not None:
+        legacy.update(str(i) for i, h, old in rows if h and old)
+    return {str(i): str(h or "") for i, h, _ in rows}
+
+
+async def legacy_chunks(store: GraphStore, ids: Sequence[str]) -> dict[str, list[str]]:
+    """The chunk texts of each stored document of ``ids`` written before chunks carried their version, for the
+    caller to compare with the text it is about to call ``unchanged`` (:func:`stamp_versions` then marks them)."""
+    rows = await store.ro_query(
+        "UNWIND $ids AS id MATCH (d:Document {id: id}) WHERE d.chunk_count IS NULL\n"
+        "MATCH (d)-[:HAS_CHUNK]->(c:Chunk) WHERE c.version IS NULL RETURN d.id, collect(c.text)", {"ids": list(ids)})
+    return {str(i): [str(t) for t in texts] for i, texts in rows}
+
+
+async def stamp_versions(store: GraphStore, versions: dict[str, str]) -> None:
+    """Mark the chunks of documents written before chunks carried their version as of ``versions[id]`` (checked
+    against the text by the caller), so later ingests compare versions instead of reading the text."""
+    if versions:
+        await store.query(
+            "UNWIND $rows AS r MATCH (d:Document {id: r[0]}) WHERE d.content_hash = r[1] AND d.chunk_count IS NULL\n"
+            "OPTIONAL MATCH (d)-[:HAS_CHUNK]->(c:Chunk) SET c.version = r[1]\n"
+            "WITH d, count(c) AS n SET d.chunk_count = n", {"rows": [[i, h] for i, h in versions.items()]},
+            idempotent=True)
 
 
 async def delete_document(store: GraphStore, document_id: str) -> bool:

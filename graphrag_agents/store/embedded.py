@@ -20,11 +20,13 @@ graph; the price is a server (and its memory) left running for the idle time aft
 from __future__ import annotations
 
 import contextlib
+import errno
 import fcntl
 import hashlib
 import os
 import queue
 import signal
+import stat
 import subprocess
 import sys
 import tempfile
@@ -181,7 +183,19 @@ class EmbeddedServer:
         return _read_pid(self.data_dir / _PID_NAME)
 
     def ensure_running(self) -> None:
-        """Attach to the folder's server, or start one; recovers from stale files after a crash."""
+        """Attach to the folder's server, or start one; recovers from stale files after a crash.
+
+        Raises:
+            StoreUnavailable: the server cannot start, or the folder is not writable (naming it and its mode).
+        """
+        try:
+            self._ensure_running()
+        except OSError as exc:
+            if exc.errno not in (errno.EACCES, errno.EPERM, errno.EROFS):
+                raise
+            raise StoreUnavailable(_unwritable(self.data_dir, exc)) from None
+
+    def _ensure_running(self) -> None:
         started = time.perf_counter()
         self.data_dir.mkdir(parents=True, exist_ok=True)
         with self._folder_lock():
@@ -281,6 +295,9 @@ class EmbeddedServer:
             self.stop()
             if kept_mode and _alive(pid) and self._is_our_server(pid):
                 os.kill(pid, signal.SIGKILL)  # a kept server that never answered: its keeper exits with it
+            if not os.access(self.data_dir, os.W_OK):  # it could not write its files there
+                raise StoreUnavailable(_unwritable(self.data_dir, PermissionError(
+                    errno.EACCES, "the server could not write its files", str(self.data_dir))))
             log = self.data_dir / _LOG_NAME
             tail = log.read_text(errors="replace")[-800:] if log.exists() else ""
             raise StoreUnavailable(
@@ -310,6 +327,23 @@ class EmbeddedServer:
 
 _servers: dict[Path, EmbeddedServer] = {}
 _servers_lock = threading.Lock()
+
+
+def _unwritable(data_dir: Path, exc: OSError) -> str:
+    """Why the data folder cannot be used, naming it, its permissions and the fix."""
+    folder = data_dir
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent  # the folder that refused to hold it
+    try:
+        info = folder.stat()
+        mode = f"{stat.filemode(info.st_mode)}, owner uid {info.st_uid}, this process uid {os.geteuid()}"
+    except OSError:
+        mode = "its permissions cannot be read"
+    where = "is on a read-only file system" if exc.errno == errno.EROFS else f"is not writable ({mode})"
+    return (f"The embedded FalkorDB's data folder {str(data_dir)!r} cannot be used: {str(folder)!r} {where}; "
+            f"{exc.strerror or exc}: {exc.filename or folder}. The server keeps its append-only file, socket and "
+            "locks there, so it must be writable, also to read a graph. Fix: make it writable for this user "
+            f"(chmod u+w {str(folder)!r}, or mount it read-write), or pass another data_dir / GRAPHRAG_HOME.")
 
 
 def idle_timeout_from_env() -> float:

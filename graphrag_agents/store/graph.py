@@ -27,6 +27,7 @@ T = TypeVar("T")
 _log = logging.getLogger(__name__)
 # A read that fails while an index is under construction waits this long for it before answering "retry in N s".
 _INDEX_WAIT_S = 15.0
+_INDEX_REFUSAL = "Invalid arguments"  # how FalkorDB refuses a query on an index it is building
 _PROGRESS = re.compile(r"\[Indexing\]\s*(\d+)\s*/\s*(\d+)")
 _INDEXES_QUERY = "CALL db.indexes() YIELD label, properties, status RETURN label, properties, status"
 
@@ -346,16 +347,24 @@ class GraphStore:
         try:
             return await self._call(run)
         except ResponseError as exc:
-            # FalkorDB refuses a query on an index it is still building (after a restart replayed an index
-            # creation, an upgrade added one, or finalize rebuilt one), with a bare "Invalid arguments" error.
+            refused = exc
+        # FalkorDB refuses a query on an index it is still building (after a restart replayed an index
+        # creation, an upgrade added one, or finalize rebuilt one), with a bare "Invalid arguments" error.
+        for attempt in range(2):
             try:
                 building = await self.pending_indexes()
             except ResponseError:
                 building = []
-            if not building:
-                raise exc from None
-        await self.wait_for_indexes(_INDEX_WAIT_S)
-        return await self._call(run)
+            if building:
+                await self.wait_for_indexes(_INDEX_WAIT_S)
+            elif attempt or _INDEX_REFUSAL not in str(refused):
+                raise refused from None
+            # else the build finished between the refusal and the check: run the query again
+            try:
+                return await self._call(run)
+            except ResponseError as exc:
+                refused = exc
+        raise refused from None
 
     async def pending_indexes(self) -> list[str]:
         """The indexes FalkorDB is still building, as ``Label(properties): status``; empty when all are ready."""

@@ -14,6 +14,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+from .._keys import KEY_RULE
 from ..errors import EmbeddingMismatch, StoreUnavailable
 from .graph import GraphStore
 
@@ -110,8 +111,8 @@ async def ensure_schema(store: GraphStore, embed_model: str, embed_dim: int) -> 
     if meta is None:
         await store.query(
             "MERGE (m:__Meta__ {key: 'graph'}) ON CREATE SET m.embed_model = $model, m.embed_dim = $dim, "
-            "m.ontology = '{}', m.created = timestamp()",
-            {"model": embed_model, "dim": embed_dim}, idempotent=True,
+            "m.ontology = '{}', m.created = timestamp(), m.key_rule = $key_rule",
+            {"model": embed_model, "dim": embed_dim, "key_rule": KEY_RULE}, idempotent=True,
         )
         # Another process may have created it first, with another embedder: check what is stored.
         meta = await read_meta(store) or GraphMeta(embed_model, embed_dim, "{}")

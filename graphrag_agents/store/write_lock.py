@@ -19,6 +19,8 @@ import weakref
 from collections.abc import AsyncIterator
 from pathlib import Path
 
+from ..errors import StoreUnavailable
+
 __all__ = ["FolderWriteLock"]
 
 _by_path: dict[Path, FolderWriteLock] = {}
@@ -41,8 +43,24 @@ class FolderWriteLock:
         path = data_dir / f"write.{graph}.lock"
         return _by_path.setdefault(path, cls(path))
 
+    def _open(self) -> int:
+        """Open (create) the lock file; a path that cannot be one is :class:`StoreUnavailable` naming the fix."""
+        try:
+            return os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+        except OSError as exc:
+            if self.path.is_symlink() and not self.path.exists():
+                what = f"a symlink to {os.readlink(self.path)!r}, which does not exist"
+            elif self.path.is_dir():
+                what = "a folder"
+            else:
+                what = f"not usable ({exc.strerror or exc})"
+            raise StoreUnavailable(
+                f"Cannot take the write lock of this graph: {str(self.path)!r} is {what}, and writers of the data "
+                f"folder lock that file. Fix: remove it (rm -r {str(self.path)!r}); the next write creates it "
+                "again as a plain file.") from None
+
     def _flock(self, fd: int | None = None) -> int:
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600) if fd is None else fd
+        fd = self._open() if fd is None else fd
         try:
             fcntl.flock(fd, fcntl.LOCK_EX)
         except BaseException:
@@ -52,7 +70,7 @@ class FolderWriteLock:
 
     def _try_flock(self) -> tuple[int, bool]:
         """Open the lock file and try to take the lock without waiting: (fd, taken)."""
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+        fd = self._open()
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:

@@ -135,18 +135,16 @@ async def serve(args: argparse.Namespace) -> int:
         return server
 
     if args.transport == "stdio":
-        from mcp.server.stdio import stdio_server
-
-        from ._stdio import AnsweringReadStream
+        from ._stdio import stdio_transport
 
         # Claim stdout before the graph opens, so nothing printed while starting reaches the protocol stream.
-        async with stdio_server() as (read, write), await KnowledgeGraph.open(
+        async with stdio_transport() as (read, write), await KnowledgeGraph.open(
                 url=args.url, graph=args.graph, data_dir=args.data_dir) as kg:
             server = build(kg)
             logging.getLogger("graphrag_agents.mcp").info("serving graph %r over stdio (%d tools)", kg.name,
                                                           len(server.tools))
             await _warn_if_missing(kg)
-            await server.server.run(AnsweringReadStream(read, write), write,
+            await server.server.run(read, write,
                                     server.server.create_initialization_options())
         return 0
     async with await KnowledgeGraph.open(url=args.url, graph=args.graph, data_dir=args.data_dir) as kg:

@@ -52,6 +52,7 @@ __all__ = [
     "check_binding",
     "client_key",
     "is_loopback",
+    "peer_of",
     "security_settings",
     "sse_app",
     "streamable_http_app",
@@ -167,10 +168,10 @@ class ClientCookieMiddleware:
             await self.app(scope, receive, send)
             return
         client = Request(scope).cookies.get(self.cookie_name, "")
-        fresh = not client or f"c:{client}" not in self.store
+        fresh = not client or not self.store.known(f"c:{client}")  # an evicted id is kept: its check says so
         if fresh:
             client = secrets.token_urlsafe(18)
-            self.store.get(f"c:{client}")
+            self.store.lookup(f"c:{client}", peer_of(scope))
         scope[CLIENT_SCOPE_KEY] = client
         secure = "; Secure" if scope.get("scheme") == "https" else ""
         cookie = f"{self.cookie_name}={client}; Path=/; HttpOnly; SameSite=Strict{secure}".encode("latin-1")
@@ -182,6 +183,12 @@ class ClientCookieMiddleware:
             await send(message)
 
         await self.app(scope, receive, send_with_cookie)
+
+
+def peer_of(scope: Scope) -> str | None:
+    """The address a request comes from (the peer whose rate of new sessions is bounded), when known."""
+    client = scope.get("client")
+    return str(client[0]) if client else None
 
 
 def _scope_client(request: Any) -> str | None:

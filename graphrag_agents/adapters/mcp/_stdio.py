@@ -5,11 +5,22 @@ valid JSON that is not a JSON-RPC message) into an exception on the read stream,
 client hears nothing and waits for its own timeout. :class:`AnsweringReadStream` sits between the transport and
 the server and answers each one: ``-32700`` (parse error, ``id`` null) for a line that does not parse, ``-32600``
 (invalid request, with the request's ``id`` when the object carries one) for JSON that is not a message.
+
+Two kinds of line the SDK's parser gets wrong are fixed on the way in (:func:`stdio_transport`): a request whose
+``id`` is not a string or an integer (an object, ``true``, ``1.5``) was read as a notification and never answered;
+it gets ``-32600`` with ``id`` null, as JSON-RPC asks when the id cannot be read. A line with an escaped lone
+surrogate (``"\\ud800"``) is valid JSON that the SDK's parser refuses: it is parsed by the standard library
+instead and served, so the tool itself says what is wrong with the text.
 """
 
 from __future__ import annotations
 
+import contextlib
+import io
+import json
 import logging
+import os
+from collections.abc import AsyncIterator
 from types import TracebackType
 from typing import Any
 
@@ -18,7 +29,7 @@ import mcp_types as types
 from mcp.shared.message import SessionMessage
 from pydantic import ValidationError
 
-__all__ = ["AnsweringReadStream", "rejection"]
+__all__ = ["AnsweringReadStream", "rejection", "stdio_transport"]
 
 logger = logging.getLogger("graphrag_agents.mcp")
 
@@ -46,6 +57,77 @@ def rejection(exc: Exception) -> types.JSONRPCError:
         code=types.PARSE_ERROR, message=f"Parse error: {type(exc).__name__}"))
 
 
+_BAD_ID = '{"jsonrpc": "2.0", "id": null, "method": null}\n'
+"""What a request with an unusable ``id`` becomes: a line the SDK refuses, answered ``-32600`` with ``id`` null."""
+
+
+def _checked(line: str) -> str:
+    """``line``, or :data:`_BAD_ID` when it is a request whose ``id`` is not a string or an integer."""
+    if '"id"' not in line:
+        return line
+    try:
+        value = json.loads(line)
+    except (ValueError, RecursionError):
+        return line  # the SDK's parser answers it
+    if isinstance(value, dict) and "method" in value and "id" in value:
+        found = value["id"]
+        if found is not None and (isinstance(found, bool) or not isinstance(found, (int, str))):
+            return _BAD_ID
+    return line
+
+
+class _CheckedLines:
+    """The stdin lines as the SDK's transport reads them (``async for``), each passed through :func:`_checked`."""
+
+    def __init__(self, lines: Any) -> None:
+        self._lines = lines
+
+    def __aiter__(self) -> _CheckedLines:
+        return self
+
+    async def __anext__(self) -> str:
+        line = await self._lines.readline()
+        if not line:
+            raise StopAsyncIteration
+        return _checked(line)
+
+
+@contextlib.asynccontextmanager
+async def stdio_transport() -> AsyncIterator[tuple[AnsweringReadStream, Any]]:
+    """The SDK's stdio transport over checked stdin lines: ``(read, write)``, ``read`` answering unreadable lines.
+
+    Like the SDK's own claim, fd 0 points at the null device while serving (a child process reads EOF, never the
+    protocol), and fd 1 carries only the protocol.
+    """
+    from mcp.server.stdio import stdio_server
+
+    private = os.dup(0)
+    null = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(null, 0)
+    os.close(null)
+    try:
+        text = io.TextIOWrapper(os.fdopen(private, "rb", closefd=False), encoding="utf-8", errors="replace")
+        async with stdio_server(stdin=_CheckedLines(anyio.wrap_file(text))) as (read, write):  # type: ignore[arg-type]
+            yield AnsweringReadStream(read, write), write
+    finally:
+        os.dup2(private, 0)
+        os.close(private)
+
+
+def _lenient(exc: Exception) -> SessionMessage | None:
+    """The message of a line only the SDK's parser refuses (an escaped lone surrogate), or None."""
+    if not isinstance(exc, ValidationError):
+        return None
+    errors = exc.errors(include_url=False)
+    if not errors or errors[0]["type"] != "json_invalid" or not isinstance(errors[0].get("input"), str):
+        return None
+    try:
+        value = json.loads(errors[0]["input"])
+        return SessionMessage(types.jsonrpc_message_adapter.validate_python(value, by_name=False))
+    except (ValueError, RecursionError):
+        return None
+
+
 class AnsweringReadStream:
     """The transport's read stream, minus its exceptions: each one is answered on ``write`` and skipped.
 
@@ -69,6 +151,8 @@ class AnsweringReadStream:
             item = await self._read.receive()
             if not isinstance(item, Exception):
                 return item  # type: ignore[no-any-return]
+            if (message := _lenient(item)) is not None:
+                return message
             reply = rejection(item)
             logger.warning("answered an unreadable stdin line with JSON-RPC error %d", reply.error.code)
             await self._write.send(SessionMessage(reply))

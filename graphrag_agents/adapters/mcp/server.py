@@ -48,8 +48,8 @@ from ...tools.toolkit import FinalizePolicy, GraphRAGToolkit
 from .._shared import check_prefix, refuse_duplicate_names
 from ._failures import describe_failure
 from ._instructions import build_instructions
-from ._notes import session_note
-from ._sessions import ConnectionSession, SessionStore
+from ._notes import EXPIRED_NOTE, session_note
+from ._sessions import ConnectionSession, SessionState, SessionStore
 from ._truncate import ResultTooLarge, Truncation, truncate_json
 
 try:
@@ -103,8 +103,10 @@ class GraphRAGMCPServer:
         text_chars: the character budget of each result's text block (``to_llm_text``; None: each result's
             default, 4,400 characters for ``retrieve`` and 8,000 for the others).
         call_timeout: seconds before a tool call ends as a timeout error (None: no limit).
-        max_sessions: HTTP client sessions kept (least recently used ones are dropped first, those that never
-            issued evidence before the others); memory is bounded by ``max_sessions * ledger_capacity`` items.
+        max_sessions: HTTP client sessions kept (those that never issued evidence are dropped first, then the
+            least recently used of the peer holding the most); one peer creates at most ``max_sessions / 8`` at
+            once, then ``max_sessions / 128`` a second (``_sessions``); memory is bounded by
+            ``max_sessions * ledger_capacity`` items.
         token: bearer token required over HTTP and SSE (required off loopback); masked in error texts.
         tool_prefix: put before every tool name (``"kg_"`` serves ``kg_retrieve``, ...), for clients that also
             talk to other servers with tools of these names.
@@ -211,13 +213,17 @@ class GraphRAGMCPServer:
     @cached_property
     def http_server(self) -> Server[Any]:
         """The low-level server behind streamable HTTP: sessions by client key in :attr:`sessions`."""
-        from ._http import client_key
+        from ._http import client_key, peer_of
 
         async def call_tool(ctx: ServerRequestContext[Any], params: types.CallToolRequestParams,
                             ) -> types.CallToolResult:
             key = client_key(ctx.request, ctx.protocol_version)
-            session = self.sessions.get(key) if key else self.toolkit.new_session()
-            return await self.call_tool(session, params.name, params.arguments, ephemeral=key is None)
+            if key is None:
+                return await self.call_tool(self.toolkit.new_session(), params.name, params.arguments,
+                                            ephemeral=True)
+            scope = getattr(ctx.request, "scope", None)
+            session, state = self.sessions.lookup(key, peer_of(scope) if isinstance(scope, dict) else None)
+            return await self.call_tool(session, params.name, params.arguments, state=state)
 
         return Server(self.name, version=_version(), instructions=self.instructions,
                       get_tool_input_schema=self._input_schema, on_list_tools=self._list_tools,
@@ -226,8 +232,9 @@ class GraphRAGMCPServer:
     # -- one call --------------------------------------------------------------------------------------------
 
     async def call_tool(self, session: GraphRAGToolkit, name: str, arguments: Mapping[str, Any] | None,
-                        *, ephemeral: bool = False) -> types.CallToolResult:
-        """Run one tool call in ``session`` and shape its result (or failure) for MCP."""
+                        *, ephemeral: bool = False, state: SessionState = "kept") -> types.CallToolResult:
+        """Run one tool call in ``session`` and shape its result (or failure) for MCP; ``state`` says whether an
+        HTTP client's session is its own, made anew after it expired, or for this request only."""
         _quiet_litellm()
         secrets = [self.token] if self.token else []
         result: ToolResult | None = None
@@ -235,22 +242,32 @@ class GraphRAGMCPServer:
             if self.tool_prefix and not name.startswith(self.tool_prefix):
                 raise ToolError(f"Unknown tool {name!r}.", f"This server names its tools with the prefix "
                                 f"{self.tool_prefix!r}: call {self.tool_prefix}{name}, or list the tools.")
+            core = self._core_name(name)
+            shaped: tuple[types.CallToolResult, set[int]] | None = None
             with anyio.move_on_after(self.call_timeout) as deadline:
-                result = await session.call(self._core_name(name), arguments)
+                result = await session.call(core, arguments)
+                note = session_note(core, result, session, ephemeral=ephemeral, state=state)
+                # Shortening a large result takes seconds: off the loop (other clients go on), under the timeout.
+                shaped = await anyio.to_thread.run_sync(self._shape, result, note, self._is_structured(core),
+                                                        abandon_on_cancel=True)
         except ToolError as exc:
             return _error(mask_secrets(str(exc), secrets))
         except Exception as exc:
             return _error(describe_failure(name, exc, secrets_to_mask=secrets).text())
         finally:
             _quiet_litellm()  # the call may have imported it
-        if result is None or deadline.cancelled_caught:
+        if shaped is None or deadline.cancelled_caught:
+            if result is not None:  # numbered, never delivered: the client cannot cite them
+                session.ledger.drop(set(result.evidence_numbers()))
             return _error(describe_failure(name, None, deadline=self.call_timeout).text())
-        core = self._core_name(name)
-        note = session_note(core, result, session, ephemeral=ephemeral)
-        return self._shape(session, result, note, self._is_structured(core))
+        reply, dropped = shaped
+        session.ledger.drop(dropped)  # on the loop, like every other change to the session's evidence
+        return reply
 
-    def _shape(self, session: GraphRAGToolkit, result: ToolResult, note: str | None,
-               structured: bool) -> types.CallToolResult:
+    def _shape(self, result: ToolResult, note: str | None,
+               structured: bool) -> tuple[types.CallToolResult, set[int]]:
+        """The MCP reply for ``result`` and the evidence numbers it did not deliver whole (run off the loop: it
+        reads only ``result``)."""
         issued = set(result.evidence_numbers())
         data = _plain(result.model_dump(mode="python"))
         noted = note is not None
@@ -259,17 +276,17 @@ class GraphRAGMCPServer:
         try:
             cut = truncate_json(data, self.max_result_chars, issued)
         except ResultTooLarge:
-            session.ledger.drop(issued)
             return _error(f"The result is too large to return even shortened (limit {self.max_result_chars:,} "
                           "characters); its evidence was dropped. Hint: narrow the call (fewer paths, a lower "
-                          "top_k, document_ids).")
-        if cut.truncated:
-            session.ledger.drop(cut.damaged & issued)
+                          "top_k, document_ids)."), issued
+        dropped = cut.damaged & issued if cut.truncated else set()
         text = self._text(result, cut, changed=cut.truncated or noted)
+        if note == EXPIRED_NOTE:  # not a citation failure: the evidence cited is gone, say that first and only
+            text = f"Citation check: {note}"
         data = to_jsonable_python(cut.data)
         if structured:
-            return types.CallToolResult(content=[types.TextContent(text=text)], structured_content=data)
-        return types.CallToolResult(content=[types.TextContent(text=text)], _meta={RESULT_META_KEY: data})
+            return types.CallToolResult(content=[types.TextContent(text=text)], structured_content=data), dropped
+        return types.CallToolResult(content=[types.TextContent(text=text)], _meta={RESULT_META_KEY: data}), dropped
 
     def _text(self, result: ToolResult, cut: Truncation, *, changed: bool) -> str:
         """The text block: ``to_llm_text()`` of what is actually sent (the shortened result, when it was cut)."""
@@ -306,13 +323,11 @@ class GraphRAGMCPServer:
 
     async def run_stdio(self) -> None:
         """Serve one client over stdin/stdout (stdout carries only the protocol while serving)."""
-        from mcp.server.stdio import stdio_server
-
-        from ._stdio import AnsweringReadStream
+        from ._stdio import stdio_transport
 
         _quiet_litellm()
-        async with stdio_server() as (read, write):
-            await self.server.run(AnsweringReadStream(read, write), write,
+        async with stdio_transport() as (read, write):
+            await self.server.run(read, write,
                                   self.server.create_initialization_options())
 
     async def run(self, transport: Transport = "stdio", *, host: str = "127.0.0.1", port: int = 8000,

@@ -11,7 +11,7 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..._keys import path_key_problem
+from ..._keys import key_length_problem, path_key_problem
 from ...errors import ToolError
 from ...ingest.loaders import SUPPORTED_SUFFIXES, DocumentLoadError, loader_for
 from ...ingest.plan import SourceDocument
@@ -124,6 +124,8 @@ def _read_one(files: FilesRoot, path: str) -> SourceDocument | IngestDocument:
         return _failed(path, exc.reason)
     except ToolError as exc:
         return _failed(path, f"{exc.message} {exc.hint}".strip())
+    if (problem := key_length_problem(document_id, "The path used as its document id")) is not None:
+        return _failed(path, f"{problem}; move the file to a shorter path under the files root")
     return SourceDocument(document_id=document_id, name=path, data=data, path=path, from_file=True)
 
 

@@ -279,10 +279,10 @@ class _Handlers:
                 # there: another process may have written this document since.
                 async with self.kg.lock.exclusive(), self.kg.store.write_lock():
                     stored = await self._facts_target(document_id)
-                    if stored is None:
-                        await write_document(self.kg.store, batch)
+                    if stored is None and await write_document(self.kg.store, batch):
                         status = "ingested"
-                    elif stored.content_hash != batch.document.content_hash:
+                    # None here: another writer without the folder lock stored it first; replace it too
+                    elif stored is None or stored.content_hash != batch.document.content_hash:
                         await replace_document(self.kg.store, batch)
                         status = "updated"
         finalized, hint = await self._after_write(status != "unchanged")
