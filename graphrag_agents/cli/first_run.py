@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from importlib.metadata import PackageNotFoundError, version
 from typing import TYPE_CHECKING, Any, Literal
 
+from .._install import pip_extra
 from ..errors import ConfigurationError, EmbeddingMismatch, ToolError
 
 if TYPE_CHECKING:
@@ -34,7 +35,7 @@ __all__ = [
     "run_ontology",
 ]
 
-FULL_INSTALL = "pip install 'graphrag-agents[all]' (from a source folder: pip install '.[all]')"
+FULL_INSTALL = pip_extra("all")
 
 
 def package_version() -> str:

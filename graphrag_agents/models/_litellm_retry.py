@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import TypeVar
 
+from .._install import pip_extra
 from .._secrets import mask_secrets
 from ..errors import ConfigurationError, GraphRAGError
 
@@ -127,7 +128,8 @@ def import_litellm() -> ModuleType:
     try:
         import litellm
     except ImportError as exc:
-        raise ConfigurationError("Hosted chat and embedding models need litellm. Fix: pip install litellm") from exc
+        raise ConfigurationError(f"Hosted chat and embedding models (GRAPHRAG_MODEL, GRAPHRAG_EMBED_MODEL) need "
+                                 f"litellm. Fix: {pip_extra('llm')}, or use the offline defaults.") from exc
     return litellm
 
 

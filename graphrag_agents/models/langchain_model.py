@@ -16,6 +16,7 @@ import os
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from .._install import pip_extra
 from ..errors import ConfigurationError
 from ._litellm_retry import configured_api_base, use_bundled_cost_map
 
@@ -30,7 +31,7 @@ TIMEOUT_ENV = "GRAPHRAG_MODEL_TIMEOUT"
 """Seconds per chat request (default 120)."""
 DEFAULT_TIMEOUT = 120.0
 
-_INSTALL = "pip install 'graphrag-agents[langchain]'"
+_INSTALL = pip_extra("langchain")
 
 
 def configured_model_name(env: Mapping[str, str] | None = None) -> str | None:
