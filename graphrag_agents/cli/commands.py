@@ -7,7 +7,6 @@ names another server; ``--graph`` (or GRAPHRAG_GRAPH) picks the graph.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 import sys
 from collections.abc import Callable, Coroutine, Sequence
@@ -15,7 +14,7 @@ from importlib import resources
 from typing import Any
 
 from ..kg import KnowledgeGraph
-from . import first_run
+from . import first_run, interrupt
 
 __all__ = ["main", "mcp_main"]
 
@@ -44,13 +43,13 @@ def _print_status(status: Any) -> None:
 
 
 async def _status(args: argparse.Namespace) -> int:
-    async with await _open(args) as kg:
+    async with interrupt.watched(_open(args)) as kg:
         _print_status(await kg.status())
     return 0
 
 
 async def _finalize(args: argparse.Namespace) -> int:
-    async with await _open(args) as kg:
+    async with interrupt.watched(_open(args)) as kg:
         report = await kg.finalize(progress=False if args.quiet else None)
         e = report.embedded
         print(f"merged {report.merged} duplicate entities; embedded {e.chunks} chunks, {e.entities} entities, "
@@ -59,14 +58,16 @@ async def _finalize(args: argparse.Namespace) -> int:
     return 0
 
 
-def _files(paths: Sequence[str], recursive: bool) -> tuple[list[str], list[str]]:
-    """The files to ingest under ``paths`` (folders need ``--recursive``), and the problems found."""
+def _files(paths: Sequence[str], recursive: bool) -> tuple[list[str], list[str], list[str]]:
+    """The files to ingest under ``paths`` (folders need ``--recursive``), the problems found, and the files of
+    the folders skipped for their suffix (hidden files and folders are skipped without a word)."""
     from pathlib import Path
 
     from ..ingest.loaders import SUPPORTED_SUFFIXES
 
     files: list[str] = []
     problems: list[str] = []
+    skipped: list[str] = []
     for raw in paths:
         path = Path(raw)
         if not path.is_dir():
@@ -74,17 +75,29 @@ def _files(paths: Sequence[str], recursive: bool) -> tuple[list[str], list[str]]
         elif not recursive:
             problems.append(f"{raw} is a folder: pass --recursive to ingest the files under it")
         else:
-            files += sorted(str(f) for f in path.rglob("*") if f.is_file() and f.suffix.lower() in SUPPORTED_SUFFIXES
-                            and not any(part.startswith(".") for part in f.relative_to(path).parts))
-    return files, problems
+            for found in sorted(f for f in path.rglob("*") if f.is_file()
+                                and not any(part.startswith(".") for part in f.relative_to(path).parts)):
+                (files if found.suffix.lower() in SUPPORTED_SUFFIXES else skipped).append(str(found))
+    return files, problems, skipped
+
+
+def _print_skipped(skipped: list[str]) -> None:
+    from ..ingest.loaders import SUPPORTED_SUFFIXES
+
+    if skipped:
+        print(f"skipped {len(skipped)} file{'s' if len(skipped) != 1 else ''} of an unsupported type "
+              f"({', '.join(skipped[:3])}{', ...' if len(skipped) > 3 else ''}); to include them, convert them to "
+              f"{' '.join(sorted(SUPPORTED_SUFFIXES))}, or name a file with its path to see why it is refused",
+              file=sys.stderr)
 
 
 async def _ingest(args: argparse.Namespace) -> int:
     from ..ingest.plan import IngestPlan
 
-    files, problems = _files(args.paths, args.recursive)
+    files, problems, skipped = _files(args.paths, args.recursive)
     for problem in problems:
         print(f"error: {problem}", file=sys.stderr)
+    _print_skipped(skipped)
     if not files:
         if not problems:
             from ..ingest.loaders import SUPPORTED_SUFFIXES
@@ -95,22 +108,28 @@ async def _ingest(args: argparse.Namespace) -> int:
         return 2
     plan = IngestPlan(chunker=args.chunker, extractor=args.extractor, resolver=args.resolver,
                       max_llm_pairs=args.max_llm_pairs)
-    async with await _open(args) as kg:
+    async with interrupt.watched(_open(args)) as kg:
         report = await kg.ingest(paths=files, plan=plan, reextract=args.reextract,
                                  progress=False if args.quiet else None)
         if args.json:
             print(json.dumps(report.to_dict(), ensure_ascii=False, indent=2))
         else:
+            unchanged = [d.document_id for d in report.documents if d.status == "unchanged"]
             for doc in report.documents:
-                if doc.status == "failed" or not args.quiet:
+                if doc.status == "failed" or (not args.quiet and doc.status != "unchanged"):
                     detail = f": {doc.reason}" if doc.reason else f" ({doc.chunks} chunks, {doc.entities} entities, " \
                                                                    f"{doc.relations} relations)"
                     print(f"{doc.status:12} {doc.document_id}{detail}")
+            if unchanged and not args.quiet:  # one line, not one per file: a re-ingest of 600 files printed 600
+                print(f"{'unchanged':12} {len(unchanged)} file{'s' if len(unchanged) != 1 else ''} already stored "
+                      f"as they are ({', '.join(unchanged[:3])}{', ...' if len(unchanged) > 3 else ''}); "
+                      "--reextract extracts them again")
             counts = ", ".join(f"{n} {s}" for s, n in report.counts().items())
             print(f"{counts} in {report.seconds:.1f} s, {report.llm_calls} LLM calls")
             if report.hint:
                 print(f"hint: {report.hint}")
-            first_run.print_ingest_next(report, args.paths, args, kg.name)
+            unembedded = (await kg.status()).unembedded if await kg.store.exists() else 0
+            first_run.print_ingest_next(report, args.paths, args, kg.name, unembedded)
     return 1 if problems or any(d.status == "failed" for d in report.documents) else 0
 
 
@@ -118,7 +137,7 @@ async def _retrieve(args: argparse.Namespace) -> int:
     from ..tools.results import llm_text
     from ..tools.toolkit import GraphRAGToolkit
 
-    async with await _open(args) as kg:
+    async with interrupt.watched(_open(args)) as kg:
         toolkit = GraphRAGToolkit(kg, read_only=True)
         result = await toolkit.retrieve(args.question, top_k=args.top_k, expand_hops=args.expand_hops)
         print(result.model_dump_json(indent=2) if args.json else llm_text(result, args.max_chars))
@@ -129,7 +148,7 @@ async def _retrieve(args: argparse.Namespace) -> int:
 
 
 async def _entities(args: argparse.Namespace) -> int:
-    async with await _open(args) as kg:
+    async with interrupt.watched(_open(args)) as kg:
         await kg.require_exists()
         rows = await kg.store.ro_query(
             "MATCH (e:__Entity__) WHERE $label IS NULL OR e.label = $label "
@@ -170,7 +189,7 @@ async def _demo(args: argparse.Namespace) -> int:
 
     args.graph = args.graph or "demo"
     extractor = first_run.demo_extractor(args.extractor, configured_model_name() is not None)
-    async with await _open(args) as kg:
+    async with interrupt.watched(_open(args)) as kg:
         print(f"Building graph '{kg.name}' on {kg.store.location} from {len(_demo_corpus())} bundled paragraphs "
               f"(HotpotQA, CC BY-SA 4.0), {extractor} extractor...")
         sources = [SourceDocument(row["id"], row["id"], text=row["text"], title=row["title"])
@@ -212,7 +231,7 @@ async def _ask(args: argparse.Namespace) -> int:
     from ..tools.toolkit import GraphRAGToolkit
     from .ask import run_agent
 
-    async with await _open(args) as kg:
+    async with interrupt.watched(_open(args)) as kg:
         await kg.require_exists()
         return await run_agent(GraphRAGToolkit(kg, read_only=True), args.question, args,
                                steps=sys.stderr if args.json or args.quiet else sys.stdout, as_json=args.json)
@@ -236,7 +255,7 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, Handler]]:
     first_run.add_ontology_arguments(command("ontology", first_run.run_ontology, "show the declared entity and "
                                              "relation types, or declare more (--entity, --relation, --json)"))
     p = command("finalize", _finalize, "deduplicate, embed and index everything ingested")
-    p.add_argument("--quiet", action="store_true", help="no progress bars")
+    p.add_argument("--quiet", "-q", action="store_true", help="no progress bars")
     p = command("ingest", _ingest, "add .txt .md .markdown .rst .pdf files (unchanged ones are skipped)")
     p.add_argument("paths", nargs="+", metavar="PATH", help="files, or folders with --recursive")
     p.add_argument("--recursive", "-r", action="store_true", help="ingest the supported files under folders")
@@ -288,9 +307,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser, handlers = _parser()
     args = parser.parse_args(argv)
     try:
-        return asyncio.run(handlers[args.command](args))
-    except KeyboardInterrupt:
-        return 130
+        return interrupt.run(lambda: handlers[args.command](args))
     except Exception as exc:
         error = startup_error(exc)  # also inside the task group of `mcp` over stdio
         if error is None:

@@ -102,19 +102,34 @@ def check_demo_ingest(report: IngestReport) -> None:
 # -- ingest and retrieve -------------------------------------------------------------------------------------
 
 
-def print_ingest_next(report: IngestReport, paths: Sequence[str], args: argparse.Namespace, graph: str) -> None:
-    """The line after an ingest: finalize when something was written, else what to fix."""
+def ingest_again(paths: Sequence[str], args: argparse.Namespace, graph: str, *extra: str) -> str:
+    """The ``ingest`` command that repeats this one (same paths, ``-r`` and plan options, same graph) plus ``extra``."""
+    words = ["graphrag-agents", "ingest", *paths]
+    if getattr(args, "recursive", False):
+        words.append("-r")  # without it a folder is refused
+    for option, default in (("chunker", "sentence"), ("extractor", "auto"), ("resolver", "exact")):
+        value = getattr(args, option, default)
+        if value not in (None, default):
+            words += [f"--{option}", value]
+    words += extra
+    return " ".join(shlex.quote(w) for w in words) + (f" {graph_flags(args, graph)}".rstrip())
+
+
+def print_ingest_next(report: IngestReport, paths: Sequence[str], args: argparse.Namespace, graph: str,
+                      unembedded: int = 0) -> None:
+    """The line after an ingest, from the graph's state: finalize when anything waits for it, else what to fix."""
     flags = graph_flags(args, graph)
     statuses = [d.status for d in report.documents]
     call = report.pruned.set_ontology_call if not report.pruned.empty else None
     if call and (call.get("entities") or call.get("relations")):
-        again = " ".join(shlex.quote(p) for p in paths)
         print(f"from the command line: graphrag-agents ontology --json {shlex.quote(json.dumps(call))} {flags}"
-              .rstrip() + f", then graphrag-agents ingest {again} --reextract {flags}".rstrip())
+              .rstrip() + f", then {ingest_again(paths, args, graph, '--reextract')}")
     if statuses and all(s == "failed" for s in statuses):
         print("next: nothing was written; fix the failures above, then run the same ingest again")
-    elif any(s in ("ingested", "updated", "reextracted") for s in statuses):
-        print(f"next: graphrag-agents finalize {flags}".rstrip())
+    elif any(s in ("ingested", "updated", "reextracted") for s in statuses) or unembedded:
+        waiting = "" if any(s != "unchanged" for s in statuses) else \
+            f"nothing changed, but {unembedded:,} items of earlier ingests wait for it; "
+        print(f"next: {waiting}graphrag-agents finalize {flags}".rstrip())
     else:
         print("next: nothing changed; graphrag-agents retrieve \"your question\" " + flags)
 
@@ -226,10 +241,13 @@ async def run_ontology(args: argparse.Namespace) -> int:
     async with await KnowledgeGraph.open(url=args.url, graph=args.graph, data_dir=args.data_dir) as kg:
         if entities or relations:
             ontology, changes = await kg.set_ontology(entities=entities, relations=relations)
-            added = [*changes.added_entities, *changes.added_relations]
+            added = [*changes.added_entities, *changes.added_relations,
+                     *(f"{r} pattern {s}->{t}" for r, s, t in changes.added_patterns),
+                     *(f"{label}.{prop}" for label, prop in changes.added_properties)]
             print(f"declared {', '.join(added) if added else 'nothing new'} in graph '{kg.name}'")
-            print(f"next: graphrag-agents ingest PATH... --reextract {graph_flags(args, kg.name)}".rstrip()
-                  + "  (extract the documents again with the new types)")
+            if added:
+                print(f"next: graphrag-agents ingest PATH... -r --reextract {graph_flags(args, kg.name)}".rstrip()
+                      + "  (extract the documents again with the new types; -r for folders)")
         else:
             ontology = await kg.get_ontology()
         if not ontology.entities and not ontology.relations:

@@ -176,7 +176,14 @@ def _require_existing_folder(url: str | None, data_dir: str | None) -> None:
 
 async def _warn_if_missing(kg: KnowledgeGraph) -> None:
     if not await kg.store.exists():
-        logging.getLogger("graphrag_agents.mcp").warning(
+        others = [n for n in await kg.store.graph_names() if n != kg.name]
+        log = logging.getLogger("graphrag_agents.mcp")
+        if others:  # most likely a mistyped --graph: name what is there, not how to build the typo
+            log.warning("graph %r does not exist in %s, which holds: %s. Start the server with --graph NAME (or "
+                        "GRAPHRAG_GRAPH=NAME) for one of them; until then the read tools say the graph is missing",
+                        kg.name, kg.store.address.describe(), ", ".join(others[:20]))
+            return
+        log.warning(
             "graph %r does not exist yet in %s: the read tools will say so until it is built "
             "(graphrag-agents ingest ... --graph %s, or the ingest tool)", kg.name, kg.store.address.describe(),
             kg.name)
