@@ -138,3 +138,30 @@ def test_ingest_json_is_still_json_with_skipped_files(tmp_path: Path, capsys: py
     captured = capsys.readouterr()
     assert json.loads(captured.out[:captured.out.rindex("}") + 1])["documents"][0]["status"] == "ingested"
     assert "skipped 1 file" in captured.err
+
+
+def test_cli_rough_edges(capsys: pytest.CaptureFixture[str]) -> None:
+    from graphrag_agents.cli.commands import _parser, suggest_option
+
+    parser, _ = _parser()
+    # Before: argparse said "unrecognized arguments" with no suggestion (Python < 3.14).
+    assert suggest_option(parser, ["retrieve", "q", "--top_k", "3"]) == "unknown option --top_k; did you mean --top-k?"
+    suggestion = suggest_option(parser, ["ingest", "x", "--chunkr=fixed"])
+    assert suggestion == "unknown option --chunkr; did you mean --chunker?"
+    assert suggest_option(parser, ["retrieve", "q", "--top", "3"]) is None  # a unique prefix argparse accepts
+    with pytest.raises(SystemExit) as exit_:
+        main(["finalize", "--qiuet"])
+    assert exit_.value.code == 2 and "did you mean --quiet?" in capsys.readouterr().err
+    assert parser.parse_args(["finalize", "-q"]).quiet  # before: refused
+    subcommands = next(a for a in parser._actions if isinstance(a, __import__("argparse")._SubParsersAction))
+    helps = {name: p.format_help() for name, p in subcommands.choices.items()}
+    assert "--graph" not in helps["graphs"]
+    assert "graph name (default: 'demo')" in helps["demo"]
+    assert "GRAPHRAG_GRAPH or 'default'" not in helps["eval"]
+    for name, flag in (("retrieve", "--top-k"), ("retrieve", "--expand-hops"), ("ingest", "--chunker"),
+                       ("ingest", "--resolver")):
+        action = next(a for a in subcommands.choices[name]._actions if flag in a.option_strings)
+        assert action.help, (name, flag)
+    run = subprocess.run([sys.executable, "-m", "graphrag_agents.adapters.mcp", "--version"], capture_output=True,
+                         text=True, env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT)}, timeout=60)
+    assert run.returncode == 0 and run.stdout.startswith("graphrag-mcp "), run.stderr  # before: refused

@@ -21,9 +21,15 @@ __all__ = ["main", "mcp_main"]
 Handler = Callable[[argparse.Namespace], Coroutine[Any, Any, int]]
 
 
-def _common(parser: argparse.ArgumentParser) -> None:
+_GRAPH_DEFAULTS = {"demo": "'demo'", "eval": "eval-<corpus digest>-<extractor>, see below", "graphs": None}
+"""The --graph default a command's help names (None: the command takes no --graph)."""
+
+
+def _common(parser: argparse.ArgumentParser, command: str = "") -> None:
     parser.add_argument("--url", help="FalkorDB URL (default: FALKOR_URL / FALKOR_HOST, else embedded)")
-    parser.add_argument("--graph", help="graph name (default: GRAPHRAG_GRAPH or 'default')")
+    graph_default = _GRAPH_DEFAULTS.get(command, "GRAPHRAG_GRAPH or 'default'")
+    if graph_default is not None:
+        parser.add_argument("--graph", help=f"graph name (default: {graph_default})")
     parser.add_argument("--data-dir", help="embedded FalkorDB folder (default: GRAPHRAG_HOME or ./.graphrag)")
 
 
@@ -245,7 +251,7 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, Handler]]:
 
     def command(name: str, handler: Handler, help_text: str) -> argparse.ArgumentParser:
         p = sub.add_parser(name, help=help_text)
-        _common(p)
+        _common(p, name)
         handlers[name] = handler
         return p
 
@@ -259,18 +265,23 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, Handler]]:
     p = command("ingest", _ingest, "add .txt .md .markdown .rst .pdf files (unchanged ones are skipped)")
     p.add_argument("paths", nargs="+", metavar="PATH", help="files, or folders with --recursive")
     p.add_argument("--recursive", "-r", action="store_true", help="ingest the supported files under folders")
-    p.add_argument("--chunker", default="sentence", choices=["sentence", "fixed", "structural"])
+    p.add_argument("--chunker", default="sentence", choices=["sentence", "fixed", "structural"],
+                   help="how documents are cut into chunks: sentence (default; whole sentences up to a size), fixed "
+                        "(character windows) or structural (Markdown / reST sections and paragraphs)")
     p.add_argument("--extractor", default="auto", choices=["auto", "ner", "llm", "none"],
                    help="auto: llm when GRAPHRAG_MODEL is set, else ner when spaCy is installed")
-    p.add_argument("--resolver", default="exact", choices=["exact", "llm_verified"])
+    p.add_argument("--resolver", default="exact", choices=["exact", "llm_verified"],
+                   help="how entities are merged: exact (default; same normalised name and type) or llm_verified "
+                        "(near-duplicates checked by the model, at most --max-llm-pairs per document)")
     p.add_argument("--max-llm-pairs", type=int, default=0, help="LLM pair checks per document (llm_verified)")
     p.add_argument("--reextract", action="store_true", help="extract unchanged files again")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bars; print failures only")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     p = command("retrieve", _retrieve, "search the graph for a question")
     p.add_argument("question")
-    p.add_argument("--top-k", type=int, default=10)
-    p.add_argument("--expand-hops", type=int, default=1)
+    p.add_argument("--top-k", type=int, default=10, help="items per retrieve path (default 10)")
+    p.add_argument("--expand-hops", type=int, default=1,
+                   help="relation hops the links path follows from the entities found, 1-5 (default 1)")
     p.add_argument("--max-chars", type=int, default=None,
                    help="text budget of the printed evidence (default 4,400 for retrieve, 8,000 for the others)")
     p.add_argument("--json", action="store_true", help="print the typed result as JSON")
@@ -305,6 +316,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     from ..adapters.mcp._cli import startup_error, startup_error_text  # imports no mcp
 
     parser, handlers = _parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    suggestion = suggest_option(parser, argv)
+    if suggestion:
+        parser.exit(2, f"{parser.prog}: error: {suggestion}\n")
     args = parser.parse_args(argv)
     try:
         return interrupt.run(lambda: handlers[args.command](args))
@@ -314,6 +329,31 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise
         print(startup_error_text(error), file=sys.stderr)
         return 2
+
+
+def suggest_option(parser: argparse.ArgumentParser, argv: Sequence[str]) -> str | None:
+    """"unknown option --top_k; did you mean --top-k?" for a misspelled option of the command in ``argv``.
+
+    argparse suggests only on Python 3.14 (``suggest_on_error``) and only for choices; this uses difflib on every
+    version, against the options of the command named (or the program's own).
+    """
+    import difflib
+
+    options = {s for a in parser._actions for s in a.option_strings}
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            chosen = next((w for w in argv if w in action.choices), None)
+            if chosen is not None:
+                options |= {s for a in action.choices[chosen]._actions for s in a.option_strings}
+    for word in argv:
+        if word == "--":
+            break
+        flag = word.split("=", 1)[0]
+        if not flag.startswith("--") or flag in options or any(o.startswith(flag) for o in options):
+            continue  # argparse itself accepts unique prefixes
+        close = difflib.get_close_matches(flag, sorted(options), n=1, cutoff=0.6)
+        return f"unknown option {flag}" + (f"; did you mean {close[0]}?" if close else "; see --help")
+    return None
 
 
 def mcp_main(argv: Sequence[str] | None = None) -> int:

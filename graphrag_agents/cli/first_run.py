@@ -163,7 +163,8 @@ async def run_graphs(args: argparse.Namespace) -> int:
               "--data-dir (GRAPHRAG_HOME) or --url at where your graphs are.", file=sys.stderr)
         return 1
     rows: list[dict[str, Any]] = []
-    async with await KnowledgeGraph.open(url=args.url, graph=args.graph, data_dir=args.data_dir) as kg:
+    async with await KnowledgeGraph.open(url=args.url, graph=getattr(args, "graph", None),
+                                         data_dir=args.data_dir) as kg:
         for name in await kg.store.graph_names():
             row: dict[str, Any] = {"graph": name}
             try:

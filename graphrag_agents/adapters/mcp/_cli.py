@@ -36,6 +36,9 @@ __all__ = ["add_arguments", "env_flag", "serve", "startup_error", "startup_error
 def add_arguments(parser: argparse.ArgumentParser, *, common: bool = False) -> None:
     """Add the MCP server's options to ``parser`` (``common``: also --url, --graph and --data-dir)."""
     if common:
+        from ...cli.first_run import package_version
+
+        parser.add_argument("--version", action="version", version=f"graphrag-mcp {package_version()}")
         parser.add_argument("--url", help="FalkorDB URL (default: FALKOR_URL / FALKOR_HOST, else embedded)")
         parser.add_argument("--graph", help="graph name (default: GRAPHRAG_GRAPH or 'default')")
         parser.add_argument("--data-dir", help="embedded FalkorDB folder (default: GRAPHRAG_HOME or ./.graphrag)")
