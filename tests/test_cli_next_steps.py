@@ -165,3 +165,51 @@ def test_cli_rough_edges(capsys: pytest.CaptureFixture[str]) -> None:
     run = subprocess.run([sys.executable, "-m", "graphrag_agents.adapters.mcp", "--version"], capture_output=True,
                          text=True, env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT)}, timeout=60)
     assert run.returncode == 0 and run.stdout.startswith("graphrag-mcp "), run.stderr  # before: refused
+
+
+def test_the_bundled_demo_text_has_no_dump_artefacts() -> None:
+    from importlib import resources
+
+    text = resources.files("graphrag_agents.data").joinpath("demo_corpus.jsonl").read_text(encoding="utf-8")
+    rows = [json.loads(line) for line in text.splitlines() if line.strip()]
+    # Before: "Neil Ellwood Peart, {'1': ", '2': ", '3': ", '4': "} ( ; born September 12, 1952)".
+    artefacts = re.compile(r"\{'\d+':|\(\s*[;,]|\(\s*\)")
+    assert len(rows) == 30 and not [r["title"] for r in rows if artefacts.search(r["text"])]
+
+
+def test_importing_litellm_turns_its_banner_off(monkeypatch: pytest.MonkeyPatch) -> None:
+    import litellm
+
+    from graphrag_agents.cli.first_run import model_down_hint
+    from graphrag_agents.models._litellm_retry import import_litellm
+
+    monkeypatch.setattr(litellm, "suppress_debug_info", False)  # as in a fresh process
+    assert import_litellm().suppress_debug_info is True  # before: only ChatModel.complete set it, not ChatLiteLLM
+    monkeypatch.setenv("GRAPHRAG_MODEL", "openai/local")
+    monkeypatch.setenv("OPENAI_API_BASE", "http://127.0.0.1:9/v1")
+    monkeypatch.delenv("GRAPHRAG_API_BASE", raising=False)
+    assert model_down_hint().startswith("check that the model openai/local is up at the server at http://127.0.0.1:9")
+
+
+@pytest.mark.slow  # about 20 s: the OpenAI client's own retries against a closed port
+def test_a_model_that_is_down_gets_no_litellm_banner_and_a_hint(tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch,
+                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    import litellm
+
+    monkeypatch.setattr(litellm, "suppress_debug_info", False)  # as in a fresh process
+    monkeypatch.setenv("GRAPHRAG_MODEL", "openai/local")
+    monkeypatch.setenv("OPENAI_API_BASE", "http://127.0.0.1:9/v1")  # nothing listens there
+    monkeypatch.setenv("OPENAI_API_KEY", "unused")
+    monkeypatch.delenv("GRAPHRAG_API_BASE", raising=False)
+    note = tmp_path / "note.txt"
+    note.write_text("Grace Hopper joined the United States Navy.", encoding="utf-8")
+    data = ["--data-dir", str(tmp_path / "data")]
+    assert main(["ingest", str(note), "--extractor", "none", "-q", *data]) == 0
+    assert main(["finalize", "-q", *data]) == 0
+    capsys.readouterr()
+    assert main(["ask", "Which navy did Grace Hopper join?", "--mode", "retrieve_first", *data]) == 2
+    captured = capsys.readouterr()
+    # Before: litellm's "Give Feedback / Get Help" banner on stdout, and no hint line.
+    assert "Give Feedback" not in captured.out + captured.err
+    assert "hint: check that the model openai/local is up at the server at http://127.0.0.1:9/v1" in captured.err

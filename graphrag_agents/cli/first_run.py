@@ -27,6 +27,7 @@ __all__ = [
     "add_ontology_arguments",
     "demo_extractor",
     "graph_flags",
+    "model_down_hint",
     "package_version",
     "print_demo_next",
     "print_ingest_next",
@@ -54,6 +55,17 @@ def graph_flags(args: argparse.Namespace, graph: str) -> str:
     if getattr(args, "data_dir", None):
         flags += ["--data-dir", args.data_dir]
     return " ".join(f if f.startswith("$") else shlex.quote(f) for f in flags)
+
+
+def model_down_hint() -> str:
+    """The hint under a failed chat-model call: where the model was looked for, and what works without it."""
+    from .._secrets import mask_secrets
+    from ..models.langchain_model import configured_model_name
+
+    base = os.environ.get("GRAPHRAG_API_BASE") or os.environ.get("OPENAI_API_BASE")
+    where = f"the server at {mask_secrets(base)} (GRAPHRAG_API_BASE / OPENAI_API_BASE)" if base else "its provider"
+    return (f"check that the model {configured_model_name() or '(GRAPHRAG_MODEL unset)'} is up at {where} and its "
+            "API key is set; retrieve and check_citations need no model: graphrag-agents retrieve \"your question\"")
 
 
 # -- demo --------------------------------------------------------------------------------------------------------
