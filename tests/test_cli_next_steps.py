@@ -213,3 +213,24 @@ def test_a_model_that_is_down_gets_no_litellm_banner_and_a_hint(tmp_path: Path,
     # Before: litellm's "Give Feedback / Get Help" banner on stdout, and no hint line.
     assert "Give Feedback" not in captured.out + captured.err
     assert "hint: check that the model openai/local is up at the server at http://127.0.0.1:9/v1" in captured.err
+
+
+def test_a_closed_pipe_ends_quietly(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    note = tmp_path / "note.txt"
+    note.write_text("Grace Hopper joined the United States Navy.", encoding="utf-8")
+    data = ["--data-dir", str(tmp_path / "data")]
+    assert main(["ingest", str(note), "--extractor", "none", "-q", *data]) == 0
+    assert main(["finalize", "-q", *data]) == 0
+    out = capsys.readouterr().out
+    # Before: "merged 0 duplicate entities" though the label vote had folded some.
+    assert re.search(r"merged \d+ duplicate entities \(\d+ Unknown into the typed entity of the same name, \d+ "
+                     r"typed differently in different sentences into the type given most often\)", out), out
+    read, write = __import__("os").pipe()
+    __import__("os").close(read)  # as `| head` does once it has its lines: every write now fails
+    child = subprocess.run([sys.executable, "-m", "graphrag_agents.cli", "status", *data], stdout=write,
+                           stderr=subprocess.PIPE, text=True, env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT)},
+                           timeout=120)
+    __import__("os").close(write)
+    # Before: a BrokenPipeError traceback.
+    assert child.returncode == 0 and "Traceback" not in child.stderr and "BrokenPipe" not in child.stderr, \
+        child.stderr

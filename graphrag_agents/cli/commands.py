@@ -58,8 +58,11 @@ async def _finalize(args: argparse.Namespace) -> int:
     async with interrupt.watched(_open(args)) as kg:
         report = await kg.finalize(progress=False if args.quiet else None)
         e = report.embedded
-        print(f"merged {report.merged} duplicate entities; embedded {e.chunks} chunks, {e.entities} entities, "
-              f"{e.facts} facts in {report.seconds:.1f} s")
+        # Both rules remove entities; naming only the first printed "merged 0" while the count fell by 21.
+        print(f"merged {report.merged + report.relabelled} duplicate entities ({report.merged} Unknown into the "
+              f"typed entity of the same name, {report.relabelled} typed differently in different sentences into "
+              f"the type given most often); embedded {e.chunks} chunks, {e.entities} entities, {e.facts} facts in "
+              f"{report.seconds:.1f} s")
         _print_status(report.status)
     return 0
 
@@ -322,13 +325,28 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.exit(2, f"{parser.prog}: error: {suggestion}\n")
     args = parser.parse_args(argv)
     try:
-        return interrupt.run(lambda: handlers[args.command](args))
+        code = interrupt.run(lambda: handlers[args.command](args))
+        sys.stdout.flush()  # here, not at exit, so a closed pipe is caught below
+        return code
+    except BrokenPipeError:  # `graphrag-agents entities | head`: the reader has gone, which is not an error
+        _silence_stdout()
+        return 0
     except Exception as exc:
         error = startup_error(exc)  # also inside the task group of `mcp` over stdio
         if error is None:
             raise
         print(startup_error_text(error), file=sys.stderr)
         return 2
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null, so the interpreter's final flush into the closed pipe raises nothing."""
+    import os
+
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError):  # no file descriptor behind stdout (captured in tests)
+        pass
 
 
 def suggest_option(parser: argparse.ArgumentParser, argv: Sequence[str]) -> str | None:
