@@ -64,7 +64,7 @@ def test_every_hint_runs_as_printed(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     # Unchanged files, but the graph waits for finalize: before, "next:" said retrieve.
     assert main(["ingest", "docs", "-r", "--extractor", "ner", *common]) == 0
     out = capsys.readouterr().out
-    assert "unchanged    1 file already stored as they are (docs/a.txt)" in out, out
+    assert "unchanged    1 file already stored as it is (docs/a.txt)" in out, out
     assert "items of earlier ingests wait for it; graphrag-agents finalize" in out, out
     (finalize,) = [h for h in _hint_commands(out) if h[0] == "finalize"]
     assert main([*finalize, "-q"]) == 0  # before: finalize had no -q

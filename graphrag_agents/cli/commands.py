@@ -130,9 +130,10 @@ async def _ingest(args: argparse.Namespace) -> int:
                                                                    f"{doc.relations} relations)"
                     print(f"{doc.status:12} {doc.document_id}{detail}")
             if unchanged and not args.quiet:  # one line, not one per file: a re-ingest of 600 files printed 600
-                print(f"{'unchanged':12} {len(unchanged)} file{'s' if len(unchanged) != 1 else ''} already stored "
-                      f"as they are ({', '.join(unchanged[:3])}{', ...' if len(unchanged) > 3 else ''}); "
-                      "--reextract extracts them again")
+                one = len(unchanged) == 1
+                print(f"{'unchanged':12} {len(unchanged)} file{'' if one else 's'} already stored as "
+                      f"{'it is' if one else 'they are'} ({', '.join(unchanged[:3])}"
+                      f"{', ...' if len(unchanged) > 3 else ''}); --reextract extracts them again")
             counts = ", ".join(f"{n} {s}" for s, n in report.counts().items())
             print(f"{counts} in {report.seconds:.1f} s, {report.llm_calls} LLM calls")
             if report.hint:

@@ -25,18 +25,23 @@ _held: list[str] = []
 """What the interrupted command's graph held, noted by :func:`watched` before the graph closed."""
 _delivered: list[bool] = []
 """Set once the cancellation reached :func:`watched`: from then on the command is winding down."""
+_watching: list[bool] = []
+"""Set while a graph opened through :func:`watched` is in use (only then is a lost cancellation repeated)."""
 
 
 @asynccontextmanager
 async def watched(open_graph: Awaitable[KnowledgeGraph]) -> AsyncIterator[KnowledgeGraph]:
     """``async with`` the opened graph; when the command is interrupted, note what the graph holds, then close it."""
     async with await open_graph as kg:
+        _watching.append(True)
         try:
             yield kg
         except (asyncio.CancelledError, KeyboardInterrupt):
             _delivered.append(True)
             _held.append(await _holdings(kg))
             raise
+        finally:
+            _watching.pop()
 
 
 async def _holdings(kg: KnowledgeGraph) -> str:
@@ -68,17 +73,21 @@ def run(command: Callable[[], Coroutine[Any, Any, int]]) -> int:
         task = asyncio.current_task()
         loop = asyncio.get_running_loop()
 
-        def cancel() -> None:
-            # A cancellation that lands as an awaited result arrives can be lost (the task goes on): cancel
-            # again until it reaches the command's graph (or the command ends).
-            if task is not None and not task.done() and not _delivered:
-                task.cancel()
-                loop.call_later(_RECANCEL_S, cancel)
+        def cancel(again: bool = False) -> None:
+            # A cancellation that lands as an awaited result arrives can be lost (the ingest went on to the end):
+            # while a watched graph is in use, cancel again until it reaches it. Other commands (the MCP server,
+            # eval) get one cancellation, as under asyncio.run, and their own shutdown.
+            if task is None or task.done() or _delivered or (again and not _watching):
+                return
+            task.cancel()
+            loop.call_later(_RECANCEL_S, cancel, True)
 
         def on_signal(number: signal.Signals) -> None:
             received.append(number)
             if len(received) == 1:
                 cancel()
+            else:  # a second Ctrl-C: stop now, as asyncio.run does
+                raise KeyboardInterrupt
 
         for number in (signal.SIGINT, signal.SIGTERM):
             try:
@@ -89,6 +98,7 @@ def run(command: Callable[[], Coroutine[Any, Any, int]]) -> int:
 
     _held.clear()
     _delivered.clear()
+    _watching.clear()
     try:
         code = asyncio.run(main())
         if not received:
