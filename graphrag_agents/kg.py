@@ -324,10 +324,21 @@ class KnowledgeGraph:
     async def require_exists(self) -> None:
         """Raise :class:`GraphNotFound` when the graph was never written or has been deleted."""
         if not await self.store.exists():
-            raise GraphNotFound(
-                f"Graph '{self.name}' does not exist.",
-                hint="Ingest documents (and finalize) first, or check the graph name the server was started with.",
-            )
+            raise GraphNotFound(f"Graph '{self.name}' does not exist.", hint=await self.missing_graph_hint())
+
+    async def missing_graph_hint(self) -> str:
+        """What to do about this graph not existing: the graphs that do exist in the store, by name."""
+        names = [n for n in await self.store.graph_names() if n != self.name]
+        where = self.store.address.describe()
+        if not names:
+            return f"Ingest documents (and finalize) first: {where} holds no graph yet."
+        if len(names) == 1:
+            return (f"Ingest documents (and finalize) first, or open the one graph that {where} holds: "
+                    f"'{names[0]}' (graph='{names[0]}'; on the command line --graph {names[0]}).")
+        shown = ", ".join(f"'{n}'" for n in names[:8]) + (f" and {len(names) - 8} more" if len(names) > 8 else "")
+        return (f"Ingest documents (and finalize) first, or open one of the {len(names)} graphs that {where} holds: "
+                f"{shown} (graph=NAME; on the command line --graph NAME; `graphrag-agents graphs` lists their "
+                "counts).")
 
     async def status(self) -> GraphStatus:
         """Counts of documents, chunks, entities (per label) and relations (per type); read-only queries."""

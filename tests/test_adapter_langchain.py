@@ -119,8 +119,8 @@ def test_the_core_imports_no_framework_and_a_missing_extra_names_the_install() -
     out = subprocess.run([sys.executable, "-c", _IMPORT_CHECK], capture_output=True, text=True, check=True).stdout
     loaded, langchain, pydantic_ai = out.strip().splitlines()
     assert loaded == "[]"
-    assert "pip install 'graphrag-agents[langchain]'" in langchain
-    assert "pip install 'graphrag-agents[pydantic-ai]'" in pydantic_ai
+    assert "pip install '.[langchain]' in the graphrag-agents source folder" in langchain
+    assert "pip install '.[pydantic-ai]' in the graphrag-agents source folder" in pydantic_ai
 
 
 async def test_tools_mirror_every_spec(kg: KnowledgeGraph) -> None:

@@ -337,9 +337,17 @@ def _code_lines(code: str) -> list[str]:
     return [" ".join(line.split()) for line in lines if line]
 
 
+SCRIPT_ENTRY = "asyncio.run(main())"
+"""A block that ends so is a whole script; here it runs on the test's event loop (``await main()`` instead)."""
+
+
 async def _run(block: Block, namespace: dict[str, Any]) -> None:
+    source = block.code
+    if source.rstrip().endswith(SCRIPT_ENTRY):
+        compile(source, "script.py", "exec")  # as saved to a file: no top-level await (a SyntaxError there)
+        source = source.rstrip()[:-len(SCRIPT_ENTRY)] + "await main()\n"
     # Padded so that a traceback names the doc's own line numbers.
-    code = compile("\n" * (block.line - 1) + block.code, str(ROOT / block.doc), "exec",
+    code = compile("\n" * (block.line - 1) + source, str(ROOT / block.doc), "exec",
                    flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT)
     result = eval(code, namespace)  # the doc's own code, top-level await allowed
     if inspect.iscoroutine(result):

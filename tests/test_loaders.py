@@ -140,7 +140,7 @@ def test_encrypted_pdf_is_refused_or_read_with_empty_password() -> None:
 
 def test_missing_pypdf_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "pypdf", None)
-    with pytest.raises(ConfigurationError, match=r"pip install 'graphrag-agents\[pdf\]'"):
+    with pytest.raises(ConfigurationError, match=r"pip install '\.\[pdf\]' in the graphrag-agents source folder"):
         load_bytes(make_pdf(["x"]), "a.pdf")
     assert load_bytes(b"text still works", "a.txt").text == "text still works"
 

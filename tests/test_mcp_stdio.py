@@ -82,5 +82,7 @@ def test_server_on_a_graph_not_built_yet_warns_at_start(data_dir: Path, tmp_path
     run = subprocess.run([sys.executable, "-m", "graphrag_agents.adapters.mcp", "--graph", "not_built_yet"],
                          env=_clean_env(GRAPHRAG_HOME=str(data_dir)), cwd=tmp_path, stdin=subprocess.DEVNULL,
                          capture_output=True, text=True, timeout=120)
-    assert "graph 'not_built_yet' does not exist yet in embedded FalkorDB in" in run.stderr, run.stderr
+    # When the folder holds other graphs, the warning names them instead (tests/test_cli_next_steps.py).
+    assert ("graph 'not_built_yet' does not exist yet in embedded FalkorDB in" in run.stderr
+            or "graph 'not_built_yet' does not exist in embedded FalkorDB in" in run.stderr), run.stderr
     assert run.stdout == ""

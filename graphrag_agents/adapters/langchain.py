@@ -45,6 +45,7 @@ from typing import Any, Literal, TypeVar
 
 from pydantic import ConfigDict, PrivateAttr
 
+from .._install import pip_extra
 from ..errors import ConfigurationError, ToolError
 from ..tools.results import ToolResult, llm_text
 from ..tools.spec import ToolSpec
@@ -63,7 +64,7 @@ try:
     from langchain_core.tools import BaseTool, BaseToolkit, StructuredTool, ToolException
 except ImportError as _exc:  # pragma: no cover - exercised only without the extra
     raise ConfigurationError(
-        "The LangChain adapter needs langchain-core and langgraph. Fix: pip install 'graphrag-agents[langchain]'"
+        "The LangChain adapter needs langchain-core and langgraph. Fix: " + pip_extra("langchain")
     ) from _exc
 
 __all__ = ["GraphRAGLangChainToolkit", "LangChainScope", "as_langchain_tools", "run_sync"]

@@ -28,6 +28,7 @@ from typing import Any, Literal
 
 from pydantic_core import SchemaValidator, core_schema
 
+from .._install import pip_extra
 from ..errors import ConfigurationError, ToolError
 from ..tools.results import llm_text
 from ..tools.spec import ToolSpec
@@ -41,7 +42,7 @@ try:
     from pydantic_ai.toolsets import AbstractToolset, ToolsetTool
 except ImportError as _exc:  # pragma: no cover - exercised only without the extra
     raise ConfigurationError(
-        "The pydantic-ai adapter needs pydantic-ai-slim >= 2. Fix: pip install 'graphrag-agents[pydantic-ai]'"
+        "The pydantic-ai adapter needs pydantic-ai-slim >= 2. Fix: " + pip_extra("pydantic-ai")
     ) from _exc
 
 __all__ = ["GraphRAGToolset", "PydanticAIScope"]

@@ -1,6 +1,6 @@
 """The reference LangGraph agent: answers with ``[n]`` citations, checked by ``check_citations``, or abstains.
 
-Needs the ``langchain`` extra: ``pip install 'graphrag-agents[langchain]'``.
+Needs the ``langchain`` extra: ``pip install '.[langchain]'`` in the source folder.
 
 * :func:`build_grounded_agent` builds the whole graph (``tools`` or ``retrieve_first`` mode).
 * :func:`citation_gate` is its check as a node for your own graph; :func:`verify_draft` the check alone.

@@ -80,7 +80,7 @@ def build_grounded_agent(
 
     Args:
         model: any LangChain chat model; a litellm model name; or None for ``GRAPHRAG_MODEL``
-            (``ChatLiteLLM``, needs ``pip install 'graphrag-agents[langchain]'``).
+            (``ChatLiteLLM``, needs ``pip install '.[langchain]'`` in the source folder).
         toolkit: the graph toolkit (or a session of it). The agent uses its read tools only.
         mode: ``"tools"`` or ``"retrieve_first"`` (see :data:`AgentMode`).
         max_revisions: revision turns after a draft fails the check, before the refusal.

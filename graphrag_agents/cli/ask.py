@@ -21,6 +21,7 @@ from ..tools.citations import CitationCheck
 from ..tools.results import PassageItem, RetrieveResult
 from ..tools.toolkit import GraphRAGToolkit
 from .agent_options import add_drafting_arguments, drafting_options
+from .first_run import model_down_hint
 
 __all__ = ["add_agent_arguments", "altered_draft", "extractive_draft", "print_evidence", "run_agent"]
 
@@ -165,6 +166,7 @@ async def run_agent(toolkit: GraphRAGToolkit, question: str, args: argparse.Name
     except Exception as exc:  # a provider, network or timeout error of the chat model
         print(f"error: the chat model failed: {mask_secrets(f'{type(exc).__name__}: {exc}')[:600]}",
               file=sys.stderr)
+        print(f"hint: {model_down_hint()}", file=sys.stderr)
         return 2
     result = GroundedAnswer.from_state(state)
     if as_json:

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from importlib.metadata import PackageNotFoundError, version
 from typing import TYPE_CHECKING, Any, Literal
 
+from .._install import pip_extra
 from ..errors import ConfigurationError, EmbeddingMismatch, ToolError
 
 if TYPE_CHECKING:
@@ -26,6 +27,7 @@ __all__ = [
     "add_ontology_arguments",
     "demo_extractor",
     "graph_flags",
+    "model_down_hint",
     "package_version",
     "print_demo_next",
     "print_ingest_next",
@@ -34,7 +36,7 @@ __all__ = [
     "run_ontology",
 ]
 
-FULL_INSTALL = "pip install 'graphrag-agents[all]' (from a source folder: pip install '.[all]')"
+FULL_INSTALL = pip_extra("all")
 
 
 def package_version() -> str:
@@ -53,6 +55,17 @@ def graph_flags(args: argparse.Namespace, graph: str) -> str:
     if getattr(args, "data_dir", None):
         flags += ["--data-dir", args.data_dir]
     return " ".join(f if f.startswith("$") else shlex.quote(f) for f in flags)
+
+
+def model_down_hint() -> str:
+    """The hint under a failed chat-model call: where the model was looked for, and what works without it."""
+    from .._secrets import mask_secrets
+    from ..models.langchain_model import configured_model_name
+
+    base = os.environ.get("GRAPHRAG_API_BASE") or os.environ.get("OPENAI_API_BASE")
+    where = f"the server at {mask_secrets(base)} (GRAPHRAG_API_BASE / OPENAI_API_BASE)" if base else "its provider"
+    return (f"check that the model {configured_model_name() or '(GRAPHRAG_MODEL unset)'} is up at {where} and its "
+            "API key is set; retrieve and check_citations need no model: graphrag-agents retrieve \"your question\"")
 
 
 # -- demo --------------------------------------------------------------------------------------------------------
@@ -101,19 +114,34 @@ def check_demo_ingest(report: IngestReport) -> None:
 # -- ingest and retrieve -------------------------------------------------------------------------------------
 
 
-def print_ingest_next(report: IngestReport, paths: Sequence[str], args: argparse.Namespace, graph: str) -> None:
-    """The line after an ingest: finalize when something was written, else what to fix."""
+def ingest_again(paths: Sequence[str], args: argparse.Namespace, graph: str, *extra: str) -> str:
+    """The ``ingest`` command that repeats this one (same paths, ``-r`` and plan options, same graph) plus ``extra``."""
+    words = ["graphrag-agents", "ingest", *paths]
+    if getattr(args, "recursive", False):
+        words.append("-r")  # without it a folder is refused
+    for option, default in (("chunker", "sentence"), ("extractor", "auto"), ("resolver", "exact")):
+        value = getattr(args, option, default)
+        if value not in (None, default):
+            words += [f"--{option}", value]
+    words += extra
+    return " ".join(shlex.quote(w) for w in words) + (f" {graph_flags(args, graph)}".rstrip())
+
+
+def print_ingest_next(report: IngestReport, paths: Sequence[str], args: argparse.Namespace, graph: str,
+                      unembedded: int = 0) -> None:
+    """The line after an ingest, from the graph's state: finalize when anything waits for it, else what to fix."""
     flags = graph_flags(args, graph)
     statuses = [d.status for d in report.documents]
     call = report.pruned.set_ontology_call if not report.pruned.empty else None
     if call and (call.get("entities") or call.get("relations")):
-        again = " ".join(shlex.quote(p) for p in paths)
         print(f"from the command line: graphrag-agents ontology --json {shlex.quote(json.dumps(call))} {flags}"
-              .rstrip() + f", then graphrag-agents ingest {again} --reextract {flags}".rstrip())
+              .rstrip() + f", then {ingest_again(paths, args, graph, '--reextract')}")
     if statuses and all(s == "failed" for s in statuses):
         print("next: nothing was written; fix the failures above, then run the same ingest again")
-    elif any(s in ("ingested", "updated", "reextracted") for s in statuses):
-        print(f"next: graphrag-agents finalize {flags}".rstrip())
+    elif any(s in ("ingested", "updated", "reextracted") for s in statuses) or unembedded:
+        waiting = "" if any(s != "unchanged" for s in statuses) else \
+            f"nothing changed, but {unembedded:,} items of earlier ingests wait for it; "
+        print(f"next: {waiting}graphrag-agents finalize {flags}".rstrip())
     else:
         print("next: nothing changed; graphrag-agents retrieve \"your question\" " + flags)
 
@@ -147,7 +175,8 @@ async def run_graphs(args: argparse.Namespace) -> int:
               "--data-dir (GRAPHRAG_HOME) or --url at where your graphs are.", file=sys.stderr)
         return 1
     rows: list[dict[str, Any]] = []
-    async with await KnowledgeGraph.open(url=args.url, graph=args.graph, data_dir=args.data_dir) as kg:
+    async with await KnowledgeGraph.open(url=args.url, graph=getattr(args, "graph", None),
+                                         data_dir=args.data_dir) as kg:
         for name in await kg.store.graph_names():
             row: dict[str, Any] = {"graph": name}
             try:
@@ -225,10 +254,13 @@ async def run_ontology(args: argparse.Namespace) -> int:
     async with await KnowledgeGraph.open(url=args.url, graph=args.graph, data_dir=args.data_dir) as kg:
         if entities or relations:
             ontology, changes = await kg.set_ontology(entities=entities, relations=relations)
-            added = [*changes.added_entities, *changes.added_relations]
+            added = [*changes.added_entities, *changes.added_relations,
+                     *(f"{r} pattern {s}->{t}" for r, s, t in changes.added_patterns),
+                     *(f"{label}.{prop}" for label, prop in changes.added_properties)]
             print(f"declared {', '.join(added) if added else 'nothing new'} in graph '{kg.name}'")
-            print(f"next: graphrag-agents ingest PATH... --reextract {graph_flags(args, kg.name)}".rstrip()
-                  + "  (extract the documents again with the new types)")
+            if added:
+                print(f"next: graphrag-agents ingest PATH... -r --reextract {graph_flags(args, kg.name)}".rstrip()
+                      + "  (extract the documents again with the new types; -r for folders)")
         else:
             ontology = await kg.get_ontology()
         if not ontology.entities and not ontology.relations:

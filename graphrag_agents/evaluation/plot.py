@@ -1,7 +1,7 @@
 """The summary plot (PNG): recall@k per retrieve path and per question type, next to the dense baseline.
 
 matplotlib is imported here only, lazily, with the non-interactive Agg backend (the ``eval`` extra:
-``pip install 'graphrag-agents[eval]'``).
+``pip install '.[eval]'`` in the source folder).
 """
 
 from __future__ import annotations
@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from .._install import pip_extra
 from ..errors import ConfigurationError
 from .summary import BASELINE, LABELS, OVERALL
 
@@ -43,7 +44,7 @@ def write_plot(summary: dict[str, Any], path: Path) -> Path:
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError as exc:
-        raise ConfigurationError("The summary plot needs matplotlib. Fix: pip install 'graphrag-agents[eval]'.") \
+        raise ConfigurationError(f"The summary plot needs matplotlib. Fix: {pip_extra('eval')}.") \
             from exc
     methods: dict[str, dict[str, Any]] = summary["methods"]
     names = list(methods)

@@ -12,6 +12,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
+from .._install import pip_extra
 from .html_report import write_report
 from .plot import plot_available, write_plot
 from .summary import BASELINE, LABELS, OVERALL, summarize
@@ -39,7 +40,7 @@ def write_reports(out: Path, records: Sequence[dict[str, Any]], meta: dict[str, 
     if records and plot_available():
         plot = files["plot"] = write_plot(summary, out / REPORT_FILES["plot"])
     elif records:
-        summary["notes"].append("No plot: matplotlib is missing. Fix: pip install 'graphrag-agents[eval]'.")
+        summary["notes"].append(f"No plot: matplotlib is missing. Fix: {pip_extra('eval')}.")
     files["summary_json"] = out / REPORT_FILES["summary_json"]
     files["summary_json"].write_text(json.dumps(summary, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     if records:

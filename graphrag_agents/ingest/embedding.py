@@ -30,6 +30,7 @@ from ..store.schema import drop_vector_index_statement
 __all__ = ["CHUNK_EMBED_FORMAT", "CHUNK_NEEDS_VECTOR", "EmbedCounts", "chunk_embed_text", "embed_missing"]
 
 _BATCH = 256
+_PROGRESS_SLICE = 32  # the offline embedder's own batch size
 _ID_WINDOW = 2048
 _CACHE_LIMIT = 50_000  # distinct texts kept (about 1.5 KB each); repeats are close together in id order
 
@@ -191,8 +192,13 @@ class _BatchWriter:
         if fresh:
             if len(self.cache) + len(fresh) > _CACHE_LIMIT:
                 self.cache.clear()
-            for text, vec in zip(fresh, await self.embedder.aembed(fresh), strict=True):
-                self.cache[text] = np.asarray(vec, dtype=np.float32)
+            # In slices, so the bar moves per batch the model embedded, not per window of _BATCH rows.
+            for start in range(0, len(fresh), _PROGRESS_SLICE):
+                part = fresh[start:start + _PROGRESS_SLICE]
+                for text, vec in zip(part, await self.embedder.aembed(part), strict=True):
+                    self.cache[text] = np.asarray(vec, dtype=np.float32)
+                if self.progress is not None and start + len(part) < len(fresh):
+                    self.progress(self.target.kind, self.done + len(rows) * (start + len(part)) // len(fresh))
         payload = [{"k": key, "v": self.cache[text].tolist()} for (key, _), text in zip(rows, texts, strict=True)]
         await self.store.query(self.target.update, {"rows": payload}, idempotent=True)  # SETs the same vectors
         self.done += len(rows)

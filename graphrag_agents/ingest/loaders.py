@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import IO, Any
 
+from graphrag_agents._install import pip_extra
 from graphrag_agents.errors import ConfigurationError, GraphRAGError
 from graphrag_agents.ingest._markdown import fenced_lines
 
@@ -42,7 +43,7 @@ SUPPORTED_SUFFIXES: dict[str, str] = {
 }
 """File suffix (lower case) -> loader name."""
 
-_PDF_EXTRA = "pip install 'graphrag-agents[pdf]'"
+_PDF_EXTRA = pip_extra("pdf")
 
 MAX_PDF_PAGES = 5000
 """PDFs with more pages are refused before any page is read."""

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from .._install import pip_extra
 from .._keys import key_length_problem
 from ..errors import ConfigurationError, StoreUnavailable
 from ..models.chat import ChatModel
@@ -148,7 +149,7 @@ def _prepare(source: SourceDocument, plan: IngestPlan, ctx: IngestContext, store
                        "or use extractor='ner'")
         return base
     if extractor == "ner" and not spacy_available():
-        base.reason = "the ner extractor needs spaCy: pip install 'graphrag-agents[ner]', or use extractor='none'"
+        base.reason = f"the ner extractor needs spaCy: {pip_extra('ner')}, or use extractor='none'"
         return base
     pieces = _chunk(text, plan, loader)
     if not pieces:

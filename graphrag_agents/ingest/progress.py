@@ -1,8 +1,9 @@
 """Progress bars (rich) for long ingests and ``finalize``; silent when stderr is not a terminal or when asked.
 
 ``progress=None`` means "show when stderr is a TTY"; ``True`` forces bars, ``False`` silences them. Each bar shows
-done/total, the percentage, the time elapsed and the time left (rich's estimate from the recent rate), so callers
-give every bar its total up front.
+done/total, the percentage, ``elapsed`` and ``left`` each before its time (rich's estimate from the recent rate;
+unlabelled, "0:00:04 left -:--:--" read as four seconds left), so callers give every bar its total up front. Bars
+stopped by Ctrl-C or SIGTERM are cleared, so the terminal is left clean for the line that says what was stored.
 """
 
 from __future__ import annotations
@@ -56,7 +57,7 @@ class Progress:
 
             self._bars = RichProgress(
                 TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TaskProgressColumn(),
-                TimeElapsedColumn(), TextColumn("left"), TimeRemainingColumn(),
+                TextColumn("elapsed"), TimeElapsedColumn(), TextColumn("left"), TimeRemainingColumn(),
                 console=self.console or Console(stderr=True), transient=False)
             self._bars.start()
         return self
@@ -64,6 +65,8 @@ class Progress:
     def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
                  tb: TracebackType | None) -> None:
         if self._bars is not None:
+            if exc_type is not None and not issubclass(exc_type, Exception):  # Ctrl-C, SIGTERM: clear the bars
+                self._bars.live.transient = True
             self._bars.stop()
             self._bars = None
 

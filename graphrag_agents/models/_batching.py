@@ -14,13 +14,19 @@ finalize waits for one slice, not for the whole request.
 The queue is thread-safe and independent of any event loop: callers on several loops (or plain threads) share
 it. The worker exits after a short idle time and starts again on the next request, so an embedder that is
 dropped does not keep a thread alive.
+
+At interpreter exit (a Ctrl-C during ``finalize``) the worker is stopped after its current model call and joined
+(:func:`stop_workers`, registered with :mod:`atexit`): a daemon thread still inside onnxruntime when the process
+tears the runtime down ends in ``terminate called without an active exception`` and a native abort (exit 134).
 """
 
 from __future__ import annotations
 
 import asyncio
+import atexit
 import queue
 import threading
+import weakref
 from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass, field
@@ -28,10 +34,24 @@ from dataclasses import dataclass, field
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["EmbedBatcher"]
+__all__ = ["EmbedBatcher", "stop_workers"]
 
 Vectors = npt.NDArray[np.float32]
 _IDLE_SECONDS = 2.0
+_LIVE: weakref.WeakSet[EmbedBatcher] = weakref.WeakSet()
+
+
+class EmbedderStopped(RuntimeError):
+    """The embedder's worker was stopped (the process is exiting) before this request was embedded."""
+
+
+def stop_workers(timeout: float = 30.0) -> None:
+    """Stop every batcher's worker after its current model call, fail the requests left, and join the workers."""
+    for batcher in list(_LIVE):
+        batcher.stop(timeout)
+
+
+atexit.register(stop_workers)
 
 
 @dataclass
@@ -81,6 +101,8 @@ class EmbedBatcher:
         self._queue: queue.SimpleQueue[_Job] = queue.SimpleQueue()
         self._lock = threading.Lock()
         self._worker: threading.Thread | None = None
+        self._stopping = threading.Event()
+        _LIVE.add(self)
 
     async def embed(self, texts: list[str]) -> Vectors:
         """Embed ``texts`` on the worker thread; the awaiting task may be cancelled (the result is dropped)."""
@@ -90,6 +112,24 @@ class EmbedBatcher:
         self._queue.put(_Job(list(texts), future))
         self._ensure_worker()
         return await asyncio.wrap_future(future)
+
+    def stop(self, timeout: float = 30.0) -> None:
+        """Let the worker finish its current model call, then end it; requests not yet embedded fail.
+
+        A request made after ``stop`` starts a new worker (a test may stop and reuse an embedder).
+        """
+        self._stopping.set()
+        with self._lock:
+            worker = self._worker
+        if worker is not None and worker is not threading.current_thread():
+            self._queue.put(_Job([], Future()))  # wakes an idle worker, which then sees the stop
+            worker.join(timeout)
+        while True:
+            try:
+                self._queue.get_nowait().finish(EmbedderStopped("the embedder was stopped"))
+            except queue.Empty:
+                break
+        self._stopping.clear()
 
     def _ensure_worker(self) -> None:
         with self._lock:
@@ -115,6 +155,12 @@ class EmbedBatcher:
                 except queue.Empty:
                     break
             active = [job for job in active if not job.future.cancelled()]
+            if self._stopping.is_set():
+                for job in active:
+                    job.finish(EmbedderStopped("the embedder was stopped"))
+                with self._lock:
+                    self._worker = None
+                return
             if active:
                 self._run(self._slice(active))
                 active = [job for job in active if job.order]

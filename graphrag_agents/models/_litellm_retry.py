@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import TypeVar
 
+from .._install import pip_extra
 from .._secrets import mask_secrets
 from ..errors import ConfigurationError, GraphRAGError
 
@@ -126,8 +127,12 @@ def import_litellm() -> ModuleType:
     use_bundled_cost_map()
     try:
         import litellm
-    except ImportError as exc:
-        raise ConfigurationError("Hosted chat and embedding models need litellm. Fix: pip install litellm") from exc
+    except ImportError as exc:  # re-raised below with the install line
+        raise ConfigurationError(f"Hosted chat and embedding models (GRAPHRAG_MODEL, GRAPHRAG_EMBED_MODEL) need "
+                                 f"litellm. Fix: {pip_extra('llm')}, or use the offline defaults.") from exc
+    # Its "Give Feedback / Get Help" banner (ANSI-coloured, on stdout) would precede our own error, and on the MCP
+    # stdio transport stdout is the protocol: off before the first call, on every path that imports it here.
+    litellm.suppress_debug_info = True
     return litellm
 
 

@@ -16,8 +16,9 @@ import os
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from .._install import pip_extra
 from ..errors import ConfigurationError
-from ._litellm_retry import configured_api_base, use_bundled_cost_map
+from ._litellm_retry import configured_api_base, import_litellm, use_bundled_cost_map
 
 if TYPE_CHECKING:
     from langchain_core.language_models import BaseChatModel
@@ -30,7 +31,7 @@ TIMEOUT_ENV = "GRAPHRAG_MODEL_TIMEOUT"
 """Seconds per chat request (default 120)."""
 DEFAULT_TIMEOUT = 120.0
 
-_INSTALL = "pip install 'graphrag-agents[langchain]'"
+_INSTALL = pip_extra("langchain")
 
 
 def configured_model_name(env: Mapping[str, str] | None = None) -> str | None:
@@ -78,6 +79,7 @@ def langchain_chat_model(
         raise ConfigurationError(
             f"The reference agent's default model needs langchain-litellm. Fix: {_INSTALL}"
         ) from exc
+    import_litellm()  # its debug banner off before ChatLiteLLM's first call
     base = api_base or configured_api_base()
     fields: dict[str, Any] = {
         "model": model,

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
+from graphrag_agents._install import SOURCE_FOLDER
 from graphrag_agents.errors import ConfigurationError
 from graphrag_agents.models._batching import EmbedBatcher
 from graphrag_agents.models.embedder import l2_normalise, text_list
@@ -228,7 +229,7 @@ def _load_tokenizer(max_tokens: int) -> Tokenizer:
     except OSError as exc:
         raise ConfigurationError(
             f"The MiniLM tokenizer file is missing from graphrag_agents/models/{_TOKENIZER_RESOURCE}. "
-            "Fix: pip install --force-reinstall graphrag-agents"
+            f"Fix: pip install --force-reinstall --no-deps '.' in {SOURCE_FOLDER}"
         ) from exc
     tokenizer = Tokenizer.from_str(text)
     # The packaged file truncates at 128 and pads to a fixed 128; the reference model keeps 256 tokens, and

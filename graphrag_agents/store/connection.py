@@ -76,6 +76,10 @@ class StoreAddress:
     """A PEM file of CA certificates to trust for a TLS server (``?ssl_ca_certs=`` or ``FALKOR_TLS_CA_CERT``)."""
     topology: Topology = Topology()
     """Cluster, Sentinel and replica options (the defaults: one server, everything on it)."""
+    given: str | None = None
+    """The URL as the user wrote it (``falkor://...``), for messages; ``url`` is its redis-style form."""
+    source: str = "url"
+    """Where the address came from: ``url`` (the argument, ``--url``), ``FALKOR_URL`` or ``FALKOR_HOST``."""
 
     @property
     def client_url(self) -> str:
@@ -101,7 +105,7 @@ class StoreAddress:
         """Where the store is, for error messages (password masked)."""
         if self.url is None:
             return f"embedded FalkorDB in {self.data_dir or '.graphrag'}"
-        return mask_secrets(self.url)
+        return mask_secrets(self.given or self.url)
 
 
 def _normalise_url(url: str) -> str:
@@ -183,12 +187,13 @@ def _topology(url: str, environ: Mapping[str, str]) -> Topology:
     return topology
 
 
-def _remote(url: str, environ: Mapping[str, str]) -> StoreAddress:
+def _remote(url: str, environ: Mapping[str, str], given: str | None = None, origin: str = "url") -> StoreAddress:
     """A remote address, with the CA file to trust checked: it must exist and the URL must be TLS."""
     url_ca = parse_qs(urlsplit(url).query).get("ssl_ca_certs", [""])[-1]
     ca_file, source = (url_ca, "the URL's ssl_ca_certs") if url_ca else (
         environ.get("FALKOR_TLS_CA_CERT", ""), "FALKOR_TLS_CA_CERT")
-    address = StoreAddress(url=url, data_dir=None, tls_ca_file=ca_file or None, topology=_topology(url, environ))
+    address = StoreAddress(url=url, data_dir=None, tls_ca_file=ca_file or None, topology=_topology(url, environ),
+                           given=given, source=origin)
     if not ca_file:
         return address
     if not address.tls:
@@ -209,9 +214,9 @@ def resolve_address(url: str | None = None, data_dir: str | None = None,
     """Pick the store from ``url``, then the FALKOR_* environment, else the embedded server in ``data_dir``."""
     environ = os.environ if env is None else env
     if url:
-        return _remote(_normalise_url(url), environ)
+        return _remote(_normalise_url(url), environ, url)
     if environ.get("FALKOR_URL"):
-        return _remote(_normalise_url(environ["FALKOR_URL"]), environ)
+        return _remote(_normalise_url(environ["FALKOR_URL"]), environ, environ["FALKOR_URL"], "FALKOR_URL")
     host = environ.get("FALKOR_HOST")
     if host:
         port = environ.get("FALKOR_PORT", "6379")
@@ -222,7 +227,7 @@ def resolve_address(url: str | None = None, data_dir: str | None = None,
         if user or password:
             auth = f"{quote(user, safe='')}:{quote(password, safe='')}@"
         scheme = "rediss" if environ.get("FALKOR_TLS", "").lower() in {"1", "true", "yes"} else "redis"
-        return _remote(f"{scheme}://{auth}{host}:{port}", environ)
+        return _remote(f"{scheme}://{auth}{host}:{port}", environ, origin="FALKOR_HOST")
     return StoreAddress(url=None, data_dir=data_dir or environ.get("GRAPHRAG_HOME"))
 
 
@@ -291,5 +296,6 @@ def remote_fix(address: StoreAddress, exc: BaseException) -> str:
         return ("Fix: if the server speaks TLS, use rediss://host:port or FALKOR_TLS=1 (with ?ssl_ca_certs= or "
                 "FALKOR_TLS_CA_CERT for a private CA); else check host, port and password.")
     tls_hint = "; if the server speaks TLS, use rediss://host:port or FALKOR_TLS=1" if plain_tcp else ""
-    return (f"Fix: start FalkorDB there (or check host, port, TLS and password{tls_hint}), or unset FALKOR_URL / "
-            "FALKOR_HOST to use the embedded default.")
+    default = ("drop --url (url=)" if address.source == "url" else f"unset {address.source}") + \
+        " to use the embedded default"
+    return f"Fix: start FalkorDB there (or check host, port, TLS and password{tls_hint}), or {default}."

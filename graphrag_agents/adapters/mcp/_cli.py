@@ -36,6 +36,9 @@ __all__ = ["add_arguments", "env_flag", "serve", "startup_error", "startup_error
 def add_arguments(parser: argparse.ArgumentParser, *, common: bool = False) -> None:
     """Add the MCP server's options to ``parser`` (``common``: also --url, --graph and --data-dir)."""
     if common:
+        from ...cli.first_run import package_version
+
+        parser.add_argument("--version", action="version", version=f"graphrag-mcp {package_version()}")
         parser.add_argument("--url", help="FalkorDB URL (default: FALKOR_URL / FALKOR_HOST, else embedded)")
         parser.add_argument("--graph", help="graph name (default: GRAPHRAG_GRAPH or 'default')")
         parser.add_argument("--data-dir", help="embedded FalkorDB folder (default: GRAPHRAG_HOME or ./.graphrag)")
@@ -174,7 +177,14 @@ def _require_existing_folder(url: str | None, data_dir: str | None) -> None:
 
 async def _warn_if_missing(kg: KnowledgeGraph) -> None:
     if not await kg.store.exists():
-        logging.getLogger("graphrag_agents.mcp").warning(
+        others = [n for n in await kg.store.graph_names() if n != kg.name]
+        log = logging.getLogger("graphrag_agents.mcp")
+        if others:  # most likely a mistyped --graph: name what is there, not how to build the typo
+            log.warning("graph %r does not exist in %s, which holds: %s. Start the server with --graph NAME (or "
+                        "GRAPHRAG_GRAPH=NAME) for one of them; until then the read tools say the graph is missing",
+                        kg.name, kg.store.address.describe(), ", ".join(others[:20]))
+            return
+        log.warning(
             "graph %r does not exist yet in %s: the read tools will say so until it is built "
             "(graphrag-agents ingest ... --graph %s, or the ingest tool)", kg.name, kg.store.address.describe(),
             kg.name)

@@ -40,6 +40,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic import ValidationError
 from pydantic_core import to_jsonable_python
 
+from ..._install import pip_extra
 from ..._secrets import mask_secrets
 from ...errors import ToolError
 from ...kg import KnowledgeGraph
@@ -58,8 +59,8 @@ try:
     from mcp.server.context import ServerRequestContext
     from mcp.server.lowlevel import Server
 except ImportError as exc:  # pragma: no cover - depends on the installed extras
-    raise ImportError("The MCP server needs the 'mcp' package (version 2). Fix: pip install "
-                      "'graphrag-agents[mcp]'") from exc
+    raise ImportError("The MCP server needs the 'mcp' package (version 2). Fix: "
+                      f"{pip_extra('mcp')}") from exc
 
 if TYPE_CHECKING:
     from starlette.types import ASGIApp
