@@ -30,20 +30,27 @@ rows make no claims and are not checked. Run time is linear in the answer's leng
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 
 from ..tools.evidence import Evidence, EvidenceLedger
-from ._evidence import EvidenceIndex
+from ._acronyms import name_forms
+from ._cache import IndexCache
+from ._direction import direction_finding
+from ._evidence import FUNCTION_WORDS, EvidenceIndex
 from ._figures import extract_figures, missing_figures
 from ._lack import is_lack_statement
+from ._lemmas import key_found, word_key
 from ._markers import INLINE_CODE_RE, MARKER_RE, parse_marker, resolve_markers
 from ._meaning import meaning_findings
 from ._names import Name, extract_names
+from ._prose import is_about_answer, is_sentence_start, is_title, strip_list_marker, to_24_hours
 from ._sentences import split_sentences
 from ._suggest import Holders
-from ._text import claim_text
+from ._support import GLUE_WORDS, unsupported_words
+from ._text import claim_text, fold
 from .result import CitationCheck, CitationSuggestion, CitedSource, ClaimConflict, UnsupportedClaim
 
-__all__ = ["EntailmentJudge", "check_citations"]
+__all__ = ["EntailmentJudge", "IndexCache", "check_citations"]
 
 EntailmentJudge = Callable[[str, Sequence[Evidence]], "str | None"]
 """An optional judge: ``(sentence, cited evidence) -> None`` when the evidence entails the sentence, else a short
@@ -55,11 +62,15 @@ _MAX_SUGGESTED_SENTENCES = 20
 # The meaning rules compare a claim with evidence sentences; a "sentence" longer than this is no claim (a pasted
 # document, a hostile input), and only the literal rules read it, so the check stays fast on any input.
 _MEANING_CHARS = 2000
+# Endings of ordinary words, not names: a sentence-initial "Individuals" or "Politically" is no missing name.
+_ORDINARY_ENDINGS = ("ly", "ing", "ed", "ness", "tion", "tions", "als", "ity", "ment", "ments", "ous", "ive",
+                     "ful", "less", "able", "ists", "ers", "ies")
 
 
 def check_citations(
     answer: str, evidence: Mapping[int, Evidence] | Iterable[Evidence] | EvidenceLedger, *,
-    meaning: bool = True, judge: EntailmentJudge | None = None,
+    meaning: bool = True, support: bool = True, judge: EntailmentJudge | None = None,
+    cache: IndexCache | None = None,
 ) -> CitationCheck:
     """Check the ``[n]`` citations of ``answer`` against ``evidence`` (no LLM, no graph).
 
@@ -67,10 +78,16 @@ def check_citations(
         answer: The draft answer, plain text or Markdown.
         evidence: The session's evidence: a mapping from number to item, any iterable of items, or the ledger.
             A number it does not hold (never issued, or dropped) is invalid.
-        meaning: Also run the meaning rules (names stated together, polarity, opposites); False gives the
-            literal rules alone.
+        meaning: Also run the meaning rules (names stated together, polarity, opposites, and with ``support``
+            claim support and relation direction); False gives the literal rules alone.
+        support: The rules for real answers (the default): claim support (:mod:`._support`), relation
+            direction (:mod:`._direction`), and the meaning rules only against an evidence sentence the claim
+            restates; a sentence's first capital, an acronym's expansion and a step number are no missing name
+            or figure (:mod:`._prose`, :mod:`._acronyms`). False gives the rule book before them.
         judge: An optional entailment judge (e.g. your own LLM call) for cited sentences that passed every
             deterministic rule; the default is none, so the check stays deterministic.
+        cache: Where to keep each evidence item's index (its words, sentences and parses) between checks, e.g.
+            a session's :class:`IndexCache`; None builds them for this check only.
 
     Returns:
         The check; see the module docstring for every rule.
@@ -87,7 +104,7 @@ def check_citations(
     uncited: list[str] = []
     unsupported: list[UnsupportedClaim] = []
     suggested: list[CitationSuggestion] = []
-    finder = Holders(items, indexes)
+    finder = Holders(items, indexes, EvidenceIndex if cache is None else cache.index)
     for sentence in split_sentences(cleaned):
         if not sentence.checked:
             continue
@@ -107,36 +124,106 @@ def check_citations(
                     if holders:
                         suggested.append(CitationSuggestion(sentence=_display(raw), evidence=holders))
             continue
-        claim = _claim(claims, numbers, [finder.index(n) for n in numbers], meaning and len(claims) <= _MEANING_CHARS)
+        evid = [finder.index(n) for n in numbers]
+        claim = _claim(claims, evid, meaning and len(claims) <= _MEANING_CHARS, support)
         if claim is None and judge is not None:
             reason = judge(_display(raw), [items[n] for n in numbers])
-            claim = None if reason is None else (
-                [], [], [ClaimConflict(rule="judge", detail=reason)])
+            claim = None if reason is None else Finding(conflicts=[ClaimConflict(rule="judge", detail=reason)])
         if claim is not None:
-            figures_missing, names_missing, conflicts = claim
             unsupported.append(UnsupportedClaim(sentence=_display(raw), cited=numbers,
-                                                missing_figures=figures_missing, missing_names=names_missing,
-                                                conflicts=conflicts))
+                                                missing_figures=claim.figures, missing_names=claim.names,
+                                                conflicts=claim.conflicts, unsupported_words=claim.words))
     sources = [CitedSource(n=n, tool=items[n].tool, kind=items[n].kind, content=items[n].content)
                for n in cited]
     return CitationCheck(answer=cleaned, grounded=bool(cited), cited=cited, invalid=invalid, sources=sources,
                          uncited=uncited, unsupported=unsupported, suggested=suggested)
 
 
-def _claim(claims: str, numbers: list[int], evid: list[EvidenceIndex], meaning: bool
-           ) -> tuple[list[str], list[str], list[ClaimConflict]] | None:
-    """(missing figures, missing names, conflicts) of a cited sentence, or None when it is supported."""
+@dataclass
+class Finding:
+    """What a cited sentence's evidence does not support."""
+
+    figures: list[str] = field(default_factory=list)
+    names: list[str] = field(default_factory=list)
+    conflicts: list[ClaimConflict] = field(default_factory=list)
+    words: list[str] = field(default_factory=list)
+
+
+def _claim(claims: str, evid: list[EvidenceIndex], meaning: bool, support: bool) -> Finding | None:
+    """What the evidence of a cited sentence does not support, or None when it supports all of it."""
+    if support and (is_about_answer(claims) or is_title(claims)):
+        return None
     names = extract_names(claims)
-    figures_missing = missing_figures(claims, [e.figures for e in evid], [e.runs for e in evid])
-    names_missing = list(dict.fromkeys(nm.text for nm in names
-                                       if not all(any(w in e.words for e in evid) for w in nm.words)))
+    if support:
+        names = known_names(claims, names, evid)
+    figures_missing = missing_figures(to_24_hours(strip_list_marker(claims)) if support else claims,
+                                      [e.figures for e in evid], [e.runs for e in evid])
+    names_missing = list(dict.fromkeys(nm.text for nm in names if not _name_found(nm, evid, support)))
     if figures_missing or names_missing:
-        return figures_missing, names_missing, []
+        return Finding(figures=figures_missing, names=names_missing)
     if not meaning or is_lack_statement(claims):
         return None
     conflicts = [ClaimConflict(rule=rule, detail=detail)  # type: ignore[arg-type]
-                 for rule, detail in meaning_findings(claims, names, evid)]
-    return ([], [], conflicts) if conflicts else None
+                 for rule, detail in meaning_findings(claims, names, evid, anchored=support)]
+    if conflicts or not support:
+        return Finding(conflicts=conflicts) if conflicts else None
+    together = [s.text for e in evid for s in e.sentences if len(s.words & frozenset(w for n in names for w in
+                                                                                   n.words)) >= 2]
+    reversed_roles = (direction_finding(claims, [n.words for n in names], together)
+                      if len(names) >= 2 and together else None)
+    if reversed_roles is not None:
+        return Finding(conflicts=[ClaimConflict(rule="direction", detail=reversed_roles)])
+    words = unsupported_words(claims, frozenset(w for n in names for w in n.words), evid)
+    if words:
+        shown = ", ".join(f'"{w}"' for w in words[:8])
+        return Finding(conflicts=[ClaimConflict(rule="support", detail=f"no cited sentence says {shown}")],
+                       words=words)
+    return None
+
+
+def _name_found(name: Name, evid: list[EvidenceIndex], support: bool) -> bool:
+    """Every 3+ letter word of ``name`` is a word of the evidence, or (with ``support``) it is an acronym the
+    evidence spells out, or spells out one the evidence writes."""
+    if all(any(w in e.words for e in evid) for w in name.words):
+        return True
+    if not support:
+        return False
+    # a plural ("Sundays" for "Sunday") is the same name
+    if all(any(w in e.words or (w.endswith("s") and w[:-1] in e.words) for e in evid) for w in name.words):
+        return True
+    forms = name_forms(name.text)
+    return any(forms & e.acronyms for e in evid)
+
+
+def known_names(claims: str, names: list[Name], evid: list[EvidenceIndex]) -> list[Name]:
+    """``names`` without a sentence-initial capitalised word that is only how the sentence starts: the evidence
+    never writes it capitalised mid-sentence, and it reads as an ordinary word (one
+    the evidence writes in lowercase, or, absent from it, an ordinary word's ending or a comma after it:
+    "Politically, ...")."""
+    out: list[Name] = []
+    for name in names:
+        if not name.words or not is_sentence_start(claims, name.start):
+            out.append(name)
+            continue
+        first = name.words[0]
+        if any(first in e.capitalised for e in evid) or not _ordinary(first, claims, name, evid):
+            out.append(name)
+            continue
+        rest = name.words[1:]
+        if rest:
+            out.append(Name(text=name.text, words=rest, start=name.start))
+    return out
+
+
+def _ordinary(word: str, claims: str, name: Name, evid: list[EvidenceIndex]) -> bool:
+    if word in GLUE_WORDS or word in FUNCTION_WORDS:
+        return True
+    key = word_key(word)
+    if any(key in e.lowercase_keys for e in evid):
+        return True
+    if any(key_found(key, *e.keys) for e in evid):
+        return False  # the evidence writes it only capitalised: a name
+    return word.endswith(_ORDINARY_ENDINGS) or claims[name.start + len(word):].startswith(",")
 
 
 def _agrees(claims: str, names: list[Name]) -> Callable[[EvidenceIndex], bool]:
