@@ -151,18 +151,23 @@ class Finding:
 
 def _claim(claims: str, evid: list[EvidenceIndex], meaning: bool, support: bool) -> Finding | None:
     """What the evidence of a cited sentence does not support, or None when it supports all of it."""
-    if support and (is_about_answer(claims) or is_title(claims)):
-        return None
+    if support:
+        if is_about_answer(claims) or is_title(claims):
+            return None
+        claims = strip_list_marker(claims)
     names = extract_names(claims)
     if support:
         names = known_names(claims, names, evid)
-    figures_missing = missing_figures(to_24_hours(strip_list_marker(claims)) if support else claims,
+    figures_missing = missing_figures(to_24_hours(claims) if support else claims,
                                       [e.figures for e in evid], [e.runs for e in evid])
     names_missing = list(dict.fromkeys(nm.text for nm in names if not _name_found(nm, evid, support)))
     if figures_missing or names_missing:
         return Finding(figures=figures_missing, names=names_missing)
     if not meaning or is_lack_statement(claims):
         return None
+    if support:
+        # a name found as an acronym or a plural is checked; the sentence rules look for names word by word
+        names = [n for n in names if all(any(w in e.words for e in evid) for w in n.words)]
     conflicts = [ClaimConflict(rule=rule, detail=detail)  # type: ignore[arg-type]
                  for rule, detail in meaning_findings(claims, names, evid, anchored=support)]
     if conflicts or not support:
