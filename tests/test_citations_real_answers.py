@@ -150,3 +150,30 @@ def test_relation_roles_must_match_the_evidence(claim: str, reversed_: bool, use
     result = check_citations(claim, evidence(row_id))
     _direction.roles.cache_clear()
     assert [c.rule for u in result.unsupported for c in u.conflicts] == (["direction"] if reversed_ else [])
+
+
+# ------------------------------------------------------------------ records
+
+
+@pytest.mark.parametrize(("sentence", "attribute"), [
+    # the four annotated conflicts of this answer: the record gives each attribute as false
+    ("It offers outdoor seating, reservations, takeout, and is good for groups.", "OutdoorSeating"),
+    ("The restaurant has a casual ambiance with a classy and trendy atmosphere.", "trendy"),
+    ("The decor is upscale, but the prices are reasonable.", "upscale"),
+    ("Customers can enjoy their meals while listening to music.", "Music"),
+])
+def test_a_claim_against_a_records_yes_no_attribute(sentence: str, attribute: str) -> None:
+    row_id = "ragtruth-data2txt-13601-mistral-7B-instruct"
+    assert not any(c.rule == "record" for u in check(row_id, sentence, support=False).unsupported
+                   for c in u.conflicts)
+    claim = only_claim(check(row_id, sentence))
+    assert [c.rule for c in claim.conflicts] == ["record"]
+    assert f"states {attribute};" in claim.conflicts[0].detail
+
+
+def test_a_claim_that_agrees_with_the_record_passes() -> None:
+    # the clean answer of another model on the same record (OutdoorSeating: false, RestaurantsReservations: true)
+    row_id = "ragtruth-data2txt-13601-gpt-3.5-turbo-0613"
+    assert check(row_id, "However, outdoor seating is not available.").verified
+    assert check(row_id, "The restaurant also accepts reservations, making it convenient for customers to secure a "
+                         "table.").verified

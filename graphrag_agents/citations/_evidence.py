@@ -20,6 +20,7 @@ from ._figures import digit_runs, extract_figures
 from ._lemmas import NUMBER_WORDS, evidence_keys, word_key
 from ._names import Name, extract_names
 from ._polarity import is_negated, negation_cue
+from ._records import Attribute, record_attributes
 from ._sentences import split_sentences
 from ._text import LETTERS, claim_text, fold, stem
 
@@ -118,6 +119,11 @@ class EvidenceIndex:
     def capitalised(self) -> frozenset[str]:
         """Folded words the text writes with a capital where no sentence starts: the names it knows."""
         return frozenset(fold(m.group()) for m in _MID_CAPITAL.finditer(self.text))
+
+    @cached_property
+    def attributes(self) -> tuple[Attribute, ...]:
+        """Its yes/no attributes when it is a JSON record (see :mod:`._records`)."""
+        return record_attributes(self.text)
 
     @cached_property
     def number_figures(self) -> frozenset[str]:

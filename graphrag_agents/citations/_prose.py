@@ -2,10 +2,10 @@
 
 Real answers are written for people: "Step 1:" and "1)" number steps, they do not state figures; "Do not uncover
 the pan" is an instruction, not a negated claim about the world; "Individuals with IBS ..." starts with a capital
-because sentences do; "9:00 PM" is the "21:0" of a record. :func:`strip_list_marker` removes a leading step number or list marker before the figure
-rules read a sentence, :func:`is_instruction` tells the polarity rule to leave an imperative alone, 
-:func:`is_sentence_start` tells the name rule which capital is only the sentence's first letter,
-:func:`to_24_hours` reads clock times the way records write them, and :func:`is_about_answer` and
+because sentences do; "9:00 PM" is the "21:0" of a record. :func:`strip_list_marker` removes a leading step
+number or list marker before the rules read a sentence, :func:`is_instruction` tells the polarity rule to leave
+an imperative alone, :func:`is_sentence_start` tells the name rule which capital is only the sentence's first
+letter, :func:`to_24_hours` reads clock times the way records write them, and :func:`is_about_answer` and
 :func:`is_title` find the lines that introduce or title the answer.
 """
 

@@ -16,15 +16,21 @@ Markdown code are not citations. Then, as the reference's "Evidence and citation
   (``missing_figures``, ``missing_names``; see :mod:`._figures` and :mod:`._names`), or, when all are there,
   whose meaning that evidence contradicts (``conflicts``): names and figures never stated together in one
   sentence (:mod:`._together`), a negation one side has and the other lacks (:mod:`._polarity`), an opposite
-  word or another rank (:mod:`._opposites`), or the verdict of the ``judge`` passed in.
-  The evidence's ``source`` (its file path or document id) is not searched.
+  word or another rank (:mod:`._opposites`), roles reversed (:mod:`._direction`), content words no cited
+  sentence says in any form (:mod:`._support`, listed in ``unsupported_words``), or the verdict of the ``judge``
+  passed in. The evidence's ``source`` (its file path or document id) is not searched.
 * ``suggested``: for each uncited sentence (the first 20), up to three evidence numbers (newest first) that
   would support it if cited (:mod:`._suggest`); the check never adds a citation itself.
 * ``grounded``: the reference's literal rule: the answer cites at least one number that is real evidence.
   ``verified``: grounded, and no invalid number, uncited sentence or unsupported claim.
 
-``meaning=False`` runs the literal rules only (the rule book before the meaning rules). Headings and table header
-rows make no claims and are not checked. Run time is linear in the answer's length.
+The default reads real answers (``support=True``): claim support and relation direction run, the sentence rules
+compare a clause only with an evidence sentence it restates, and ordinary prose is no claim: a sentence's first
+capital that the evidence writes as an ordinary word, an acronym's expansion, a plural, a US state for its postal
+code, a step number, a clock time in am/pm, an instruction, a line introducing the answer or a title
+(:mod:`._prose`, :mod:`._acronyms`). ``support=False`` gives the rule book before them; ``meaning=False`` runs
+the literal rules only. Headings and table header rows make no claims and are not checked. Run time is linear in
+the answer's length; a session passes its :class:`IndexCache` so each evidence item is read once.
 """
 
 from __future__ import annotations
@@ -44,10 +50,11 @@ from ._markers import INLINE_CODE_RE, MARKER_RE, parse_marker, resolve_markers
 from ._meaning import meaning_findings
 from ._names import Name, extract_names
 from ._prose import is_about_answer, is_sentence_start, is_title, strip_list_marker, to_24_hours
+from ._records import record_finding
 from ._sentences import split_sentences
 from ._suggest import Holders
 from ._support import GLUE_WORDS, unsupported_words
-from ._text import claim_text, fold
+from ._text import claim_text
 from .result import CitationCheck, CitationSuggestion, CitedSource, ClaimConflict, UnsupportedClaim
 
 __all__ = ["EntailmentJudge", "IndexCache", "check_citations"]
@@ -119,7 +126,7 @@ def check_citations(
             if (figures or lone_names) and not is_lack_statement(claims):
                 uncited.append(_display(raw))
                 if len(uncited) <= _MAX_SUGGESTED_SENTENCES:
-                    agrees = _agrees(claims, lone_names) if meaning and len(claims) <= _MEANING_CHARS else None
+                    agrees = _agrees(claims, lone_names, support) if meaning and len(claims) <= _MEANING_CHARS else None
                     holders = finder.holding(figures, lone_names, agrees)
                     if holders:
                         suggested.append(CitationSuggestion(sentence=_display(raw), evidence=holders))
@@ -178,6 +185,9 @@ def _claim(claims: str, evid: list[EvidenceIndex], meaning: bool, support: bool)
                       if len(names) >= 2 and together else None)
     if reversed_roles is not None:
         return Finding(conflicts=[ClaimConflict(rule="direction", detail=reversed_roles)])
+    against_record = record_finding(claims, tuple(a for e in evid for a in e.attributes))
+    if against_record is not None:
+        return Finding(conflicts=[ClaimConflict(rule="record", detail=against_record)])
     words = unsupported_words(claims, frozenset(w for n in names for w in n.words), evid)
     if words:
         shown = ", ".join(f'"{w}"' for w in words[:8])
@@ -231,9 +241,9 @@ def _ordinary(word: str, claims: str, name: Name, evid: list[EvidenceIndex]) -> 
     return word.endswith(_ORDINARY_ENDINGS) or claims[name.start + len(word):].startswith(",")
 
 
-def _agrees(claims: str, names: list[Name]) -> Callable[[EvidenceIndex], bool]:
+def _agrees(claims: str, names: list[Name], support: bool) -> Callable[[EvidenceIndex], bool]:
     """Whether citing one item would give the uncited sentence no meaning conflict."""
-    return lambda index: not meaning_findings(claims, names, [index])
+    return lambda index: not meaning_findings(claims, names, [index], anchored=support)
 
 
 def _as_mapping(
