@@ -67,6 +67,12 @@ def only_claim(result: CitationCheck) -> UnsupportedClaim:
      ["8"]),
     # the answer introducing itself states no figure of the article
     ("ragtruth-summary-15661-llama-2-7b-chat", "Here's a summary of the article in 82 words:", [], ["82"]),
+    # "Chinese" is the adjective of the China the passage names
+    ("ragtruth-summary-15800-llama-2-13b-chat", "A Chinese cyclist had his bike stolen just before completing a "
+     "460-day, 29,200 km journey across China.", ["Chinese"], []),
+    # "Governor" says what Doug Ducey is; the passage need not repeat it
+    ("ragtruth-summary-11400-gpt-3.5-turbo-0613", "Additionally, Arizona Governor Doug Ducey signed legislation "
+     "allowing Arizonans to obtain any lab test without a doctor's order.", ["Arizona Governor Doug Ducey"], []),
     # a title line names no one
     ("ragtruth-summary-15683-mistral-7B-instruct", 'Boston Marathon Bombing Survivor Testifies: "I Was Completely '
      'Terrified"', ["Boston Marathon Bombing Survivor Testifies"], []),
@@ -109,13 +115,15 @@ def test_meaning_rules_leave_real_prose_alone(row_id: str, sentence: str, old_ru
 
 def test_unsupported_content_is_reported_word_by_word() -> None:
     # the annotated span of this hallucinated answer is the whole sentence (Evident Baseless Info)
-    row_id = "ragtruth-summary-15735-mistral-7B-instruct"
-    sentence = "The operation, run by Petty Holdings, has been suspended until further notice."
+    row_id = "ragtruth-summary-15714-mistral-7B-instruct"
+    sentence = ("The cause of the explosion remains unknown but experts have suggested that a spark may have ignited a "
+                "hydrogen leak.")
     assert check(row_id, sentence, support=False).verified
     claim = only_claim(check(row_id, sentence))
     assert [c.rule for c in claim.conflicts] == ["support"]
-    assert claim.unsupported_words == ["operation", "run", "suspended", "further", "notice"]
-    assert '"suspended"' in claim.conflicts[0].detail
+    assert claim.unsupported_words == ["cause", "explosion", "remains", "unknown", "experts", "spark", "ignited",
+                                       "hydrogen", "leak"]
+    assert '"explosion"' in claim.conflicts[0].detail
 
 
 @pytest.mark.parametrize(("claim_word", "evidence_word"), [

@@ -131,6 +131,11 @@ class EvidenceIndex:
         return frozenset(NUMBER_WORDS[w] for w in self.words if w in NUMBER_WORDS)
 
     @cached_property
+    def capitalised_words(self) -> frozenset[str]:
+        """Folded words it writes capitalised anywhere (places, people, organisations and sentence starts)."""
+        return frozenset(fold(w) for w in set(LETTERS.findall(self.text)) if w[0].isupper())
+
+    @cached_property
     def lowercase_keys(self) -> frozenset[str]:
         """The word keys of the words it writes in lowercase: ordinary words, not names."""
         return frozenset(word_key(w) for w in set(LETTERS.findall(self.text)) if w.islower())

@@ -33,17 +33,14 @@ _CLAUSE_BREAK = re.compile(
 )
 
 
-RESTATES = 0.6
+RESTATES = 0.75
 """With ``anchored``, the meaning rules compare a clause with the evidence only when one evidence sentence holds
-at least this share of the clause's content stems (its names aside)."""
+at least this share of the clause's content stems (its names aside, and the words the polarity and opposite rules
+read): a wrong claim that changes a name, a negation or one word of a sentence still restates it."""
 
 _READ_BY_RULES = frozenset(stem(w) for w in OPPOSITE_WORDS | {
     "doesn", "didn", "isn", "wasn", "weren", "aren", "hasn", "haven", "hadn", "couldn", "wouldn", "shouldn",
     "never", "none", "nothing", "nobody", "nowhere", "neither", "cannot"})
-RESTATES_CLOSELY = 0.75
-"""With ``anchored``, the polarity and opposite rules compare a clause only with a sentence it restates this
-closely (a negation or an opposite changes one word of an otherwise restated sentence)."""
-
 _COMMA = re.compile(r",\s+|\s+[—–]\s+|\s*\(|\)\s*")
 
 
@@ -157,7 +154,7 @@ def _part(text: str, start: int, end: int, names: Sequence[Name], items: Sequenc
             return []  # it restates a sentence, its subject and every name kept, adding one from elsewhere
         return [("together", support.finding)]
     sentence = support.sentence
-    if sentence is None or share < RESTATES_CLOSELY:
+    if sentence is None:
         return []
     out: list[Finding] = []
     negated = sentence.negated or (anchored and _negated_nearby(stems, items))

@@ -30,7 +30,7 @@ _INSTRUCTION = re.compile(
 # "Here is a summary of the article in 82 words:", "Sure! Here's an overview ...": the answer about itself.
 _ABOUT_ANSWER = re.compile(
     r"^\W{0,3}(?:(?:sure|certainly|okay|ok)\W+)?(?:here\s+is|here['’]s|here\s+are|below\s+is|the\s+following\s+is)\s+"
-    r"(?:a|an|the|my|your)?\s*(?:\w+\s+){0,3}?(?:summary|overview|answer|response|description|rewrite|version|"
+    r"(?:a|an|the|my|your)?\s*(?:[\w\-]+\s+){0,3}?(?:summary|overview|answer|response|description|rewrite|version|"
     r"text|paragraph|passage|objective|breakdown|list)\b",
     re.IGNORECASE,
 )

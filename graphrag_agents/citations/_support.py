@@ -20,7 +20,7 @@ from ._text import LETTERS, fold
 
 __all__ = ["GLUE_WORDS", "MAX_SHARE", "MIN_UNSUPPORTED", "unsupported_words"]
 
-MIN_UNSUPPORTED = 5
+MIN_UNSUPPORTED = 6
 """A sentence is unsupported only when at least this many of its content words are missing from its evidence."""
 MAX_SHARE = 0.6
 """... and when they are more than this share of its content words."""
@@ -40,7 +40,8 @@ establishment place spot option options variety range offers offer offering offe
 providing provided features feature featuring available availability located location situated area
 includes going make makes making made take takes taking get gets getting thing things something way ways
 due given sure words word respond response answer question questions regarding related relating concerning
-overall total aspects aspect amid among toward towards well able
+overall total aspects aspect amid among toward towards well able doesn didn isn wasn weren aren hasn haven
+hadn couldn wouldn shouldn won
 """.split())
 """Words about the text, the answer or the genre, and discourse words: they state no claim of their own."""
 

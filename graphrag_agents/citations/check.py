@@ -39,7 +39,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from ..tools.evidence import Evidence, EvidenceLedger
-from ._acronyms import name_forms
+from ._acronyms import TITLE_WORDS, name_forms, place_word_found
 from ._cache import IndexCache
 from ._direction import direction_finding
 from ._evidence import FUNCTION_WORDS, EvidenceIndex
@@ -203,8 +203,9 @@ def _name_found(name: Name, evid: list[EvidenceIndex], support: bool) -> bool:
         return True
     if not support:
         return False
-    # a plural ("Sundays" for "Sunday") is the same name
-    if all(any(w in e.words or (w.endswith("s") and w[:-1] in e.words) for e in evid) for w in name.words):
+    # a plural ("Sundays" for "Sunday"), a place's adjective ("Chinese" for China) and a title are the same name
+    if all(w in TITLE_WORDS or any(w in e.words or (w.endswith("s") and w[:-1] in e.words)
+                                   or place_word_found(w, e.capitalised_words) for e in evid) for w in name.words):
         return True
     forms = name_forms(name.text)
     return any(forms & e.acronyms for e in evid)
