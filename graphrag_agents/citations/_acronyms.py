@@ -78,7 +78,7 @@ def place_word_found(word: str, evidence_words: frozenset[str]) -> bool:
         if other[:4] != stem[:4]:
             continue
         base = other[:-1] if other[-1:] in "aeyo" else other
-        if stem == other or stem == base or (base.startswith(stem) and len(base) - len(stem) <= 1):
+        if stem in (other, base) or (base.startswith(stem) and len(base) - len(stem) <= 1):
             return True
     return False
 

@@ -135,7 +135,7 @@ def check_citations(
         claim = _claim(claims, evid, meaning and len(claims) <= _MEANING_CHARS, support)
         if claim is None and judge is not None:
             reason = judge(_display(raw), [items[n] for n in numbers])
-            claim = None if reason is None else Finding(conflicts=[ClaimConflict(rule="judge", detail=reason)])
+            claim = None if reason is None else _Lacking(conflicts=[ClaimConflict(rule="judge", detail=reason)])
         if claim is not None:
             unsupported.append(UnsupportedClaim(sentence=_display(raw), cited=numbers,
                                                 missing_figures=claim.figures, missing_names=claim.names,
@@ -147,16 +147,20 @@ def check_citations(
 
 
 @dataclass
-class Finding:
+class _Lacking:
     """What a cited sentence's evidence does not support."""
 
     figures: list[str] = field(default_factory=list)
+    """Its figures the evidence lacks."""
     names: list[str] = field(default_factory=list)
+    """Its names the evidence lacks."""
     conflicts: list[ClaimConflict] = field(default_factory=list)
+    """The meaning rules' findings (or the judge's)."""
     words: list[str] = field(default_factory=list)
+    """Its content words no cited sentence says (the support rule)."""
 
 
-def _claim(claims: str, evid: list[EvidenceIndex], meaning: bool, support: bool) -> Finding | None:
+def _claim(claims: str, evid: list[EvidenceIndex], meaning: bool, support: bool) -> _Lacking | None:
     """What the evidence of a cited sentence does not support, or None when it supports all of it."""
     if support:
         if is_about_answer(claims) or is_title(claims):
@@ -169,7 +173,7 @@ def _claim(claims: str, evid: list[EvidenceIndex], meaning: bool, support: bool)
                                       [e.figures for e in evid], [e.runs for e in evid])
     names_missing = list(dict.fromkeys(nm.text for nm in names if not _name_found(nm, evid, support)))
     if figures_missing or names_missing:
-        return Finding(figures=figures_missing, names=names_missing)
+        return _Lacking(figures=figures_missing, names=names_missing)
     if not meaning or is_lack_statement(claims):
         return None
     if support:
@@ -178,27 +182,28 @@ def _claim(claims: str, evid: list[EvidenceIndex], meaning: bool, support: bool)
     conflicts = [ClaimConflict(rule=rule, detail=detail)  # type: ignore[arg-type]
                  for rule, detail in meaning_findings(claims, names, evid, anchored=support)]
     if conflicts or not support:
-        return Finding(conflicts=conflicts) if conflicts else None
-    together = [s.text for e in evid for s in e.sentences if len(s.words & frozenset(w for n in names for w in
-                                                                                   n.words)) >= 2]
+        return _Lacking(conflicts=conflicts) if conflicts else None
+    name_words = frozenset(w for n in names for w in n.words)
+    together = [s.text for e in evid for s in e.sentences if len(s.words & name_words) >= 2]
     reversed_roles = (direction_finding(claims, [n.words for n in names], together)
                       if len(names) >= 2 and together else None)
     if reversed_roles is not None:
-        return Finding(conflicts=[ClaimConflict(rule="direction", detail=reversed_roles)])
+        return _Lacking(conflicts=[ClaimConflict(rule="direction", detail=reversed_roles)])
     against_record = record_finding(claims, tuple(a for e in evid for a in e.attributes))
     if against_record is not None:
-        return Finding(conflicts=[ClaimConflict(rule="record", detail=against_record)])
-    words = unsupported_words(claims, frozenset(w for n in names for w in n.words), evid)
+        return _Lacking(conflicts=[ClaimConflict(rule="record", detail=against_record)])
+    words = unsupported_words(claims, name_words, evid)
     if words:
         shown = ", ".join(f'"{w}"' for w in words[:8])
-        return Finding(conflicts=[ClaimConflict(rule="support", detail=f"no cited sentence says {shown}")],
+        return _Lacking(conflicts=[ClaimConflict(rule="support", detail=f"no cited sentence says {shown}")],
                        words=words)
     return None
 
 
 def _name_found(name: Name, evid: list[EvidenceIndex], support: bool) -> bool:
-    """Every 3+ letter word of ``name`` is a word of the evidence, or (with ``support``) it is an acronym the
-    evidence spells out, or spells out one the evidence writes."""
+    """Every 3+ letter word of ``name`` is a word of the evidence; with ``support`` also as a plural, a place's
+    adjective or a title word, or the whole name as an acronym the evidence spells out (or the reverse), or a
+    US state's postal code (see :mod:`._acronyms`)."""
     if all(any(w in e.words for e in evid) for w in name.words):
         return True
     if not support:
@@ -213,9 +218,8 @@ def _name_found(name: Name, evid: list[EvidenceIndex], support: bool) -> bool:
 
 def known_names(claims: str, names: list[Name], evid: list[EvidenceIndex]) -> list[Name]:
     """``names`` without a sentence-initial capitalised word that is only how the sentence starts: the evidence
-    never writes it capitalised mid-sentence, and it reads as an ordinary word (one
-    the evidence writes in lowercase, or, absent from it, an ordinary word's ending or a comma after it:
-    "Politically, ...")."""
+    never writes it capitalised mid-sentence, and it reads as an ordinary word (one the evidence writes in
+    lowercase, or, absent from it, a word with an ordinary ending or a comma after it: "Politically, ...")."""
     out: list[Name] = []
     for name in names:
         if not name.words or not is_sentence_start(claims, name.start):
