@@ -17,7 +17,7 @@ from functools import cached_property
 
 from ._acronyms import acronym_forms
 from ._figures import digit_runs, extract_figures
-from ._lemmas import NUMBER_WORDS, evidence_keys, word_key
+from ._lemmas import NUMBER_WORDS, evidence_keys
 from ._names import Name, extract_names
 from ._polarity import is_negated, negation_cue
 from ._records import Attribute, record_attributes
@@ -136,9 +136,9 @@ class EvidenceIndex:
         return frozenset(fold(w) for w in set(LETTERS.findall(self.text)) if w[0].isupper())
 
     @cached_property
-    def lowercase_keys(self) -> frozenset[str]:
-        """The word keys of the words it writes in lowercase: ordinary words, not names."""
-        return frozenset(word_key(w) for w in set(LETTERS.findall(self.text)) if w.islower())
+    def lowercase_words(self) -> frozenset[str]:
+        """The words it writes in lowercase: ordinary words, not names."""
+        return frozenset(w for w in set(LETTERS.findall(self.text)) if w.islower())
 
     @cached_property
     def acronyms(self) -> frozenset[str]:

@@ -45,7 +45,6 @@ from ._direction import direction_finding
 from ._evidence import FUNCTION_WORDS, EvidenceIndex
 from ._figures import extract_figures, missing_figures
 from ._lack import is_lack_statement
-from ._lemmas import key_found, word_key
 from ._markers import INLINE_CODE_RE, MARKER_RE, parse_marker, resolve_markers
 from ._meaning import meaning_findings
 from ._names import Name, extract_names
@@ -70,6 +69,7 @@ _MAX_SUGGESTED_SENTENCES = 20
 # document, a hostile input), and only the literal rules read it, so the check stays fast on any input.
 _MEANING_CHARS = 2000
 # Endings of ordinary words, not names: a sentence-initial "Individuals" or "Politically" is no missing name.
+_INFLECTIONS = ("s", "es", "ed", "ing", "ly")
 _ORDINARY_ENDINGS = ("ly", "ing", "ed", "ness", "tion", "tions", "als", "ity", "ment", "ments", "ous", "ive",
                      "ful", "less", "able", "ists", "ers", "ies")
 
@@ -238,10 +238,10 @@ def known_names(claims: str, names: list[Name], evid: list[EvidenceIndex]) -> li
 def _ordinary(word: str, claims: str, name: Name, evid: list[EvidenceIndex]) -> bool:
     if word in GLUE_WORDS or word in FUNCTION_WORDS:
         return True
-    key = word_key(word)
-    if any(key in e.lowercase_keys for e in evid):
+    forms = {word, *(word[:-len(end)] for end in _INFLECTIONS if word.endswith(end) and len(word) > len(end) + 3)}
+    if any(forms & e.lowercase_words for e in evid):
         return True
-    if any(key_found(key, *e.keys) for e in evid):
+    if any(word in e.words for e in evid):
         return False  # the evidence writes it only capitalised: a name
     return word.endswith(_ORDINARY_ENDINGS) or claims[name.start + len(word):].startswith(",")
 
