@@ -185,3 +185,21 @@ def test_a_claim_that_agrees_with_the_record_passes() -> None:
     assert check(row_id, "However, outdoor seating is not available.").verified
     assert check(row_id, "The restaurant also accepts reservations, making it convenient for customers to secure a "
                          "table.").verified
+
+
+# ------------------------------------------------------------------ the session's cache
+
+
+def test_a_sessions_cache_reads_each_evidence_item_once() -> None:
+    from graphrag_agents.citations._cache import IndexCache
+
+    row_id = "ragtruth-summary-15673-gpt-4-0613"
+    items = evidence(row_id)
+    cache = IndexCache()
+    first = check_citations("Wisconsin beat Duke in the title game [1].", items, cache=cache)
+    index = cache.index(items[0].content)
+    second = check_citations("Wisconsin beat Duke in the title game [1].", items, cache=cache)
+    assert len(cache) == 1 and cache.index(items[0].content) is index
+    assert "sentences" in vars(index)  # its sentences were built by the first check and kept
+    assert first.model_dump() == second.model_dump() == check_citations(
+        "Wisconsin beat Duke in the title game [1].", items).model_dump()
