@@ -17,7 +17,7 @@ from functools import cached_property
 
 from ._acronyms import acronym_forms
 from ._figures import digit_runs, extract_figures
-from ._lemmas import NUMBER_WORDS, evidence_keys
+from ._lemmas import evidence_keys
 from ._names import Name, extract_names
 from ._polarity import is_negated, negation_cue
 from ._records import Attribute, record_attributes
@@ -124,11 +124,6 @@ class EvidenceIndex:
     def attributes(self) -> tuple[Attribute, ...]:
         """Its yes/no attributes when it is a JSON record (see :mod:`._records`)."""
         return record_attributes(self.text)
-
-    @cached_property
-    def number_figures(self) -> frozenset[str]:
-        """The figures its number words stand for ("seven" -> 7): a claim may write them with digits."""
-        return frozenset(NUMBER_WORDS[w] for w in self.words if w in NUMBER_WORDS)
 
     @cached_property
     def capitalised_words(self) -> frozenset[str]:

@@ -3,8 +3,8 @@
 The support rule asks whether each content word of a claim is said by the evidence, in any form: ``arrested``
 is ``arrest``, ``children`` is ``child``, ``ran`` is ``run``, ``three`` is ``3``, ``contamination`` is found by
 ``contaminated``. A key is the folded word with its irregular form mapped to its base and its inflection or
-derivation ending cut (a light stemmer, no dictionary); two words match when their keys do, or when one key is
-a prefix of the other of at least six letters. Evidence words written in camelCase or snake_case (JSON keys
+derivation ending cut (a light stemmer, no dictionary); two words match when their keys do, or when both keys
+have six letters or more and share their first six. Evidence words written in camelCase or snake_case (JSON keys
 such as ``OutdoorSeating``) are split first. Every step is a table lookup or a linear scan.
 """
 
@@ -15,7 +15,7 @@ from functools import lru_cache
 
 from ._text import fold
 
-__all__ = ["NUMBER_WORDS", "evidence_keys", "split_compound", "word_key"]
+__all__ = ["NUMBER_WORDS", "evidence_keys", "key_found", "split_compound", "word_key"]
 
 _CAMEL = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
 NUMBER_WORDS = {

@@ -3,7 +3,10 @@
 A sentence that passed the literal rules (every figure and name is in its evidence) is cut into clauses at
 ``;`` and at ``, and`` / ``, but`` / ``, while`` ... (each clause may state its own fact, from its own sentence of the
 evidence). For each clause :func:`~._together.find_support` finds the evidence sentence that states its names
-and figures together; the polarity and opposite rules then compare the clause with that sentence.
+and figures together; the polarity and opposite rules then compare the clause with that sentence. For real
+answers (``anchored``, the default of ``check_citations``) a clause is compared only when one evidence sentence
+holds most of its content (:data:`RESTATES`): a clause that merges several sentences' facts is left to the
+support rule, and an instruction or a statement about the evidence is no claim to compare.
 """
 
 from __future__ import annotations
