@@ -1,6 +1,7 @@
 """Precision and recall of ``check_citations`` flags on labelled sets built from the HotpotQA and 2WikiMultihopQA
-samples, with the literal rules alone (``meaning=False``, the rule book before the meaning rules) and with the
-meaning rules, in the same run; and its run time on answers of 10 KB, 100 KB and 1 MB.
+samples, with the literal rules alone (``meaning=False``, the rule book before the meaning rules), with the meaning
+rules before claim support (``support=False``) and with the default (meaning rules, claim support and relation
+direction), in the same run; and its run time on answers of 10 KB, 100 KB and 1 MB.
 
     python benchmarks/citations_bench.py [--seed 0] [--eval-dir ../shared/eval] [--sets hotpotqa,2wikimultihopqa]
         [--no-linearity] [--show-misses N]
@@ -394,12 +395,12 @@ class Score:
             self.misses.append(f"{verdict} [{label.category}]{rules} {label.text[:160]}")
 
 
-def evaluate(drafts: list[Draft], meaning: bool) -> tuple[Score, int, int]:
+def evaluate(drafts: list[Draft], meaning: bool, support: bool = True) -> tuple[Score, int, int]:
     score = Score()
     grounded_right = invalid_right = 0
     for draft in drafts:
         start = time.perf_counter()
-        check = check_citations(draft.answer, draft.evidence, meaning=meaning)
+        check = check_citations(draft.answer, draft.evidence, meaning=meaning, support=support)
         score.millis.append((time.perf_counter() - start) * 1000)
         flagged = _flagged(check)
         for label in draft.sentences:
@@ -469,8 +470,9 @@ def _percentile(values: list[float], q: float) -> float:
 
 def report(label: str, drafts: list[Draft], show_misses: int) -> None:
     """Both rule books on one labelled set, side by side."""
-    books = {"literal rules (meaning=False)": evaluate(drafts, False), "with meaning rules (default)": evaluate(
-        drafts, True)}
+    books = {"literal rules (meaning=False)": evaluate(drafts, False),
+             "before claim support (support=False)": evaluate(drafts, True, support=False),
+             "with meaning rules and claim support (default)": evaluate(drafts, True)}
     print(f"== {label}: {len(drafts)} drafts")
     for book, (score, grounded_right, invalid_right) in books.items():
         c = score.counts
@@ -484,11 +486,17 @@ def report(label: str, drafts: list[Draft], show_misses: int) -> None:
             tp, fn = cat["flagged"], cat["expect flag"] - cat["flagged"]
             print(f"   {kind:<18} {_pr(tp, score.false_by_rule[rule], fn)}  (flagged {tp} of {cat['expect flag']}; "
                   f"controls flagged by the {rule} rule: {score.false_by_rule[rule]}; left out {cat['excluded']})")
+        print(f"   should-pass sentences flagged by the support rule: {score.false_by_rule['support']}, by the "
+              f"direction rule: {score.false_by_rule['direction']}")
+        semantic = [score.per_category.get(kind, Counter()) for kind in MEANING_KINDS]
+        caught = sum(cat["flagged"] for cat in semantic)
+        wrong = sum(score.false_by_rule[rule] for rule in set(MEANING_KINDS.values()) | {"support", "direction"})
+        print(f"   semantic (all four kinds): {_pr(caught, wrong, sum(c['expect flag'] for c in semantic) - caught)}")
         controls = [score.per_category.get(k, Counter()) for k in CONTROLS]
         print("   controls flagged: " + ", ".join(f"{k} {c['flagged']}/{c['expect pass']}"
                                                   for k, c in zip(CONTROLS, controls, strict=True)))
         print(f"   ms per answer: p50 {_percentile(score.millis, 0.5):.2f}  p95 {_percentile(score.millis, 0.95):.2f}")
-    score = books["with meaning rules (default)"][0]
+    score = books["with meaning rules and claim support (default)"][0]
     print(f"\n{'category':<30}{'sentences':>10}{'exp. flag':>10}{'exp. pass':>10}{'flagged':>9}{'left out':>9}")
     for name, cat in score.per_category.items():
         print(f"{name:<30}{cat['sentences']:>10}{cat['expect flag']:>10}{cat['expect pass']:>10}"

@@ -44,11 +44,11 @@ async def test_the_check_runs_off_the_event_loop(acme_read_toolkit: GraphRAGTool
     released = threading.Event()
     threads: list[threading.Thread] = []
 
-    def blocking_check(answer: str, evidence: Any) -> Any:
+    def blocking_check(answer: str, evidence: Any, **options: Any) -> Any:
         threads.append(threading.current_thread())
         # Only the event loop sets ``released``: were the check on the loop, this would wait in vain.
         assert released.wait(5), "the event loop was blocked while the check ran"
-        return real_check(answer, evidence)
+        return real_check(answer, evidence, **options)
 
     monkeypatch.setattr(toolkit_module, "check_citations", blocking_check)
     session = acme_read_toolkit.new_session()
@@ -67,9 +67,10 @@ async def test_the_check_reads_a_snapshot_of_the_evidence(acme_read_toolkit: Gra
     await session.retrieve(QUESTION)
     seen: list[Any] = []
 
-    def spy(answer: str, evidence: Any) -> Any:
+    def spy(answer: str, evidence: Any, **options: Any) -> Any:
         seen.append(evidence)
-        return real_check(answer, evidence)
+        assert options["cache"] is session.evidence_indexes  # the session's own evidence indexes
+        return real_check(answer, evidence, **options)
 
     monkeypatch.setattr(toolkit_module, "check_citations", spy)
     await session.check_citations("Alice Smith works at Acme Corp [1].")
@@ -81,7 +82,7 @@ async def test_the_mcp_call_timeout_stops_a_check_that_runs_too_long(acme_read_t
                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     finish = threading.Event()
 
-    def endless_check(answer: str, evidence: Any) -> Any:
+    def endless_check(answer: str, evidence: Any, **_: Any) -> Any:
         finish.wait(5)  # CPU-bound work that outlives the timeout; released when the test ends
         return real_check(answer, evidence)
 

@@ -15,9 +15,12 @@ import unicodedata
 from dataclasses import dataclass
 from functools import cached_property
 
+from ._acronyms import acronym_forms
 from ._figures import digit_runs, extract_figures
+from ._lemmas import evidence_keys
 from ._names import Name, extract_names
 from ._polarity import is_negated, negation_cue
+from ._records import Attribute, record_attributes
 from ._sentences import split_sentences
 from ._text import LETTERS, claim_text, fold, stem
 
@@ -26,6 +29,8 @@ __all__ = ["CLAUSE_RE", "FUNCTION_WORDS", "EvidenceIndex", "EvidenceSentence", "
 CLAUSE_RE = re.compile(r"[,;:()\[\]—–]|\s-\s")
 """Where a sentence's clauses meet: the reverse polarity rule reads the clause that states the claim."""
 _FIRST_VERB = re.compile(r"\s(?:is|was|are|were|has|had|have)\s")
+# a capitalised word after a lowercase word or a comma: not a sentence start
+_MID_CAPITAL = re.compile(r"(?:(?<=[a-z0-9,;:] )|(?<=[\"(]))[A-Z][^\W\d_]+")
 _MONTHS = frozenset("january february march april may june july august september october november december".split())
 _PRONOUN_START = frozenset("he she it they his her its their him them".split())
 _ANAPHOR_START = _PRONOUN_START | frozenset("the this these that those".split())
@@ -79,6 +84,8 @@ class EvidenceSentence:
     """Whether it holds a negation cue."""
     clauses: tuple[tuple[frozenset[str], str | None], ...]
     """Per clause: its :func:`content_terms`, and its negation cue (None without one)."""
+    name_words: frozenset[str] = frozenset()
+    """The folded words of the names it states."""
 
 
 def _subject(text: str, names: list[Name]) -> frozenset[str]:
@@ -104,6 +111,37 @@ class EvidenceIndex:
         self.runs = digit_runs(self.text)
 
     @cached_property
+    def keys(self) -> tuple[frozenset[str], frozenset[str]]:
+        """The :func:`~._lemmas.evidence_keys` of its words (JSON keys split), for the support rule."""
+        return evidence_keys(frozenset(LETTERS.findall(self.text)))
+
+    @cached_property
+    def capitalised(self) -> frozenset[str]:
+        """Folded words the text writes with a capital where no sentence starts: the names it knows."""
+        return frozenset(fold(m.group()) for m in _MID_CAPITAL.finditer(self.text))
+
+    @cached_property
+    def attributes(self) -> tuple[Attribute, ...]:
+        """Its yes/no attributes when it is a JSON record (see :mod:`._records`)."""
+        return record_attributes(self.text)
+
+    @cached_property
+    def capitalised_words(self) -> frozenset[str]:
+        """Folded words it writes capitalised anywhere (places, people, organisations and sentence starts)."""
+        return frozenset(fold(w) for w in set(LETTERS.findall(self.text)) if w[0].isupper())
+
+    @cached_property
+    def lowercase_words(self) -> frozenset[str]:
+        """The words it writes in lowercase: ordinary words, not names."""
+        return frozenset(w for w in set(LETTERS.findall(self.text)) if w.islower())
+
+    @cached_property
+    def acronyms(self) -> frozenset[str]:
+        """Its acronyms and the initials of its capitalised runs, folded (``FLSA``, and ``fdic`` for "Federal
+        Deposit Insurance Corporation")."""
+        return acronym_forms(self.text)
+
+    @cached_property
     def stems(self) -> frozenset[str]:
         """The stems of the whole text's content words."""
         return content_stems(self.text)
@@ -126,5 +164,5 @@ class EvidenceIndex:
                             if part.strip())
             out.append(EvidenceSentence(text=text, words=words, stems=content_stems(text), figures=frozenset(
                 extract_figures(text)), runs=digit_runs(text), context=context, negated=is_negated(text),
-                clauses=clauses))
+                clauses=clauses, name_words=frozenset(w for name in names[i] for w in name.words)))
         return tuple(out)

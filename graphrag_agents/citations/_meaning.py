@@ -3,7 +3,10 @@
 A sentence that passed the literal rules (every figure and name is in its evidence) is cut into clauses at
 ``;`` and at ``, and`` / ``, but`` / ``, while`` ... (each clause may state its own fact, from its own sentence of the
 evidence). For each clause :func:`~._together.find_support` finds the evidence sentence that states its names
-and figures together; the polarity and opposite rules then compare the clause with that sentence.
+and figures together; the polarity and opposite rules then compare the clause with that sentence. For real
+answers (``anchored``, the default of ``check_citations``) a clause is compared only when one evidence sentence
+holds most of its content (:data:`RESTATES`): a clause that merges several sentences' facts is left to the
+support rule, and an instruction or a statement about the evidence is no claim to compare.
 """
 
 from __future__ import annotations
@@ -11,15 +14,17 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from ._evidence import FUNCTION_WORDS, EvidenceIndex, content_stems
+from ._evidence import FUNCTION_WORDS, EvidenceIndex, EvidenceSentence, content_stems
 from ._figures import extract_figures
+from ._lack import is_lack_statement
 from ._names import Name
-from ._opposites import ORDINAL_WORDS, opposite_findings
+from ._opposites import OPPOSITE_WORDS, ORDINAL_WORDS, opposite_findings
 from ._polarity import polarity_finding
-from ._text import LETTERS, fold
+from ._prose import is_instruction
+from ._text import LETTERS, fold, stem
 from ._together import find_support
 
-__all__ = ["Finding", "meaning_findings"]
+__all__ = ["RESTATES", "Finding", "meaning_findings", "restates"]
 
 Finding = tuple[str, str]
 """(rule, what was found): rule is ``together``, ``negation`` or ``opposite``."""
@@ -31,6 +36,14 @@ _CLAUSE_BREAK = re.compile(
 )
 
 
+RESTATES = 0.75
+"""With ``anchored``, the meaning rules compare a clause with the evidence only when one evidence sentence holds
+at least this share of the clause's content stems (its names aside, and the words the polarity and opposite rules
+read): a wrong claim that changes a name, a negation or one word of a sentence still restates it."""
+
+_READ_BY_RULES = frozenset(stem(w) for w in OPPOSITE_WORDS | {
+    "doesn", "didn", "isn", "wasn", "weren", "aren", "hasn", "haven", "hadn", "couldn", "wouldn", "shouldn",
+    "never", "none", "nothing", "nobody", "nowhere", "neither", "cannot"})
 _COMMA = re.compile(r",\s+|\s+[—–]\s+|\s*\(|\)\s*")
 
 
@@ -44,7 +57,8 @@ def _clauses(text: str) -> list[tuple[int, int]]:
     return [(a, b) for a, b in spans if any(ch.isalnum() for ch in text[a:b])]
 
 
-def meaning_findings(text: str, names: Sequence[Name], items: Sequence[EvidenceIndex]) -> list[Finding]:
+def meaning_findings(text: str, names: Sequence[Name], items: Sequence[EvidenceIndex], *,
+                     anchored: bool = False) -> list[Finding]:
     """The co-occurrence, polarity and opposite findings of one cited sentence against its evidence.
 
     A clause that no one sentence supports may still join two facts around commas ("Dune, directed by Denis
@@ -55,15 +69,17 @@ def meaning_findings(text: str, names: Sequence[Name], items: Sequence[EvidenceI
         text: The claim (NFKC-normalised, markers removed), which passed the literal rules.
         names: Its names, with their offsets in ``text``.
         items: The evidence it cites.
+        anchored: Compare a clause only with an evidence sentence it restates (:data:`RESTATES`), and leave
+            instructions alone: the rules for real prose, which joins several sentences' facts in one clause.
     """
     out: list[Finding] = []
     held = frozenset().union(*(item.figures for item in items))
     for start, end in _clauses(text):
-        findings = _part(text, start, end, names, items, held)
+        findings = _part(text, start, end, names, items, held, anchored)
         if findings and findings[0][0] == "together":
             parts = [(a, b) for a, b in _commas(text, start, end)]
             if len(parts) > 1:
-                split = [f for a, b in parts for f in _part(text, a, b, names, items, held)]
+                split = [f for a, b in parts for f in _part(text, a, b, names, items, held, anchored)]
                 if not any(rule == "together" for rule, _ in split):
                     findings = split
         out += findings
@@ -103,10 +119,25 @@ def _says_something(part: str) -> bool:
                for w in LETTERS.findall(part))
 
 
+def restates(stems: frozenset[str], items: Sequence[EvidenceIndex]) -> tuple[float, EvidenceSentence | None]:
+    """The largest share of ``stems`` that one evidence sentence of ``items`` holds (1.0 for no stems), and that
+    sentence; a sentence holds the names its pronoun stands for ("It won" holds "Dune")."""
+    best: EvidenceSentence | None = None
+    held = -1
+    for item in items:
+        for sentence in item.sentences:
+            shared = len(stems & (sentence.stems | sentence.context))
+            if shared > held:
+                best, held = sentence, shared
+    return (1.0 if not stems else max(0, held) / len(stems)), best
+
+
 def _part(text: str, start: int, end: int, names: Sequence[Name], items: Sequence[EvidenceIndex],
-          held_figures: frozenset[str]) -> list[Finding]:
+          held_figures: frozenset[str], anchored: bool = False) -> list[Finding]:
     """The findings of one clause (or comma-separated part of one) ``text[start:end]``."""
     clause = text[start:end]
+    if anchored and (is_instruction(clause) or is_lack_statement(clause)):
+        return []
     own = [n for n in names if start <= n.start < end]
     figures = [f for f in extract_figures(clause) if f in held_figures]
     name_words = frozenset(w for n in own for w in n.words)
@@ -114,14 +145,30 @@ def _part(text: str, start: int, end: int, names: Sequence[Name], items: Sequenc
     stems = content_stems(clause, skip=name_words)
     terms = frozenset(words) | stems
     support = find_support(own, figures, terms, stems, items)
+    # the words the polarity and opposite rules read are the ones a wrong claim changes: not counted
+    share, restated = restates(stems - _READ_BY_RULES, items) if anchored else (1.0, None)
+    if share < RESTATES:
+        return []  # the clause joins facts of several sentences: no one sentence to compare it with
     if support.finding is not None:
+        claimed = frozenset(w for n in names for w in n.words)
+        subject = own[0].words if own else ()
+        if (restated is not None and not restated.name_words - claimed
+                and all(w in restated.words or w in restated.context for w in subject)):
+            return []  # it restates a sentence, its subject and every name kept, adding one from elsewhere
         return [("together", support.finding)]
     sentence = support.sentence
     if sentence is None:
         return []
     out: list[Finding] = []
-    polarity = polarity_finding(clause, terms, sentence, sentence.negated)
+    negated = sentence.negated or (anchored and _negated_nearby(stems, items))
+    polarity = polarity_finding(clause, terms, sentence, negated)
     if polarity is not None:
         out.append(("negation", polarity))
     out += [("opposite", f) for f in opposite_findings(words, sentence.words)]
     return out
+
+
+def _negated_nearby(stems: frozenset[str], items: Sequence[EvidenceIndex]) -> bool:
+    """Whether an evidence sentence sharing two content stems with the clause is negated: real prose moves a
+    negation between sentences ("was not in any danger" for "was never in danger" two sentences on)."""
+    return any(sentence.negated and len(stems & sentence.stems) >= 2 for item in items for sentence in item.sentences)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-__all__ = ["OPPOSITES", "ORDINALS", "ORDINAL_WORDS", "opposite_findings"]
+__all__ = ["OPPOSITES", "OPPOSITE_WORDS", "ORDINALS", "ORDINAL_WORDS", "opposite_findings"]
 
 OPPOSITES: list[tuple[str, str]] = [
     ("born birth births", "died dies death deaths dead"),
@@ -71,6 +71,8 @@ ORDINALS: list[str] = [
 """Ranks: a word of one excludes every other (``first`` and ``eldest`` are one rank)."""
 ORDINAL_WORDS = frozenset(w for rank in ORDINALS for w in rank.split())
 """Every word of :data:`ORDINALS`."""
+OPPOSITE_WORDS = ORDINAL_WORDS | frozenset(w for pair in OPPOSITES for group in pair for w in group.split())
+"""Every word of :data:`OPPOSITES` and :data:`ORDINALS`."""
 
 
 def _build() -> dict[str, list[tuple[frozenset[str], frozenset[str]]]]:

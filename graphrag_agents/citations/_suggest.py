@@ -22,15 +22,16 @@ MAX_SUGGESTED = 3
 class Holders:
     """Finds the evidence items that hold all of a sentence's figures and names (indexes built on demand)."""
 
-    def __init__(self, items: Mapping[int, Evidence], indexes: dict[int, EvidenceIndex]) -> None:
-        self.items, self.indexes = items, indexes
+    def __init__(self, items: Mapping[int, Evidence], indexes: dict[int, EvidenceIndex],
+                 build: Callable[[str], EvidenceIndex] = EvidenceIndex) -> None:
+        self.items, self.indexes, self.build = items, indexes, build
         self._newest_first: list[int] | None = None  # sorted on the first search, reused for the next ones
 
     def index(self, n: int) -> EvidenceIndex:
-        """The index of item ``n``, built once per check."""
+        """The index of item ``n``, built (or taken from the session's cache) once per check."""
         found = self.indexes.get(n)
         if found is None:
-            found = self.indexes[n] = EvidenceIndex(self.items[n].content)
+            found = self.indexes[n] = self.build(self.items[n].content)
         return found
 
     def holding(self, figures: list[str], names: list[Name],

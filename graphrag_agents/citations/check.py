@@ -16,34 +16,47 @@ Markdown code are not citations. Then, as the reference's "Evidence and citation
   (``missing_figures``, ``missing_names``; see :mod:`._figures` and :mod:`._names`), or, when all are there,
   whose meaning that evidence contradicts (``conflicts``): names and figures never stated together in one
   sentence (:mod:`._together`), a negation one side has and the other lacks (:mod:`._polarity`), an opposite
-  word or another rank (:mod:`._opposites`), or the verdict of the ``judge`` passed in.
-  The evidence's ``source`` (its file path or document id) is not searched.
+  word or another rank (:mod:`._opposites`), roles reversed (:mod:`._direction`), content words no cited
+  sentence says in any form (:mod:`._support`, listed in ``unsupported_words``), or the verdict of the ``judge``
+  passed in. The evidence's ``source`` (its file path or document id) is not searched.
 * ``suggested``: for each uncited sentence (the first 20), up to three evidence numbers (newest first) that
   would support it if cited (:mod:`._suggest`); the check never adds a citation itself.
 * ``grounded``: the reference's literal rule: the answer cites at least one number that is real evidence.
   ``verified``: grounded, and no invalid number, uncited sentence or unsupported claim.
 
-``meaning=False`` runs the literal rules only (the rule book before the meaning rules). Headings and table header
-rows make no claims and are not checked. Run time is linear in the answer's length.
+The default reads real answers (``support=True``): claim support and relation direction run, the sentence rules
+compare a clause only with an evidence sentence it restates, and ordinary prose is no claim: a sentence's first
+capital that the evidence writes as an ordinary word, an acronym's expansion, a plural, a US state for its postal
+code, a step number, a clock time in am/pm, an instruction, a line introducing the answer or a title
+(:mod:`._prose`, :mod:`._acronyms`). ``support=False`` gives the rule book before them; ``meaning=False`` runs
+the literal rules only. Headings and table header rows make no claims and are not checked. Run time is linear in
+the answer's length; a session passes its :class:`IndexCache` so each evidence item is read once.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 
 from ..tools.evidence import Evidence, EvidenceLedger
-from ._evidence import EvidenceIndex
+from ._acronyms import TITLE_WORDS, name_forms, place_word_found
+from ._cache import IndexCache
+from ._direction import direction_finding
+from ._evidence import FUNCTION_WORDS, EvidenceIndex
 from ._figures import extract_figures, missing_figures
 from ._lack import is_lack_statement
 from ._markers import INLINE_CODE_RE, MARKER_RE, parse_marker, resolve_markers
 from ._meaning import meaning_findings
 from ._names import Name, extract_names
+from ._prose import is_about_answer, is_sentence_start, is_title, strip_list_marker, to_24_hours
+from ._records import record_finding
 from ._sentences import split_sentences
 from ._suggest import Holders
+from ._support import GLUE_WORDS, unsupported_words
 from ._text import claim_text
 from .result import CitationCheck, CitationSuggestion, CitedSource, ClaimConflict, UnsupportedClaim
 
-__all__ = ["EntailmentJudge", "check_citations"]
+__all__ = ["EntailmentJudge", "IndexCache", "check_citations"]
 
 EntailmentJudge = Callable[[str, Sequence[Evidence]], "str | None"]
 """An optional judge: ``(sentence, cited evidence) -> None`` when the evidence entails the sentence, else a short
@@ -55,11 +68,16 @@ _MAX_SUGGESTED_SENTENCES = 20
 # The meaning rules compare a claim with evidence sentences; a "sentence" longer than this is no claim (a pasted
 # document, a hostile input), and only the literal rules read it, so the check stays fast on any input.
 _MEANING_CHARS = 2000
+# Endings of ordinary words, not names: a sentence-initial "Individuals" or "Politically" is no missing name.
+_INFLECTIONS = ("s", "es", "ed", "ing", "ly")
+_ORDINARY_ENDINGS = ("ly", "ing", "ed", "ness", "tion", "tions", "als", "ity", "ment", "ments", "ous", "ive",
+                     "ful", "less", "able", "ists", "ers", "ies")
 
 
 def check_citations(
     answer: str, evidence: Mapping[int, Evidence] | Iterable[Evidence] | EvidenceLedger, *,
-    meaning: bool = True, judge: EntailmentJudge | None = None,
+    meaning: bool = True, support: bool = True, judge: EntailmentJudge | None = None,
+    cache: IndexCache | None = None,
 ) -> CitationCheck:
     """Check the ``[n]`` citations of ``answer`` against ``evidence`` (no LLM, no graph).
 
@@ -67,10 +85,16 @@ def check_citations(
         answer: The draft answer, plain text or Markdown.
         evidence: The session's evidence: a mapping from number to item, any iterable of items, or the ledger.
             A number it does not hold (never issued, or dropped) is invalid.
-        meaning: Also run the meaning rules (names stated together, polarity, opposites); False gives the
-            literal rules alone.
+        meaning: Also run the meaning rules (names stated together, polarity, opposites, and with ``support``
+            claim support and relation direction); False gives the literal rules alone.
+        support: The rules for real answers (the default): claim support (:mod:`._support`), relation
+            direction (:mod:`._direction`), and the meaning rules only against an evidence sentence the claim
+            restates; a sentence's first capital, an acronym's expansion and a step number are no missing name
+            or figure (:mod:`._prose`, :mod:`._acronyms`). False gives the rule book before them.
         judge: An optional entailment judge (e.g. your own LLM call) for cited sentences that passed every
             deterministic rule; the default is none, so the check stays deterministic.
+        cache: Where to keep each evidence item's index (its words, sentences and parses) between checks, e.g.
+            a session's :class:`IndexCache`; None builds them for this check only.
 
     Returns:
         The check; see the module docstring for every rule.
@@ -87,7 +111,7 @@ def check_citations(
     uncited: list[str] = []
     unsupported: list[UnsupportedClaim] = []
     suggested: list[CitationSuggestion] = []
-    finder = Holders(items, indexes)
+    finder = Holders(items, indexes, EvidenceIndex if cache is None else cache.index)
     for sentence in split_sentences(cleaned):
         if not sentence.checked:
             continue
@@ -102,46 +126,129 @@ def check_citations(
             if (figures or lone_names) and not is_lack_statement(claims):
                 uncited.append(_display(raw))
                 if len(uncited) <= _MAX_SUGGESTED_SENTENCES:
-                    agrees = _agrees(claims, lone_names) if meaning and len(claims) <= _MEANING_CHARS else None
+                    agrees = _agrees(claims, lone_names, support) if meaning and len(claims) <= _MEANING_CHARS else None
                     holders = finder.holding(figures, lone_names, agrees)
                     if holders:
                         suggested.append(CitationSuggestion(sentence=_display(raw), evidence=holders))
             continue
-        claim = _claim(claims, numbers, [finder.index(n) for n in numbers], meaning and len(claims) <= _MEANING_CHARS)
+        evid = [finder.index(n) for n in numbers]
+        claim = _claim(claims, evid, meaning and len(claims) <= _MEANING_CHARS, support)
         if claim is None and judge is not None:
             reason = judge(_display(raw), [items[n] for n in numbers])
-            claim = None if reason is None else (
-                [], [], [ClaimConflict(rule="judge", detail=reason)])
+            claim = None if reason is None else _Lacking(conflicts=[ClaimConflict(rule="judge", detail=reason)])
         if claim is not None:
-            figures_missing, names_missing, conflicts = claim
             unsupported.append(UnsupportedClaim(sentence=_display(raw), cited=numbers,
-                                                missing_figures=figures_missing, missing_names=names_missing,
-                                                conflicts=conflicts))
+                                                missing_figures=claim.figures, missing_names=claim.names,
+                                                conflicts=claim.conflicts, unsupported_words=claim.words))
     sources = [CitedSource(n=n, tool=items[n].tool, kind=items[n].kind, content=items[n].content)
                for n in cited]
     return CitationCheck(answer=cleaned, grounded=bool(cited), cited=cited, invalid=invalid, sources=sources,
                          uncited=uncited, unsupported=unsupported, suggested=suggested)
 
 
-def _claim(claims: str, numbers: list[int], evid: list[EvidenceIndex], meaning: bool
-           ) -> tuple[list[str], list[str], list[ClaimConflict]] | None:
-    """(missing figures, missing names, conflicts) of a cited sentence, or None when it is supported."""
+@dataclass
+class _Lacking:
+    """What a cited sentence's evidence does not support."""
+
+    figures: list[str] = field(default_factory=list)
+    """Its figures the evidence lacks."""
+    names: list[str] = field(default_factory=list)
+    """Its names the evidence lacks."""
+    conflicts: list[ClaimConflict] = field(default_factory=list)
+    """The meaning rules' findings (or the judge's)."""
+    words: list[str] = field(default_factory=list)
+    """Its content words no cited sentence says (the support rule)."""
+
+
+def _claim(claims: str, evid: list[EvidenceIndex], meaning: bool, support: bool) -> _Lacking | None:
+    """What the evidence of a cited sentence does not support, or None when it supports all of it."""
+    if support:
+        if is_about_answer(claims) or is_title(claims):
+            return None
+        claims = strip_list_marker(claims)
     names = extract_names(claims)
-    figures_missing = missing_figures(claims, [e.figures for e in evid], [e.runs for e in evid])
-    names_missing = list(dict.fromkeys(nm.text for nm in names
-                                       if not all(any(w in e.words for e in evid) for w in nm.words)))
+    if support:
+        names = known_names(claims, names, evid)
+    figures_missing = missing_figures(to_24_hours(claims) if support else claims,
+                                      [e.figures for e in evid], [e.runs for e in evid])
+    names_missing = list(dict.fromkeys(nm.text for nm in names if not _name_found(nm, evid, support)))
     if figures_missing or names_missing:
-        return figures_missing, names_missing, []
+        return _Lacking(figures=figures_missing, names=names_missing)
     if not meaning or is_lack_statement(claims):
         return None
+    if support:
+        # a name found as an acronym or a plural is checked; the sentence rules look for names word by word
+        names = [n for n in names if all(any(w in e.words for e in evid) for w in n.words)]
     conflicts = [ClaimConflict(rule=rule, detail=detail)  # type: ignore[arg-type]
-                 for rule, detail in meaning_findings(claims, names, evid)]
-    return ([], [], conflicts) if conflicts else None
+                 for rule, detail in meaning_findings(claims, names, evid, anchored=support)]
+    if conflicts or not support:
+        return _Lacking(conflicts=conflicts) if conflicts else None
+    name_words = frozenset(w for n in names for w in n.words)
+    together = [s.text for e in evid for s in e.sentences if len(s.words & name_words) >= 2]
+    reversed_roles = (direction_finding(claims, [n.words for n in names], together)
+                      if len(names) >= 2 and together else None)
+    if reversed_roles is not None:
+        return _Lacking(conflicts=[ClaimConflict(rule="direction", detail=reversed_roles)])
+    against_record = record_finding(claims, tuple(a for e in evid for a in e.attributes))
+    if against_record is not None:
+        return _Lacking(conflicts=[ClaimConflict(rule="record", detail=against_record)])
+    words = unsupported_words(claims, name_words, evid)
+    if words:
+        shown = ", ".join(f'"{w}"' for w in words[:8])
+        return _Lacking(conflicts=[ClaimConflict(rule="support", detail=f"no cited sentence says {shown}")],
+                       words=words)
+    return None
 
 
-def _agrees(claims: str, names: list[Name]) -> Callable[[EvidenceIndex], bool]:
+def _name_found(name: Name, evid: list[EvidenceIndex], support: bool) -> bool:
+    """Every 3+ letter word of ``name`` is a word of the evidence; with ``support`` also as a plural, a place's
+    adjective or a title word, or the whole name as an acronym the evidence spells out (or the reverse), or a
+    US state's postal code (see :mod:`._acronyms`)."""
+    if all(any(w in e.words for e in evid) for w in name.words):
+        return True
+    if not support:
+        return False
+    # a plural ("Sundays" for "Sunday"), a place's adjective ("Chinese" for China) and a title are the same name
+    if all(w in TITLE_WORDS or any(w in e.words or (w.endswith("s") and w[:-1] in e.words)
+                                   or place_word_found(w, e.capitalised_words) for e in evid) for w in name.words):
+        return True
+    forms = name_forms(name.text)
+    return any(forms & e.acronyms for e in evid)
+
+
+def known_names(claims: str, names: list[Name], evid: list[EvidenceIndex]) -> list[Name]:
+    """``names`` without a sentence-initial capitalised word that is only how the sentence starts: the evidence
+    never writes it capitalised mid-sentence, and it reads as an ordinary word (one the evidence writes in
+    lowercase, or, absent from it, a word with an ordinary ending or a comma after it: "Politically, ...")."""
+    out: list[Name] = []
+    for name in names:
+        if not name.words or not is_sentence_start(claims, name.start):
+            out.append(name)
+            continue
+        first = name.words[0]
+        if any(first in e.capitalised for e in evid) or not _ordinary(first, claims, name, evid):
+            out.append(name)
+            continue
+        rest = name.words[1:]
+        if rest:
+            out.append(Name(text=name.text, words=rest, start=name.start))
+    return out
+
+
+def _ordinary(word: str, claims: str, name: Name, evid: list[EvidenceIndex]) -> bool:
+    if word in GLUE_WORDS or word in FUNCTION_WORDS:
+        return True
+    forms = {word, *(word[:-len(end)] for end in _INFLECTIONS if word.endswith(end) and len(word) > len(end) + 3)}
+    if any(forms & e.lowercase_words for e in evid):
+        return True
+    if any(word in e.words for e in evid):
+        return False  # the evidence writes it only capitalised: a name
+    return word.endswith(_ORDINARY_ENDINGS) or claims[name.start + len(word):].startswith(",")
+
+
+def _agrees(claims: str, names: list[Name], support: bool) -> Callable[[EvidenceIndex], bool]:
     """Whether citing one item would give the uncited sentence no meaning conflict."""
-    return lambda index: not meaning_findings(claims, names, [index])
+    return lambda index: not meaning_findings(claims, names, [index], anchored=support)
 
 
 def _as_mapping(

@@ -19,7 +19,7 @@ __all__ = ["CitationCheck", "CitationSuggestion", "CitedSource", "ClaimConflict"
 
 _SENTENCE_CHARS = 300
 
-ConflictRule = Literal["together", "negation", "opposite", "judge"]
+ConflictRule = Literal["together", "negation", "opposite", "direction", "record", "support", "judge"]
 
 
 class CitedSource(BaseModel):
@@ -36,7 +36,10 @@ class ClaimConflict(BaseModel):
 
     rule: ConflictRule = Field(
         description="together (names or figures the evidence never states together), negation (a negation one "
-                    "side has and the other lacks), opposite (an opposite word or another rank), judge (the "
+                    "side has and the other lacks), opposite (an opposite word or another rank), direction (relation "
+                    "roles reversed), record (a JSON record's yes/no attribute given the other value), support "
+                    "(content words no cited sentence says, listed in unsupported_words), "
+                    "judge (the "
                     "entailment judge passed to check_citations).")
     detail: str = Field(description='What was found, e.g. \'"died" where the evidence says "born"\'.')
 
@@ -55,7 +58,12 @@ class UnsupportedClaim(BaseModel):
     conflicts: list[ClaimConflict] = Field(
         default_factory=list,
         description="Checked when every figure and name was found: names not stated together, a negation or an "
-                    "opposite word that the evidence sentence does not share.",
+                    "opposite word that the evidence sentence does not share, reversed roles, unsupported content.",
+    )
+    unsupported_words: list[str] = Field(
+        default_factory=list,
+        description="Content words of the sentence that no cited evidence says in any form: what to drop or "
+                    "correct (the support rule).",
     )
 
 

@@ -11,12 +11,14 @@ import os
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 from types import TracebackType
 from typing import Any
 
 from pydantic import BaseModel
 
 from ..citations import CitationCheck, check_citations
+from ..citations._cache import IndexCache
 from ..errors import ReadOnlyViolation, ToolError
 from ..kg import KnowledgeGraph
 from ..models.chat import ChatModel
@@ -125,6 +127,7 @@ class GraphRAGToolkit:
             write=make_write_state(files_root, max_file_bytes, plan_limits),
         )
         self.ledger = EvidenceLedger(ledger_capacity)
+        self.evidence_indexes = IndexCache(2 * ledger_capacity)
 
     @property
     def kg(self) -> KnowledgeGraph:
@@ -141,6 +144,7 @@ class GraphRAGToolkit:
         session = object.__new__(GraphRAGToolkit)
         session._shared = self._shared
         session.ledger = EvidenceLedger(self._shared.ledger_capacity)
+        session.evidence_indexes = IndexCache(2 * self._shared.ledger_capacity)
         return session
 
     @classmethod
@@ -357,6 +361,7 @@ class GraphRAGToolkit:
 
     async def _check_citations(self, args: CheckCitationsInput) -> CitationCheck:
         # CPU-bound: it runs on a worker thread so the event loop (every other session, the call timeout) keeps
-        # going; it reads a copy of the ledger, which calls running meanwhile may extend.
+        # going; it reads a copy of the ledger, which calls running meanwhile may extend. Each item's index (its
+        # words, sentences and parses) is built once per session, not once per check.
         evidence = {item.n: item for item in self.ledger.items()}
-        return await asyncio.to_thread(check_citations, args.answer, evidence)
+        return await asyncio.to_thread(partial(check_citations, cache=self.evidence_indexes), args.answer, evidence)

@@ -1,0 +1,95 @@
+"""Other forms of one name: acronyms and expansions, places and their adjectives, titles (private).
+
+An answer often spells out what the evidence abbreviates, or abbreviates what it spells out ("FLSA" and "Fair
+Labor Standards Act" name one thing). A name of the claim is found when its initials (of its capitalised words;
+"of", "and", "for", "the" skipped) are an acronym of the evidence (``U.S.`` read as ``US``), or when it is an
+acronym the evidence spells out as a run of capitalised words with those initials. A word of a name is also
+found as the adjective of a place the evidence names ("Chinese" for China, "Pakistani" for Pakistan,
+"Scandinavian" for Scandinavia; :func:`place_word_found`), and a title word ("Governor", "President") is how
+the answer refers to someone, not a name the evidence must repeat.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ._text import fold
+
+__all__ = ["TITLE_WORDS", "US_STATES", "acronym_forms", "initials", "name_forms", "place_word_found"]
+
+TITLE_WORDS = frozenset("""
+president governor senator representative congressman congresswoman mayor minister prime chancellor secretary
+professor doctor judge justice general colonel captain lieutenant sergeant admiral commander officer detective
+king queen prince princess duke duchess pope cardinal bishop reverend father sister brother chief director
+chairman chairwoman ceo actress actor singer rapper photographer cyclist coach
+""".split())
+"""Words that say what someone is ("Governor Doug Ducey", "Actress Sofia Vergara"): not checked in a name."""
+# Endings that make a place's adjective or its people's name, longest first.
+_PLACE_ENDINGS = ("ese", "ians", "ian", "ans", "ity", "ish", "an", "i")
+
+US_STATES = {
+    "alabama": "al", "alaska": "ak", "arizona": "az", "arkansas": "ar", "california": "ca", "colorado": "co",
+    "connecticut": "ct", "delaware": "de", "florida": "fl", "georgia": "ga", "hawaii": "hi", "idaho": "id",
+    "illinois": "il", "indiana": "in", "iowa": "ia", "kansas": "ks", "kentucky": "ky", "louisiana": "la",
+    "maine": "me", "maryland": "md", "massachusetts": "ma", "michigan": "mi", "minnesota": "mn",
+    "mississippi": "ms", "missouri": "mo", "montana": "mt", "nebraska": "ne", "nevada": "nv",
+    "new hampshire": "nh", "new jersey": "nj", "new mexico": "nm", "new york": "ny", "north carolina": "nc",
+    "north dakota": "nd", "ohio": "oh", "oklahoma": "ok", "oregon": "or", "pennsylvania": "pa",
+    "rhode island": "ri", "south carolina": "sc", "south dakota": "sd", "tennessee": "tn", "texas": "tx",
+    "utah": "ut", "vermont": "vt", "virginia": "va", "washington": "wa", "west virginia": "wv",
+    "wisconsin": "wi", "wyoming": "wy", "district of columbia": "dc",
+}
+"""US states and their postal codes: a business record writes "CA" where an answer says "California"."""
+
+_ACRONYM = re.compile(r"\b[A-Z][A-Z&]{1,7}s?\b")
+_RUN = re.compile(r"[A-Z][\w'’\-]*(?:\s+(?:(?:of|and|for|the|on|in|&)\s+)*[A-Z][\w'’\-]*)+")
+_DOTTED = re.compile(r"(?<=\b[A-Z])\.(?=[A-Z]\b)|(?<=\b[A-Z]\.[A-Z])\.")
+_SMALL = frozenset({"of", "and", "for", "the", "on", "in", "&"})
+
+
+def initials(words: list[str]) -> str:
+    """The folded initials of the capitalised words of a name ("Fair Labor Standards Act" -> "flsa")."""
+    return "".join(fold(w[0]) for w in words if w and w not in _SMALL and w[0].isupper())
+
+
+def name_forms(name: str) -> frozenset[str]:
+    """The acronym forms of one name of a claim: itself folded without dots or a plural "s" ("TVs" -> "tv"),
+    its initials, and a US state's postal code."""
+    bare = name.replace(".", "").replace("’s", "").replace("'s", "")
+    folded = fold(bare)
+    forms = {folded, initials(bare.split())}
+    if bare.endswith("s") and bare[:-1].isupper():
+        forms.add(folded[:-1])
+    if folded in US_STATES:
+        forms.add(US_STATES[folded])
+    return frozenset(f for f in forms if len(f) >= 2)
+
+
+def place_word_found(word: str, evidence_words: frozenset[str]) -> bool:
+    """Whether a folded word of a name is the adjective (or people) of a place the evidence names: its stem
+    without the ending equals an evidence word, or that word without a final a/e/y/o, to one letter."""
+    for ending in _PLACE_ENDINGS:
+        if word.endswith(ending) and len(word) - len(ending) >= 4:
+            stem = word[:-len(ending)]
+            break
+    else:
+        return False
+    for other in evidence_words:
+        if other[:4] != stem[:4]:
+            continue
+        base = other[:-1] if other[-1:] in "aeyo" else other
+        if stem in (other, base) or (base.startswith(stem) and len(base) - len(stem) <= 1):
+            return True
+    return False
+
+
+def acronym_forms(text: str) -> frozenset[str]:
+    """The acronyms ``text`` writes (dotted ones too) and the initials of its runs of capitalised words, folded."""
+    text = _DOTTED.sub("", text)
+    forms = {fold(m.group().rstrip("s").replace("&", "")) for m in _ACRONYM.finditer(text)}
+    for m in _RUN.finditer(text):
+        words = m.group().split()
+        forms.add(initials(words))
+        # a run may carry a leading word that is not part of the name ("The Centers for Disease Control")
+        forms.add(initials(words[1:]))
+    return frozenset(f for f in forms if len(f) >= 2)

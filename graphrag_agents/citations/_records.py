@@ -1,0 +1,124 @@
+"""Records: a claim that gives a JSON record's yes/no attribute the other value (private).
+
+Evidence may be a structured record ("OutdoorSeating": false, "Ambience": {"trendy": false}); an answer that
+says the place "offers outdoor seating" or has "a trendy atmosphere" states what the record denies, and every
+word of it is in the evidence, so no other rule sees it. For each cited item that is a JSON object, the
+attributes with a true/false value (a top-level key, or a key inside "Ambience", or inside "BusinessParking" and
+"Music" when the claim also says "parking" / "music") are matched by their words (``OutdoorSeating`` ->
+"outdoor seating", ``RestaurantsTakeOut`` -> "take out" or "takeout"), and a clause that names one is checked:
+not negated where the record says false, negated where it says true.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from ._lemmas import split_compound, word_key
+from ._polarity import negation_cue
+from ._text import LETTERS, fold
+
+__all__ = ["Attribute", "record_attributes", "record_finding"]
+
+# Words of a key that name no attribute: "RestaurantsReservations" is about reservations.
+_GENERIC = frozenset({"restaurants", "restaurant", "business", "has", "good", "for", "accepts", "is"})
+# Groups of attributes whose own words suffice ("trendy"), and those whose group word must be said too.
+_GROUPS = {"ambience": None, "businessparking": "park", "music": "music"}
+_FALSE = frozenset({"false", "no", "none", "u'no'", "'no'", "u'none'"})
+_TRUE = frozenset({"true", "yes", "free", "paid", "u'free'", "'free'", "u'paid'", "'paid'"})
+_CLAUSES = re.compile(r";|,?\s+but\s+|,?\s+while\s+|,?\s+although\s+|,?\s+however\s+|,?\s+whereas\s+|\.\s",
+                      re.IGNORECASE)
+_NEGATED_WORDS = frozenset({"lack", "lacks", "without", "unavailable", "neither"})
+
+
+@dataclass(frozen=True)
+class Attribute:
+    """One yes/no attribute of a record."""
+
+    name: str
+    """Its key as the record writes it, e.g. ``OutdoorSeating``."""
+    keys: tuple[str, ...]
+    """The word keys a claim must say to name it."""
+    joined: str
+    """The key of its words written as one word ("takeout")."""
+    group: str | None
+    """A word key the claim must also say ("park" for a BusinessParking key), or None."""
+    value: bool
+
+
+def _words(key: str) -> list[str]:
+    return [fold(part) for part in split_compound(key) if fold(part) not in _GENERIC]
+
+
+def _truth(value: Any) -> bool | None:
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str):
+        text = value.strip().casefold()
+        return False if text in _FALSE else True if text in _TRUE else None
+    return None
+
+
+def record_attributes(text: str) -> tuple[Attribute, ...]:
+    """The yes/no attributes of ``text`` when it is a JSON object; none otherwise."""
+    if not text.lstrip().startswith("{"):
+        return ()
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return ()
+    if not isinstance(data, dict):
+        return ()
+    out: list[Attribute] = []
+
+    def add(key: str, value: Any, group: str | None) -> None:
+        truth = _truth(value)
+        words = _words(key)
+        if truth is None or not words:
+            return
+        out.append(Attribute(key, tuple(word_key(w) for w in words), word_key("".join(words)), group, truth))
+
+    def walk(node: dict[str, Any]) -> None:
+        for key, value in node.items():
+            if isinstance(value, dict):
+                folded = fold(key)
+                if folded in _GROUPS:
+                    for inner, leaf in value.items():
+                        add(inner, leaf, _GROUPS[folded])
+                elif folded == "attributes":
+                    walk(value)
+            elif isinstance(value, str) and value.lstrip().startswith("{"):
+                # some records nest a group as a Python-like string: {'garage': False, 'street': True}
+                try:
+                    parsed = json.loads(value.replace("'", '"').replace("False", "false").replace("True", "true"))
+                except ValueError:
+                    continue
+                if isinstance(parsed, dict) and fold(key) in _GROUPS:
+                    for inner, leaf in parsed.items():
+                        add(inner, leaf, _GROUPS[fold(key)])
+            else:
+                add(key, value, None)
+
+    walk(data)
+    return tuple(out)
+
+
+def record_finding(claim: str, attributes: tuple[Attribute, ...]) -> str | None:
+    """What a clause of ``claim`` says against a yes/no attribute of the cited records, or None."""
+    if not attributes:
+        return None
+    for clause in _CLAUSES.split(claim):
+        words = LETTERS.findall(clause)
+        keys = {word_key(w) for w in words}
+        negated = negation_cue(clause) is not None or any(fold(w) in _NEGATED_WORDS for w in words)
+        for attribute in attributes:
+            named = all(k in keys for k in attribute.keys) or attribute.joined in keys
+            if not named or (attribute.group is not None and attribute.group not in keys):
+                continue
+            if negated == attribute.value:
+                said = "denies" if negated else "states"
+                return (f"the claim {said} {attribute.name}; the record gives it as "
+                        f"{str(attribute.value).lower()}")
+    return None
