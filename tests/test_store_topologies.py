@@ -122,7 +122,8 @@ async def test_concurrent_ingests_of_one_document_store_it_once_on_the_cluster(c
                                        b.ingest(text=text, document_id="doc", plan=_NONE))
         assert {r.documents[0].status for r in reports} <= {"ingested", "unchanged"}
         (chunks, ids), = await a.store.ro_query("MATCH (c:Chunk) RETURN count(c), count(DISTINCT c.id)")
-        assert chunks == ids == reports[0].documents[0].chunks
+        # The writer that loses the race reports the document unchanged, with no chunks of its own.
+        assert chunks == ids == max(r.documents[0].chunks for r in reports) > 0
         assert (await a.status()).documents == 1
     finally:
         await a.store.delete()
