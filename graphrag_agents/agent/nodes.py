@@ -22,6 +22,7 @@ from ._text_tool_calls import salvage_text_tool_calls
 from .confidence import answer_probability, missing_logprobs, token_logprobs
 from .confirm import CONFIRM_SYSTEM_PROMPT, confirm_prompt, confirm_response_format, parse_confirm
 from .drafting import StructuredDraft, draft_prompt, parse_draft, response_format, structured_revision_prompt
+from .fit import ShownItem, answer_fit
 from .gate import AcceptRule, last_ai_text, verify_draft
 from .prompts import (
     FINAL_ANSWER_PROMPT,
@@ -31,7 +32,6 @@ from .prompts import (
     evidence_prompt,
     revision_prompt,
 )
-from .question_fit import ShownItem, answer_fit
 from .reader import ReaderView, reader_evidence, reader_titles
 from .state import AbstainReason, AgentMode, Drafting, GroundedAgentState, TokenUsage, ToolCallRecord, add_usage
 from .structured import StructuredCaller, as_ai_message
