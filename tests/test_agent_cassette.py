@@ -100,7 +100,7 @@ def test_ask_replays_the_structured_path(tmp_path: Path, model_env: None, monkey
     asyncio.run(_build(tmp_path))
     with _recorder().use_cassette(str(STRUCTURED_CASSETTE)) as cassette:
         code = main(["ask", QUESTION, "--data-dir", str(tmp_path), "--graph", "cassette", "--mode", "retrieve_first",
-                     "--confirm", "--json"])
+                     "--confirm", "--json", "--no-hops", "--no-choice-check"])
     out = capsys.readouterr().out
     if cassette.rewound:
         assert cassette.all_played, "the run made fewer model calls than the recording"
@@ -138,7 +138,7 @@ def test_ask_replays_the_models_confidence(tmp_path: Path, model_env: None, monk
     asyncio.run(_build(tmp_path))
     with _recorder().use_cassette(str(CONFIDENCE_CASSETTE)) as cassette:
         code = main(["ask", QUESTION, "--data-dir", str(tmp_path), "--graph", "cassette", "--mode", "retrieve_first",
-                     "--confirm", "--min-confidence", "0.3", "--json"])
+                     "--confirm", "--min-confidence", "0.3", "--json", "--no-hops", "--no-choice-check"])
     out = capsys.readouterr().out
     if cassette.rewound:
         assert cassette.all_played, "the run made fewer model calls than the recording"

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolCall, ToolMessage
@@ -19,10 +19,12 @@ from ..errors import ConfigurationError, ToolError
 from ..tools.results import RetrieveResult, ToolResult
 from ..tools.toolkit import READ_TOOLS, GraphRAGToolkit
 from ._text_tool_calls import salvage_text_tool_calls
+from .chain_nodes import ChainNodes
 from .confidence import answer_probability, missing_logprobs, token_logprobs
 from .confirm import CONFIRM_SYSTEM_PROMPT, confirm_prompt, confirm_response_format, parse_confirm
 from .drafting import StructuredDraft, draft_prompt, parse_draft, response_format, structured_revision_prompt
 from .fit import ShownItem, answer_fit
+from .fit.sides import choice_options as choice_sides
 from .gate import AcceptRule, last_ai_text, verify_draft
 from .prompts import (
     FINAL_ANSWER_PROMPT,
@@ -48,8 +50,10 @@ class Nodes:
                  refusal: str, min_score: float | None, accept: AcceptRule, system_prompt: str | None,
                  max_tool_rounds: int, retrieve_options: dict[str, Any], evidence_chars: int,
                  text_tool_calls: bool, repair_citations: bool, drafting: Drafting, reader: ReaderView,
-                 answer_fit: bool, confirm: bool, supporting_sentence: bool, min_confidence: float | None) -> None:
+                 answer_fit: bool, confirm: bool, supporting_sentence: bool, min_confidence: float | None,
+                 choice_check: bool = False) -> None:
         self.mode = mode
+        self.choice_check = choice_check
         self.min_confidence = min_confidence
         self.supporting_sentence = supporting_sentence
         self.answer_fit = answer_fit
@@ -75,6 +79,8 @@ class Nodes:
                              for tool in tools}
         self.tool_node = ToolNode(tools)
         self.model = model
+        self.chain: ChainNodes | None = None
+        """The hop chain's nodes and the choice check (``retrieve_first``, structured drafting)."""
         logprobs = min_confidence is not None
         self.structured = StructuredCaller(model, response_format(sentence=supporting_sentence), logprobs=logprobs)
         self.confirmer = StructuredCaller(model, confirm_response_format())
@@ -139,7 +145,8 @@ class Nodes:
             "sources": [], "tool_calls": [], "llm_calls": 0, "tokens": TokenUsage(input=0, output=0, total=0),
             "revisions": 0, "repaired": False, "tool_rounds": 0, "best_score": None, "context": "",
             "short_answer": "", "shown": None, "shown_titles": [], "fit": [], "confirmed": None,
-            "confidence": None,
+            "confidence": None, "hops": [], "plan_by": None, "chain": [], "missing_hop": None, "choice": None,
+            "labels": [],
         }
 
     async def gate(self, state: State) -> Update:
@@ -258,6 +265,15 @@ class Nodes:
                 update.update(usage, confirmed=confirmed)
                 if not confirmed:
                     return {**update, "verdict": "refused", **self.abstain("not_confirmed")}
+            if structured is not None and self.choice_check and self.chain is not None:
+                ledger = self.session(state).ledger
+                cited = [(n, item.content) for n in verdict.check.cited if (item := ledger.get(n)) is not None]
+                sides = [side.text for side in choice_sides(state["question"])]
+                picked, usage = await self.chain.choose(cast(State, {**dict(state), **update}), state["question"],
+                                                        structured.answer, cited, sides, config)
+                update.update(usage)
+                if picked is False:
+                    return {**update, "verdict": "refused", **self.abstain("not_chosen")}
             served = [AIMessage(verdict.answer, id=state["messages"][-1].id)] if structured else []
             return {**update, "verdict": "accepted", "answer": verdict.answer, "abstained": False,
                     "abstain_reason": None, "sources": [item.model_dump(mode="json") for item in verdict.sources],

@@ -9,7 +9,9 @@ weights (each module names the case it came from):
 * **choice** (:mod:`.sides`): a comparison needs evidence about each side;
 * **anchor** (:mod:`.anchor`): the cited items must be about the question's names, or one hop from them;
 * **kind** and **order** (:mod:`.figures`): a number for "how many", a date for "when", and a comparison's
-  answer on the side the evidence's own years or heights put first.
+  answer on the side the evidence's own years or heights put first;
+* **bridge** (:mod:`.bridge`): the answer carries the head noun of an entity the question describes but does not
+  ask for (the hop chain also checks its own bridge entities, :mod:`~graphrag_agents.agent.chain_nodes`).
 
 A finding leads to the revision turn (with the finding in words) and then to the fixed refusal, as a failed
 check does. Nothing was tuned on the questions it is measured on (``docs/agent.md``).
@@ -20,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .anchor import anchor_problem
+from .bridge import bridge_problem
 from .echo import echo_problem
 from .figures import Figure, Reader, kind_problem, order_problem
 from .names import question_names, quoted_names, subject_item, words
@@ -67,4 +70,6 @@ def answer_fit(question: str, answer: str, cited: Sequence[int], shown: Sequence
             problems.append(FitProblem("order", order))
     if anchor := anchor_problem(question, cited_items, shown):
         problems.append(anchor)
+    if not yes_no and not options and (bridge := bridge_problem(question, answer)):
+        problems.append(bridge)
     return problems
