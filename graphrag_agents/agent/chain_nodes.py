@@ -35,7 +35,7 @@ from .fit.shown import FitProblem
 from .hop_check import HopStep, MissingHop, chain_text, check_hop, hop_subject
 from .hop_plan import PLAN_SYSTEM_PROMPT, fill, is_comparison, parse_plan, plan_prompt, plan_response_format, rule_hops
 from .prompts import STRUCTURED_SYSTEM_PROMPT
-from .reader import reader_evidence
+from .reader import ReaderView, reader_evidence
 from .state import GroundedAgentState, add_usage
 from .structured import StructuredCaller
 
@@ -46,6 +46,11 @@ __all__ = ["ChainNodes"]
 
 State = GroundedAgentState
 Update = dict[str, Any]
+
+HOP_READER = ReaderView(passages=3, facts=1, passage_chars=700, max_chars=2600)
+"""The evidence each hop's drafting turn shows: a single-hop question needs fewer passages than the whole
+multi-hop question's view (:class:`ReaderView`'s default, 4), and every hop costs a call, so its prompt is kept
+to about 700 tokens."""
 
 
 class ChainNodes:
@@ -96,7 +101,7 @@ class ChainNodes:
                       "evidence": result.evidence_numbers(), "error": None})
         if not result.evidence_numbers():
             return {**update, **self.missing(index, question, "retrieve found nothing")}
-        context, shown = reader_evidence(result, nodes.reader)
+        context, shown = reader_evidence(result, HOP_READER)
         prompt = [SystemMessage(STRUCTURED_SYSTEM_PROMPT), HumanMessage(draft_prompt(question, context))]
         response = await nodes.structured.ainvoke(prompt, config)
         update.update({"llm_calls": state.get("llm_calls", 0) + 1,
