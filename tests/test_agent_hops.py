@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fake_chat import ScriptedChatModel, evidence_number
+from fake_chat import ScriptedChatModel, evidence_number, tool_call
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 
 from graphrag_agents.agent import REFUSAL, GroundedAnswer, build_grounded_agent
@@ -88,7 +88,7 @@ def pick(option: str) -> Callable[[list[BaseMessage]], AIMessage]:
 async def run(kg: KnowledgeGraph, question: str, *steps: Any, **options: Any) -> tuple[GroundedAnswer,
                                                                                           ScriptedChatModel]:
     model = ScriptedChatModel(steps=list(steps))
-    agent = build_grounded_agent(model, GraphRAGToolkit(kg, read_only=True), mode="retrieve_first", **options)
+    agent = build_grounded_agent(model, GraphRAGToolkit(kg, read_only=True), **{"mode": "retrieve_first", **options})
     return GroundedAnswer.from_state(await agent.ainvoke({"question": question})), model
 
 
@@ -257,3 +257,44 @@ def test_choice_options_are_shuffled_alike_and_end_with_none_of_these() -> None:
     assert choice_options(QUESTION, "Uppsala", [DIRECTOR], ["Mara Lind"]) == options
     assert choice_options("Is Uppsala in Sweden?", "yes", [DIRECTOR]) == []
     assert parse_choice('{"choice": "B"}', options) == options[1] and parse_choice("{}", options) is None
+
+
+# -- tools mode: the hops a tool-calling model reports --------------------------------------------------------
+
+
+def final_with_hops(answer: str, hops: list[tuple[str, str, str]]) -> Callable[[list[BaseMessage]], AIMessage]:
+    """The structured final answer reporting ``hops`` (question, answer, claim of the cited item)."""
+
+    def step(messages: list[BaseMessage]) -> AIMessage:
+        text = "\n".join(m.text for m in messages)
+        walked = [{"question": q, "answer": a, "evidence": [evidence_number(text, claim)]} for q, a, claim in hops]
+        return AIMessage(json.dumps({"answer": answer, "evidence": walked[-1]["evidence"], "hops": walked}))
+
+    return step
+
+
+def tools_steps(final: Callable[[list[BaseMessage]], AIMessage]) -> list[Any]:
+    return [AIMessage("", tool_calls=[tool_call("retrieve", {"question": "Who is the director of film Blue Harbour?"})]),
+            AIMessage("", tool_calls=[tool_call("retrieve", {"question": "Where was Mara Lind born?"})]),
+            AIMessage("Uppsala."), final]
+
+
+async def test_tools_mode_serves_a_reported_chain_with_every_hop_cited(graphs: dict[str, KnowledgeGraph]) -> None:
+    final = final_with_hops("Uppsala", [("Who is the director of film Blue Harbour?", "Mara Lind", "directed by"),
+                                        ("Where was Mara Lind born?", "Uppsala", "born in Uppsala")])
+    result, model = await run(graphs["full"], QUESTION, *tools_steps(final), mode="tools", drafting="structured")
+    assert not result.abstained and [step["answer"] for step in result.chain] == ["Mara Lind", "Uppsala"]
+    assert result.answer.endswith(f"(Blue Harbour -> Mara Lind [{result.chain[0]['evidence'][0]}] -> Uppsala "
+                                  f"[{result.chain[1]['evidence'][0]}]).")
+    schema = model.call_kwargs[3]["response_format"]["json_schema"]["schema"]
+    assert schema["required"] == ["answer", "evidence", "hops"]
+    assert "retrieve the first hop's question" in model.calls[0][0].text
+
+
+async def test_tools_mode_refuses_a_reported_hop_no_sentence_states(graphs: dict[str, KnowledgeGraph]) -> None:
+    # The director's paragraph is missing; the model reports the second hop from the film's paragraph.
+    final = final_with_hops("Uppsala", [("Who is the director of film Blue Harbour?", "Mara Lind", "directed by"),
+                                        ("Where was Mara Lind born?", "Uppsala", "premiered")])
+    result, _ = await run(graphs["missing"], QUESTION, *tools_steps(final), mode="tools", drafting="structured")
+    assert result.abstain_reason == "missing_hop" and result.missing_hop is not None
+    assert result.missing_hop["index"] == 2

@@ -26,6 +26,7 @@ from .drafting import StructuredDraft, draft_prompt, parse_draft, response_forma
 from .fit import ShownItem, answer_fit
 from .fit.sides import choice_options as choice_sides
 from .gate import AcceptRule, last_ai_text, verify_draft
+from .hop_check import chain_text
 from .prompts import (
     FINAL_ANSWER_PROMPT,
     RETRIEVE_FIRST_SYSTEM_PROMPT,
@@ -38,6 +39,7 @@ from .reader import ReaderView, reader_evidence, reader_titles
 from .state import AbstainReason, AgentMode, Drafting, GroundedAgentState, TokenUsage, ToolCallRecord, add_usage
 from .structured import StructuredCaller, as_ai_message
 from .structured_gate import verify_structured
+from .tools_chain import check_tools_chain
 
 State = GroundedAgentState
 Update = dict[str, Any]
@@ -83,6 +85,7 @@ class Nodes:
         """The hop chain's nodes and the choice check (``retrieve_first``, structured drafting)."""
         logprobs = min_confidence is not None
         self.structured = StructuredCaller(model, response_format(sentence=supporting_sentence), logprobs=logprobs)
+        self.final_caller = StructuredCaller(model, response_format(hops=True), logprobs=logprobs)
         self.confirmer = StructuredCaller(model, confirm_response_format())
         self.bound: Runnable[Any, BaseMessage] = model
         if mode == "tools":
@@ -233,7 +236,7 @@ class Nodes:
         (the instruction is added once; a revision turn already ends the conversation with its findings)."""
         added = [] if isinstance(state["messages"][-1], HumanMessage) else \
             [HumanMessage(FINAL_ANSWER_PROMPT.format(question=state["question"]))]
-        response = await self.structured.ainvoke([SystemMessage(self.system), *state["messages"], *added], config)
+        response = await self.final_caller.ainvoke([SystemMessage(self.system), *state["messages"], *added], config)
         return self.drafted(state, response, added)
 
     async def verify(self, state: State, config: RunnableConfig) -> Update:
@@ -253,7 +256,25 @@ class Nodes:
         update: Update = {"draft": draft, "citation_check": verdict.check.model_dump(mode="json"),
                           "repaired": verdict.repaired, "short_answer": structured.answer if structured else "",
                           "fit": []}
-        misfit = self.misfit(state, structured, verdict.check.cited) if verdict.accepted and structured else []
+        served_text = verdict.answer
+        walked = None
+        if verdict.accepted and structured is not None and self.mode == "tools":
+            # The hops a tool-calling model reports are checked like retrieve_first's chain; a checked chain of
+            # two hops or more stands in for the one-hop answer-fit rules (its own rules ran on each hop).
+            issued = [n for call in state.get("tool_calls") or [] for n in call["evidence"]]
+            walked = await check_tools_chain(state["question"], draft, structured, self.session(state), issued,
+                                             self.accept)
+            if walked is not None and walked.missing is not None:
+                return {**update, "verdict": "refused", "missing_hop": walked.missing, "chain": walked.chain,
+                        **self.abstain("missing_hop")}
+            if walked is not None and walked.bridge is not None:
+                return {**update, "fit": [walked.bridge], "verdict": "refused", **self.abstain("off_question")}
+            if walked is not None and len(walked.chain) > 1:
+                update["chain"] = walked.chain
+                served_text = f"{verdict.answer.rstrip('.')} ({chain_text(walked.chain)})."
+        chained = walked is not None and len(walked.chain) > 1
+        misfit = self.misfit(state, structured, verdict.check.cited) if verdict.accepted and structured and \
+            not chained else []
         if misfit:
             update["fit"] = misfit
         elif verdict.accepted:
@@ -274,8 +295,8 @@ class Nodes:
                 update.update(usage)
                 if picked is False:
                     return {**update, "verdict": "refused", **self.abstain("not_chosen")}
-            served = [AIMessage(verdict.answer, id=state["messages"][-1].id)] if structured else []
-            return {**update, "verdict": "accepted", "answer": verdict.answer, "abstained": False,
+            served = [AIMessage(served_text, id=state["messages"][-1].id)] if structured else []
+            return {**update, "verdict": "accepted", "answer": served_text, "abstained": False,
                     "abstain_reason": None, "sources": [item.model_dump(mode="json") for item in verdict.sources],
                     "messages": served}
         revisions = state.get("revisions", 0)
