@@ -274,8 +274,8 @@ def final_with_hops(answer: str, hops: list[tuple[str, str, str]]) -> Callable[[
 
 
 def tools_steps(final: Callable[[list[BaseMessage]], AIMessage]) -> list[Any]:
-    return [AIMessage("", tool_calls=[tool_call("retrieve", {"question": "Who is the director of film Blue Harbour?"})]),
-            AIMessage("", tool_calls=[tool_call("retrieve", {"question": "Where was Mara Lind born?"})]),
+    hops = ["Who is the director of film Blue Harbour?", "Where was Mara Lind born?"]
+    return [*(AIMessage("", tool_calls=[tool_call("retrieve", {"question": hop})]) for hop in hops),
             AIMessage("Uppsala."), final]
 
 
