@@ -68,7 +68,7 @@ class ChainNodes:
             return {"hops": [], "plan_by": None}
         steps = rule_hops(question)
         if steps is not None:
-            return {"hops": steps, "plan_by": "rules"}
+            return {"hops": steps if len(steps) > 1 else [], "plan_by": "rules"}
         prompt = [SystemMessage(PLAN_SYSTEM_PROMPT), HumanMessage(plan_prompt(question))]
         response = await self.planner.ainvoke(prompt, config)
         planned = parse_plan(response.text) or []

@@ -80,6 +80,9 @@ _OF = re.compile(rf"\bthe\s+(?P<rel>{_REL})\s+of\s+(?P<kind>{_KINDS})(?P<name>{_
                  r"(?P<tail>(?:\s+[a-z][\w-]*)*)\s*\?\s*$")
 # "<Name>'s <relation>" ("Lothair Ii's mother", "Raghnall Mac Ruaidhrí's paternal grandfather").
 _POSSESSIVE = re.compile(rf"(?P<name>{_NAME})['’]s\s+(?P<rel>{_KIN}|{'|'.join(sorted(_PERSON_RELATIONS))})\b(?![-'’])")
+# "Who is X's mother?", "Who is the father of X?": one relation of one name.
+_ONE_HOP = re.compile(rf"^(?:[Ww]ho|[Ww]hat)\s+(?:is|was|are|were)\s+(?:(?P<name>{_NAME})['’]s\s+{_REL}|the\s+{_REL}"
+                      rf"\s+of\s+{_KINDS}{_NAME})\s*\?\s*$")
 _KIN_OF = re.compile(rf"\bthe\s+(?P<rel>{_KIN})\s+of\s+(?P<kind>{_KINDS})(?P<name>{_NAME})\s*\?\s*$")
 # "the province of Quebec" names a place; it is not a relation of it.
 _PLACE_WORDS = frozenset("""province state city county country town village island river region district
@@ -98,10 +101,18 @@ def is_comparison(question: str) -> bool:
 
 
 def rule_hops(question: str) -> list[str] | None:
-    """The plan the relative-phrase rules read in ``question`` (two steps or more), or None when they read none."""
+    """The plan the relative-phrase rules read in ``question``: two steps or more, ``[question]`` when they read it
+    as one hop ("Who is Lothair II's mother?": no planning call), or None when they read nothing."""
     question = " ".join(question.split())
     if is_comparison(question) or _RELATIVE.search(question):
         return None
+    steps = _chain(question)
+    if steps is None and _ONE_HOP.match(question):
+        return [question]
+    return steps
+
+
+def _chain(question: str) -> list[str] | None:
     if (kin := _KIN_OF.search(question)) and question[:kin.start()].strip().lower() in ("who is", "who was"):
         first, second = _TWO_HOP_KIN[kin["rel"]]
         return [f"Who is the {first} of {kin['kind']}{kin['name']}?", f"Who is the {second} of #1?"]
@@ -122,7 +133,7 @@ def rule_hops(question: str) -> list[str] | None:
         rest = f"{question[:found.start()]}#1{found['tail']}?"
         if not _BARE.match(rest):
             word = "Who" if found["rel"].split()[-1] in _PERSON_RELATIONS else "What"
-            inner = rule_hops(f"{word} is the {found['rel']} of {found['kind']}{found['name']}?")
+            inner = _chain(f"{word} is the {found['rel']} of {found['kind']}{found['name']}?")
             head = inner or [f"{word} is the {found['rel']} of {found['kind']}{found['name']}?"]
             return [*head, _renumber(rest, len(head))] if len(head) < MAX_HOPS else None
     return None
@@ -135,8 +146,9 @@ def _renumber(step: str, last: int) -> str:
 
 def plan_prompt(question: str) -> str:
     """The planning turn: worked examples, the question and the reply format."""
-    shots = "\n".join(f"Question: {q}\n{json.dumps({'steps': s})}" for q, s in _EXAMPLES)
-    return (f"{shots}\nQuestion: {' '.join(question.split())}\n"
+    shots = "\n\n".join(f"Example {i}. Question: {q}\nReply: {json.dumps({'steps': s})}"
+                         for i, (q, s) in enumerate(_EXAMPLES, 1))
+    return (f"{shots}\n\nNow split this question (not the examples): {' '.join(question.split())}\n"
             'Reply with JSON only: {"steps": [<the single-hop questions, in order>]}.')
 
 
