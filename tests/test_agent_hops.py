@@ -17,6 +17,7 @@ from graphrag_agents.agent import REFUSAL, GroundedAnswer, build_grounded_agent
 from graphrag_agents.agent.choice import NONE_OF_THESE, choice_options, parse_choice
 from graphrag_agents.agent.fit.bridge import bridge_problem
 from graphrag_agents.agent.fit.kind import expected_kind, kind_mismatch, label_index
+from graphrag_agents.agent.hop_check import hop_subject
 from graphrag_agents.agent.hop_plan import fill, is_comparison, parse_plan, rule_hops
 from graphrag_agents.ingest.records import ChunkRecord, DocumentBatch, DocumentRecord, EntityRecord, entity_id
 from graphrag_agents.ingest.writer import write_document
@@ -217,6 +218,12 @@ def test_comparisons_take_the_single_path() -> None:
 ])
 def test_a_plan_must_be_a_chain(reply: str, steps: list[str] | None) -> None:
     assert parse_plan(reply) == steps
+
+
+def test_a_first_hops_subject_is_its_main_name() -> None:
+    assert hop_subject("Who is Alexander Of Masovia's father?", "Who is Alexander Of Masovia's father?", []) == \
+        "Alexander Of Masovia"
+    assert hop_subject("Where was #1 born?", "Where was Mara Lind born?", ["Mara Lind"]) == "Mara Lind"
 
 
 def test_fill_substitutes_earlier_answers() -> None:

@@ -29,6 +29,7 @@ from .gate import AcceptRule, verify_draft
 __all__ = ["HopStep", "MissingHop", "chain_text", "check_hop", "hop_subject", "render_hop"]
 
 _REFERENCE = re.compile(r"#(\d)")
+_POSSESSIVE = re.compile(r"['’]s$")
 _MAX_TRIES = 4
 
 
@@ -64,7 +65,7 @@ def hop_subject(template: str, question: str, answers: Sequence[str]) -> str:
     if quoted:
         return quoted[0].text
     names = sorted(question_names(question), key=lambda n: (-len(n.words), n.start))
-    return names[0].text if names else ""
+    return _POSSESSIVE.sub("", names[0].text) if names else ""
 
 
 def render_hop(subject: str, answer: str, n: int | None) -> str:
