@@ -100,7 +100,7 @@ def test_ask_replays_the_structured_path(tmp_path: Path, model_env: None, monkey
     asyncio.run(_build(tmp_path))
     with _recorder().use_cassette(str(STRUCTURED_CASSETTE)) as cassette:
         code = main(["ask", QUESTION, "--data-dir", str(tmp_path), "--graph", "cassette", "--mode", "retrieve_first",
-                     "--confirm", "--json"])
+                     "--confirm", "--json", "--no-hops", "--no-choice-check"])
     out = capsys.readouterr().out
     if cassette.rewound:
         assert cassette.all_played, "the run made fewer model calls than the recording"
@@ -138,7 +138,7 @@ def test_ask_replays_the_models_confidence(tmp_path: Path, model_env: None, monk
     asyncio.run(_build(tmp_path))
     with _recorder().use_cassette(str(CONFIDENCE_CASSETTE)) as cassette:
         code = main(["ask", QUESTION, "--data-dir", str(tmp_path), "--graph", "cassette", "--mode", "retrieve_first",
-                     "--confirm", "--min-confidence", "0.3", "--json"])
+                     "--confirm", "--min-confidence", "0.3", "--json", "--no-hops", "--no-choice-check"])
     out = capsys.readouterr().out
     if cassette.rewound:
         assert cassette.all_played, "the run made fewer model calls than the recording"
@@ -155,3 +155,44 @@ def test_ask_replays_the_models_confidence(tmp_path: Path, model_env: None, monk
     else:
         assert result["abstain_reason"] != "low_confidence"
     assert os.environ["OPENAI_API_KEY"] not in CONFIDENCE_CASSETTE.read_text(encoding="utf-8")
+
+
+HOPS_CASSETTE = CASSETTES / "ask_hops_local_1.5b.yaml"
+
+
+def test_ask_replays_the_hop_chain(tmp_path: Path, model_env: None, monkeypatch: pytest.MonkeyPatch,
+                                   capsys: pytest.CaptureFixture[str]) -> None:
+    """The default ``retrieve_first`` path on a question the relative-phrase rules leave to the model: the
+    planning call in its own schema, then per hop a retrieve and a structured draft, then the choice check; the
+    run serves the chain's answer, or names the hop no evidence answered."""
+    monkeypatch.setenv("OPENAI_API_BASE", STRUCTURED_SERVER)
+    asyncio.run(_build(tmp_path))
+    with _recorder().use_cassette(str(HOPS_CASSETTE)) as cassette:
+        code = main(["ask", QUESTION, "--data-dir", str(tmp_path), "--graph", "cassette", "--mode", "retrieve_first",
+                     "--json"])
+    out = capsys.readouterr().out
+    if cassette.rewound:
+        assert cassette.all_played, "the run made fewer model calls than the recording"
+    bodies = [json.loads(r.body) for r in cassette.requests]
+    names = [b.get("response_format", {}).get("json_schema", {}).get("name") for b in bodies]
+    assert names[0] == "hop_plan" and bodies[0]["messages"][-1]["content"].endswith(
+        'Reply with JSON only: {"steps": [<the single-hop questions, in order>]}.')
+    result = json.loads(out)
+    assert result["llm_calls"] == len(cassette.requests) and result["tokens"]["total"] > 0
+    retrieves = [c for c in result["tool_calls"] if c["name"] == "retrieve"]
+    if result["chain"] or result["abstain_reason"] == "missing_hop":  # the model planned a chain
+        drafts = [n for n in names if n == "grounded_answer"]
+        assert len(retrieves) == len(drafts) and all(c["by"] == "agent" for c in retrieves)
+        assert retrieves[0]["args"]["question"] != QUESTION  # each hop retrieves its own sub-question
+    if code == 0 and result["chain"]:  # served: every hop cited, the chain in the answer
+        assert all(step["evidence"] for step in result["chain"])
+        cited = {s["n"] for s in result["sources"]}
+        assert all(step["evidence"][0] in cited for step in result["chain"])
+        assert result["answer"].endswith(f"({result['chain_text']}).") and names[-1] in ("answer_choice",
+                                                                                       "grounded_answer")
+    elif code == 1:
+        assert result["answer"] == REFUSAL
+        if result["abstain_reason"] == "missing_hop":
+            assert result["missing_hop"]["question"] and result["missing_hop"]["index"] >= 1
+    assert len(cassette.requests) <= 2 + 2 * len(retrieves)
+    assert os.environ["OPENAI_API_KEY"] not in HOPS_CASSETTE.read_text(encoding="utf-8")

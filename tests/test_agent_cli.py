@@ -115,7 +115,8 @@ def test_demo_with_a_model_runs_the_agent(
         return AIMessage(f"The band is Rush, whose album Counterparts came out in 1993 [{n}].")
 
     _scripted(monkeypatch, draft)
-    code = cli.main(["demo", "--data-dir", str(graph_dir), "--extractor", "ner", "--mode", "retrieve_first"])
+    code = cli.main(["demo", "--data-dir", str(graph_dir), "--extractor", "ner", "--mode", "retrieve_first",
+                     "--no-hops", "--no-choice-check"])
     out = capsys.readouterr().out
     assert code == 0 and "Agent (retrieve_first mode, model scripted/test):" in out
     assert re.search(r"^Answer: The band is Rush, whose album Counterparts came out in 1993 \[\d+\]\.$", out, re.M)
@@ -191,7 +192,7 @@ def test_ask_structured_prints_the_short_answer_and_the_refusal(
     # With --confirm the model is asked whether its evidence states the answer: it says yes, then no.
     model = _scripted(monkeypatch, draft, AIMessage('{"supported": true}'))
     code = cli.main(["ask", QUESTION, "--data-dir", str(graph_dir), "--graph", "demo", "--mode", "retrieve_first",
-                     "--confirm", "--json"])
+                     "--confirm", "--json", "--no-hops", "--no-choice-check"])
     captured = capsys.readouterr()
     result = json.loads(captured.out)
     assert code == 0 and result["short_answer"] == "Rush" and re.fullmatch(r"Answer: Rush \[\d+\]\.", result["answer"])
@@ -199,17 +200,18 @@ def test_ask_structured_prints_the_short_answer_and_the_refusal(
     assert result["confirmed"] is True and result["llm_calls"] == 2 and len(model.calls) == 2
     _scripted(monkeypatch, draft, AIMessage('{"supported": false}'))
     code = cli.main(["ask", QUESTION, "--data-dir", str(graph_dir), "--graph", "demo", "--mode", "retrieve_first",
-                     "--confirm", "--json"])
+                     "--confirm", "--json", "--no-hops", "--no-choice-check"])
     captured = capsys.readouterr()
     result = json.loads(captured.out)
     assert code == 1 and result["abstain_reason"] == "not_confirmed" and "→ refusal (not_confirmed)" in captured.err
     model = _scripted(monkeypatch, draft)
     code = cli.main(["ask", QUESTION, "--data-dir", str(graph_dir), "--graph", "demo", "--mode", "retrieve_first",
-                     "--json"])
+                     "--json", "--no-hops", "--no-choice-check"])
     assert code == 0 and json.loads(capsys.readouterr().out)["confirmed"] is None and len(model.calls) == 1
 
     _scripted(monkeypatch, AIMessage('{"answer": "not in evidence", "evidence": []}'))
-    code = cli.main(["ask", QUESTION, "--data-dir", str(graph_dir), "--graph", "demo", "--mode", "retrieve_first"])
+    code = cli.main(["ask", QUESTION, "--data-dir", str(graph_dir), "--graph", "demo", "--mode", "retrieve_first",
+                     "--no-hops"])
     out = capsys.readouterr().out
     assert code == 1 and f"Answer: {REFUSAL}" in out and "abstained: not_in_evidence" in out
     assert "the model answered that the evidence does not say → refusal" in out

@@ -15,7 +15,8 @@ from acme_corpus import acme_and_globex_graph
 from fake_chat import ScriptedChatModel, evidence_number
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 
-from graphrag_agents.agent import GroundedAnswer, answer_confidence, build_grounded_agent
+from graphrag_agents.agent import GroundedAnswer, answer_confidence
+from graphrag_agents.agent import build_grounded_agent as build_agent
 from graphrag_agents.agent.confidence import token_logprobs
 from graphrag_agents.errors import ConfigurationError
 from graphrag_agents.kg import KnowledgeGraph
@@ -71,6 +72,12 @@ def test_a_reply_without_an_answer_string_has_no_confidence() -> None:
 
 
 # -- the agent applies it ----------------------------------------------------------------------------------------
+
+
+def build_grounded_agent(*args: Any, **kwargs: Any) -> Any:
+    """The agent on the single-retrieve path these tests cover (the hop chain and the choice check have their own
+    tests, ``test_agent_hops.py``)."""
+    return build_agent(*args, **{"hops": False, "choice_check": False, **kwargs})
 
 
 @pytest.fixture(scope="module")

@@ -22,16 +22,23 @@ from graphrag_agents.agent import (
     GroundedAnswer,
     ReaderView,
     StructuredDraft,
-    build_grounded_agent,
     parse_draft,
     reader_evidence,
     render_draft,
 )
+from graphrag_agents.agent import build_grounded_agent as build_agent
 from graphrag_agents.agent.structured import refuses_response_format
 from graphrag_agents.kg import KnowledgeGraph
 from graphrag_agents.tools.toolkit import GraphRAGToolkit
 
 QUESTION = "Where does Alice Smith work?"
+
+
+
+def build_grounded_agent(*args: Any, **kwargs: Any) -> Any:
+    """The agent on the single-retrieve path these tests cover (the hop chain and the choice check have their own
+    tests, ``test_agent_hops.py``)."""
+    return build_agent(*args, **{"hops": False, "choice_check": False, **kwargs})
 
 
 @pytest.fixture(scope="module")

@@ -282,9 +282,11 @@ async def test_runner_with_agent_scores_answers(tiny: tuple[Path, Path], data_di
     for drafting in ("structured", "text"):
         out = tmp_path / drafting
         run = await run_eval(*tiny, EvalOptions(out=out, data_dir=data_dir, limit=2, progress=False,
-                                                agent_mode="retrieve_first", drafting=drafting),
+                                                agent_mode="retrieve_first", drafting=drafting, hops=False,
+                                                choice_check=False),
                              answerer=lambda kg, d=drafting: agent_answerer(kg, Scripted(), "retrieve_first",
-                                                                            drafting=d))
+                                                                            drafting=d, hops=False,
+                                                                            choice_check=False))
         records = read_records(out / "results.jsonl")
         agents = [r["agent"] for r in records]
         assert all(a["llm_calls"] >= 1 and a["tokens"] >= 105 and a["evidence"] for a in agents)

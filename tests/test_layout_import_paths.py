@@ -1,4 +1,5 @@
-"""The modules moved into ``cli/`` and ``adapters/mcp/`` keep their old import paths, as the same module objects."""
+"""The modules moved into ``cli/``, ``adapters/mcp/`` and ``agent/fit/`` keep their old import paths, as the same
+module objects."""
 
 from __future__ import annotations
 
@@ -13,6 +14,8 @@ MOVED = {
     "graphrag_agents._cli_first_run": "graphrag_agents.cli.first_run",
     "graphrag_agents._agent_options": "graphrag_agents.cli.agent_options",
     "graphrag_agents.evaluation._cli": "graphrag_agents.cli.evaluate",
+    "graphrag_agents.agent.question_fit": "graphrag_agents.agent.fit.rules",
+    "graphrag_agents.agent.figures_fit": "graphrag_agents.agent.fit.figures",
     **{
         f"graphrag_agents.adapters._mcp_{name}": f"graphrag_agents.adapters.mcp._{name}"
         for name in ("cli", "failures", "http", "instructions", "notes", "sessions", "stdio", "truncate")

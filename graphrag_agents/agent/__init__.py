@@ -15,6 +15,7 @@ Needs the ``langchain`` extra: ``pip install '.[langchain]'`` in the source fold
 
 from .confidence import answer_confidence
 from .drafting import DRAFT_SCHEMA, NOT_IN_EVIDENCE, StructuredDraft, parse_draft, render_draft
+from .fit import FitProblem, ShownItem, answer_fit
 from .gate import (
     REFUSAL,
     AcceptRule,
@@ -28,7 +29,6 @@ from .gate import (
 )
 from .graph import AgentMode, Drafting, build_grounded_agent
 from .prompts import RETRIEVE_FIRST_SYSTEM_PROMPT, STRUCTURED_SYSTEM_PROMPT, TOOLS_SYSTEM_PROMPT
-from .question_fit import FitProblem, ShownItem, answer_fit
 from .reader import ReaderView, reader_evidence
 from .state import GroundedAgentInput, GroundedAgentState, GroundedAnswer, TokenUsage, ToolCallRecord
 

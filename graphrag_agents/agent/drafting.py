@@ -22,6 +22,7 @@ from ..tools.citations import CitationCheck
 
 __all__ = [
     "DRAFT_SCHEMA",
+    "HOPS_DRAFT_SCHEMA",
     "NOT_IN_EVIDENCE",
     "SENTENCE_SCHEMA",
     "StructuredDraft",
@@ -71,12 +72,28 @@ SENTENCE_SCHEMA: dict[str, Any] = {
 sentence that states the answer before it writes the answer."""
 
 
-def response_format(sentence: bool = False) -> dict[str, Any]:
+HOPS_DRAFT_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        **DRAFT_SCHEMA["properties"],
+        "hops": {"type": "array", "description": "the hops walked to the answer, in order ([] for one hop)",
+                 "items": {"type": "object", "properties": {"question": {"type": "string"},
+                                                            "answer": {"type": "string"},
+                                                            "evidence": {"type": "array",
+                                                                         "items": {"type": "integer"}}},
+                           "required": ["question", "answer", "evidence"], "additionalProperties": False}},
+    },
+    "required": ["answer", "evidence", "hops"],
+    "additionalProperties": False,
+}
+"""The draft's JSON Schema with the hops a tool-calling model walked (``tools`` mode's structured final answer)."""
+
+
+def response_format(sentence: bool = False, hops: bool = False) -> dict[str, Any]:
     """The ``response_format`` of the drafting call (OpenAI's json_schema form, which litellm passes on);
-    ``sentence``: the schema that asks for the supporting sentence first."""
-    return {"type": "json_schema", "json_schema": {"name": "grounded_answer",
-                                                   "schema": SENTENCE_SCHEMA if sentence else DRAFT_SCHEMA,
-                                                   "strict": True}}
+    ``sentence``: the schema that asks for the supporting sentence first; ``hops``: the one with the hops walked."""
+    schema = HOPS_DRAFT_SCHEMA if hops else SENTENCE_SCHEMA if sentence else DRAFT_SCHEMA
+    return {"type": "json_schema", "json_schema": {"name": "grounded_answer", "schema": schema, "strict": True}}
 
 
 @dataclass(frozen=True)

@@ -3,9 +3,10 @@
 Two modes, the same ending::
 
     tools:           prepare -> [gate] -> agent <-> tools -> [final] -> verify -> END
-    retrieve_first:  prepare -> retrieve -> agent -> verify -> END
-                                              ^          |
-                                              +- revise -+   (at most max_revisions times)
+    retrieve_first:  prepare -> plan -> retrieve -> agent -> verify -> END
+                                 |                   ^          |
+                                 |                   +- revise -+   (at most max_revisions times)
+                                 +-> hop -> hop ... -> conclude -> END   (a multi-hop question: the hop chain)
 
 Drafting. ``retrieve_first`` drafts structured by default: the model gets reader-sized evidence (the best few
 passages, then facts: :class:`~graphrag_agents.agent.ReaderView`) and replies with a JSON object, a short
@@ -38,6 +39,7 @@ from langgraph.graph import END, START, StateGraph
 from ..errors import ConfigurationError
 from ..models.langchain_model import langchain_chat_model
 from ..tools.toolkit import GraphRAGToolkit
+from .chain_nodes import ChainNodes
 from .gate import REFUSAL, AcceptRule, strictly_grounded
 from .nodes import Nodes
 from .reader import ReaderView
@@ -74,6 +76,8 @@ def build_grounded_agent(
     confirm: bool = False,
     supporting_sentence: bool = False,
     min_confidence: float | None = None,
+    hops: bool = True,
+    choice_check: bool = True,
     name: str = "grounded_agent",
 ) -> CompiledStateGraph[GroundedAgentState, None, GroundedAgentInput, GroundedAgentState]:
     """The reference agent: answer from the graph with ``[n]`` citations, verified, or the fixed refusal.
@@ -123,6 +127,18 @@ def build_grounded_agent(
             :func:`~graphrag_agents.agent.answer_confidence`; ``abstain_reason="low_confidence"``). The model
             must return log-probabilities (OpenAI, llama.cpp, vLLM). None: no threshold; 0.3 was chosen for the
             local models on held-out questions (``docs/agent.md``).
+        hops: in ``retrieve_first`` with structured drafting, answer a multi-hop question as a chain of single-hop
+            steps (:mod:`~graphrag_agents.agent.chain_nodes`): plan the sub-questions (by rule, else one structured
+            call), and for each retrieve, draft and check that one cited sentence states the hop's subject and its
+            answer together; a hop no evidence answers ends in the refusal (``abstain_reason="missing_hop"``, the
+            hop in ``missing_hop``), and the served answer carries its chain. A comparison or a one-hop question
+            takes the single-retrieve path. False: the single-retrieve path for every question (the previous
+            default); measured in ``docs/agent.md``.
+        choice_check: with structured drafting in ``retrieve_first``, before serving, show the model its cited
+            evidence, the question and its answer among alternatives from that evidence (and the chain's bridge
+            entities, or a comparison's other side) plus "none of these", shuffled, and serve only when it picks
+            its own answer (``abstain_reason="not_chosen"``; :mod:`~graphrag_agents.agent.choice`). One call when
+            there is an alternative to show; measured in ``docs/agent.md``.
         name: the compiled graph's name.
 
     Returns:
@@ -160,7 +176,11 @@ def build_grounded_agent(
                    text_tool_calls=text_tool_calls,
                    repair_citations=repair_citations,
                    drafting=drafting, reader=reader or ReaderView(), answer_fit=answer_fit, confirm=confirm,
-                   supporting_sentence=supporting_sentence, min_confidence=min_confidence)
+                   supporting_sentence=supporting_sentence, min_confidence=min_confidence,
+                   choice_check=choice_check and mode == "retrieve_first" and drafting == "structured")
+    chained = hops and mode == "retrieve_first" and drafting == "structured"
+    if nodes.choice_check or chained:
+        nodes.chain = ChainNodes(nodes, choice_check=nodes.choice_check)
     builder = StateGraph(GroundedAgentState, input_schema=GroundedAgentInput)
     builder.add_node("prepare", nodes.prepare)
     builder.add_node("agent", nodes.agent)
@@ -168,7 +188,16 @@ def build_grounded_agent(
     builder.add_edge(START, "prepare")
     if mode == "retrieve_first":
         builder.add_node("retrieve", nodes.retrieve)
-        builder.add_edge("prepare", "retrieve")
+        if chained and nodes.chain is not None:
+            builder.add_node("plan", nodes.chain.plan)
+            builder.add_node("hop", nodes.chain.hop)
+            builder.add_node("conclude", nodes.chain.conclude)
+            builder.add_edge("prepare", "plan")
+            builder.add_conditional_edges("plan", _after_plan, ["hop", "retrieve"])
+            builder.add_conditional_edges("hop", _after_hop, ["hop", "conclude", END])
+            builder.add_edge("conclude", END)
+        else:
+            builder.add_edge("prepare", "retrieve")
         builder.add_conditional_edges("retrieve", _after_retrieve, ["agent", END])
         builder.add_edge("agent", "verify")
         builder.add_conditional_edges("verify", _after_verify("agent"), ["agent", END])
@@ -200,6 +229,16 @@ def _check_retrieve_options(options: Mapping[str, Any]) -> None:
     if unknown:
         raise ConfigurationError(f"retrieve_options has no option {', '.join(map(repr, unknown))}. Fix: use "
                                  f"{', '.join(known)} (the agent passes the question itself).")
+
+
+def _after_plan(state: State) -> str:
+    return "hop" if len(state.get("hops") or []) > 1 else "retrieve"
+
+
+def _after_hop(state: State) -> str:
+    if state.get("abstained"):
+        return END
+    return "hop" if len(state.get("chain") or []) < len(state.get("hops") or []) else "conclude"
 
 
 def _after_retrieve(state: State) -> str:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolCall, ToolMessage
@@ -19,10 +19,14 @@ from ..errors import ConfigurationError, ToolError
 from ..tools.results import RetrieveResult, ToolResult
 from ..tools.toolkit import READ_TOOLS, GraphRAGToolkit
 from ._text_tool_calls import salvage_text_tool_calls
+from .chain_nodes import ChainNodes
 from .confidence import answer_probability, missing_logprobs, token_logprobs
 from .confirm import CONFIRM_SYSTEM_PROMPT, confirm_prompt, confirm_response_format, parse_confirm
 from .drafting import StructuredDraft, draft_prompt, parse_draft, response_format, structured_revision_prompt
+from .fit import ShownItem, answer_fit
+from .fit.sides import choice_options as choice_sides
 from .gate import AcceptRule, last_ai_text, verify_draft
+from .hop_check import chain_text
 from .prompts import (
     FINAL_ANSWER_PROMPT,
     RETRIEVE_FIRST_SYSTEM_PROMPT,
@@ -31,11 +35,11 @@ from .prompts import (
     evidence_prompt,
     revision_prompt,
 )
-from .question_fit import ShownItem, answer_fit
 from .reader import ReaderView, reader_evidence, reader_titles
 from .state import AbstainReason, AgentMode, Drafting, GroundedAgentState, TokenUsage, ToolCallRecord, add_usage
 from .structured import StructuredCaller, as_ai_message
 from .structured_gate import verify_structured
+from .tools_chain import check_tools_chain
 
 State = GroundedAgentState
 Update = dict[str, Any]
@@ -48,8 +52,10 @@ class Nodes:
                  refusal: str, min_score: float | None, accept: AcceptRule, system_prompt: str | None,
                  max_tool_rounds: int, retrieve_options: dict[str, Any], evidence_chars: int,
                  text_tool_calls: bool, repair_citations: bool, drafting: Drafting, reader: ReaderView,
-                 answer_fit: bool, confirm: bool, supporting_sentence: bool, min_confidence: float | None) -> None:
+                 answer_fit: bool, confirm: bool, supporting_sentence: bool, min_confidence: float | None,
+                 choice_check: bool = False) -> None:
         self.mode = mode
+        self.choice_check = choice_check
         self.min_confidence = min_confidence
         self.supporting_sentence = supporting_sentence
         self.answer_fit = answer_fit
@@ -75,8 +81,11 @@ class Nodes:
                              for tool in tools}
         self.tool_node = ToolNode(tools)
         self.model = model
+        self.chain: ChainNodes | None = None
+        """The hop chain's nodes and the choice check (``retrieve_first``, structured drafting)."""
         logprobs = min_confidence is not None
         self.structured = StructuredCaller(model, response_format(sentence=supporting_sentence), logprobs=logprobs)
+        self.final_caller = StructuredCaller(model, response_format(hops=True), logprobs=logprobs)
         self.confirmer = StructuredCaller(model, confirm_response_format())
         self.bound: Runnable[Any, BaseMessage] = model
         if mode == "tools":
@@ -139,7 +148,8 @@ class Nodes:
             "sources": [], "tool_calls": [], "llm_calls": 0, "tokens": TokenUsage(input=0, output=0, total=0),
             "revisions": 0, "repaired": False, "tool_rounds": 0, "best_score": None, "context": "",
             "short_answer": "", "shown": None, "shown_titles": [], "fit": [], "confirmed": None,
-            "confidence": None,
+            "confidence": None, "hops": [], "plan_by": None, "chain": [], "missing_hop": None, "choice": None,
+            "labels": [],
         }
 
     async def gate(self, state: State) -> Update:
@@ -226,7 +236,7 @@ class Nodes:
         (the instruction is added once; a revision turn already ends the conversation with its findings)."""
         added = [] if isinstance(state["messages"][-1], HumanMessage) else \
             [HumanMessage(FINAL_ANSWER_PROMPT.format(question=state["question"]))]
-        response = await self.structured.ainvoke([SystemMessage(self.system), *state["messages"], *added], config)
+        response = await self.final_caller.ainvoke([SystemMessage(self.system), *state["messages"], *added], config)
         return self.drafted(state, response, added)
 
     async def verify(self, state: State, config: RunnableConfig) -> Update:
@@ -246,7 +256,25 @@ class Nodes:
         update: Update = {"draft": draft, "citation_check": verdict.check.model_dump(mode="json"),
                           "repaired": verdict.repaired, "short_answer": structured.answer if structured else "",
                           "fit": []}
-        misfit = self.misfit(state, structured, verdict.check.cited) if verdict.accepted and structured else []
+        served_text = verdict.answer
+        walked = None
+        if verdict.accepted and structured is not None and self.mode == "tools":
+            # The hops a tool-calling model reports are checked like retrieve_first's chain; a checked chain of
+            # two hops or more stands in for the one-hop answer-fit rules (its own rules ran on each hop).
+            issued = [n for call in state.get("tool_calls") or [] for n in call["evidence"]]
+            walked = await check_tools_chain(state["question"], draft, structured, self.session(state), issued,
+                                             self.accept)
+            if walked is not None and walked.missing is not None:
+                return {**update, "verdict": "refused", "missing_hop": walked.missing, "chain": walked.chain,
+                        **self.abstain("missing_hop")}
+            if walked is not None and walked.bridge is not None:
+                return {**update, "fit": [walked.bridge], "verdict": "refused", **self.abstain("off_question")}
+            if walked is not None and len(walked.chain) > 1:
+                update["chain"] = walked.chain
+                served_text = f"{verdict.answer.rstrip('.')} ({chain_text(walked.chain)})."
+        chained = walked is not None and len(walked.chain) > 1
+        misfit = self.misfit(state, structured, verdict.check.cited) if verdict.accepted and structured and \
+            not chained else []
         if misfit:
             update["fit"] = misfit
         elif verdict.accepted:
@@ -258,8 +286,17 @@ class Nodes:
                 update.update(usage, confirmed=confirmed)
                 if not confirmed:
                     return {**update, "verdict": "refused", **self.abstain("not_confirmed")}
-            served = [AIMessage(verdict.answer, id=state["messages"][-1].id)] if structured else []
-            return {**update, "verdict": "accepted", "answer": verdict.answer, "abstained": False,
+            if structured is not None and self.choice_check and self.chain is not None:
+                ledger = self.session(state).ledger
+                cited = [(n, item.content) for n in verdict.check.cited if (item := ledger.get(n)) is not None]
+                sides = [side.text for side in choice_sides(state["question"])]
+                picked, usage = await self.chain.choose(cast(State, {**dict(state), **update}), state["question"],
+                                                        structured.answer, cited, sides, config)
+                update.update(usage)
+                if picked is False:
+                    return {**update, "verdict": "refused", **self.abstain("not_chosen")}
+            served = [AIMessage(served_text, id=state["messages"][-1].id)] if structured else []
+            return {**update, "verdict": "accepted", "answer": served_text, "abstained": False,
                     "abstain_reason": None, "sources": [item.model_dump(mode="json") for item in verdict.sources],
                     "messages": served}
         revisions = state.get("revisions", 0)

@@ -17,11 +17,15 @@ TOOLS_SYSTEM_PROMPT = """\
 You answer questions from a knowledge graph, using only the evidence its tools return.
 1. Call retrieve with the user's question word for word. When that evidence does not answer the question, \
 call retrieve again with the exact names it mentions, or with expand_hops 2-3.
-2. For questions about the graph itself (what it holds, its types), call status or get_ontology.
-3. Answer briefly. Every piece of evidence has a number; after each sentence, cite the numbers of the evidence \
+2. A question that goes through another entity ("the birthplace of the director of film X") has hops: \
+retrieve the first hop's question ("Who is the director of film X?"), then retrieve the next hop's question \
+with the name that evidence gave you ("Where was Mara Lind born?"), until the last hop answers the question. \
+Answer with the last hop's answer, never with an entity the question itself describes.
+3. For questions about the graph itself (what it holds, its types), call status or get_ontology.
+4. Answer briefly. Every piece of evidence has a number; after each sentence, cite the numbers of the evidence \
 that supports it, like: Alice Smith works at Acme Corp [3]. Cite only numbers a tool returned, and write names \
 and figures exactly as the evidence does.
-4. When the evidence does not contain the answer, say that the knowledge graph does not say; never guess.
+5. When the evidence does not contain the answer, say that the knowledge graph does not say; never guess.
 You may call check_citations on your draft before you reply."""
 
 RETRIEVE_FIRST_SYSTEM_PROMPT = """\
@@ -40,9 +44,12 @@ lists the numbers of the items that state it. Use only the evidence. If it does 
 FINAL_ANSWER_PROMPT = (
     'Now answer the question "{question}" from the evidence the tools returned, in JSON only: '
     '{{"answer": "<the short answer, as the evidence writes it>", "evidence": [<the numbers of the evidence that '
-    'states it>]}}, or {{"answer": "not in evidence", "evidence": []}} when it does not say.'
+    'states it>], "hops": [<when you answered through other entities, each hop in order: {{"question": "...", '
+    '"answer": "...", "evidence": [<n>]}}; else []>]}}, or {{"answer": "not in evidence", "evidence": [], '
+    '"hops": []}} when it does not say.'
 )
-"""The last turn of ``tools`` mode with structured drafting (``{question}`` is filled in)."""
+"""The last turn of ``tools`` mode with structured drafting (``{question}`` is filled in); its ``hops`` are
+checked like the hop chain of ``retrieve_first`` (:func:`~graphrag_agents.agent.tools_chain.check_tools_chain`)."""
 
 
 def evidence_prompt(question: str, evidence: str) -> str:

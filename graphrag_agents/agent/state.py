@@ -16,6 +16,7 @@ from typing_extensions import TypedDict
 
 from ..tools.citations import CitationCheck
 from ..tools.evidence import Evidence
+from .hop_check import HopStep, MissingHop, chain_text
 
 __all__ = [
     "AbstainReason",
@@ -39,14 +40,16 @@ Drafting = Literal["structured", "text"]
 model writes the cited sentences itself."""
 
 AbstainReason = Literal["low_score", "no_evidence", "retrieve_failed", "not_in_evidence", "ungrounded",
-                        "off_question", "not_confirmed", "low_confidence"]
+                        "off_question", "not_confirmed", "low_confidence", "missing_hop", "not_chosen"]
 """Why a run ended in the refusal: the gate's best score was under ``min_score``; retrieve found nothing
 (``retrieve_first``); the agent's own retrieve failed; the model's structured answer was "not in evidence"; the
 drafts never passed the citation check; or they passed it but did not answer the question
 (:func:`~graphrag_agents.agent.answer_fit`: an echo of the question, one side of a comparison, or
 evidence unrelated to the question's names); or, with ``confirm``, the model answered that its cited evidence does
 not state the answer; or, with ``min_confidence``, the model's probability of its own short answer was under the
-threshold."""
+threshold; or a hop of the chain had no evidence stating its answer with its subject (``missing_hop``, the hop named
+in the state's ``missing_hop``); or, with ``choice_check``, the model picked another option than its own answer
+(``not_chosen``)."""
 
 
 class TokenUsage(TypedDict):
@@ -128,6 +131,19 @@ class GroundedAgentState(TypedDict, total=False):
     short_answer: str
     """The short answer of the last structured draft, without markers ('' with text drafting); on a refusal it
     is what the model had answered."""
+    hops: list[str]
+    """The hop plan: the chain's sub-questions, a later one naming an earlier answer ``#1`` ([]: no chain)."""
+    plan_by: Literal["rules", "model"] | None
+    """Who planned the hops (the relative-phrase rules, or the model's planning call); None: no plan was read."""
+    chain: list[HopStep]
+    """The hops walked, each checked: question, subject, answer and the evidence number stating them together."""
+    missing_hop: MissingHop | None
+    """The hop no evidence answered (``abstain_reason="missing_hop"``): its number, question and why."""
+    choice: dict[str, Any] | None
+    """The multiple-choice check (``choice_check``): ``options`` shown, the ``draft`` and the option ``picked``;
+    None when it did not run."""
+    labels: list[Any]
+    """(name, labels) of the entity cards the chain's retrieves returned (the answer-kind rule reads them)."""
 
 
 def add_usage(tokens: TokenUsage | None, message: AIMessage) -> TokenUsage:
@@ -174,6 +190,12 @@ class GroundedAnswer:
     """The confirmation turn's verdict (``confirm``); None when it did not run."""
     confidence: float | None = None
     """The model's probability of its short answer (``min_confidence``); None when not measured."""
+    chain: list[HopStep] = field(default_factory=list)
+    """The hops of a chained answer, each with its checked evidence ([] when the question took one hop)."""
+    missing_hop: MissingHop | None = None
+    """The hop no evidence answered (``missing_hop`` refusals)."""
+    choice: dict[str, Any] | None = None
+    """The multiple-choice check's options and pick (``choice_check``); None when it did not run."""
 
     @classmethod
     def from_state(cls, state: Mapping[str, Any]) -> GroundedAnswer:
@@ -195,13 +217,31 @@ class GroundedAnswer:
             fit=[str(p) for p in state.get("fit") or ()],
             confirmed=state.get("confirmed"),
             confidence=state.get("confidence"),
+            chain=list(state.get("chain") or []),
+            missing_hop=state.get("missing_hop"),
+            choice=state.get("choice"),
         )
 
+    @property
+    def chain_text(self) -> str:
+        """The chain as one line (``Van Hook Township -> Mountrail County [1] -> Stanley [3]``); '' without one."""
+        return chain_text(self.chain) if self.chain and not self.abstained else ""
+
     def to_text(self, source_chars: int = 200) -> str:
-        """The answer, then one line per cited source (its content shortened to ``source_chars``)."""
-        if self.abstained or not self.sources:
-            return self.answer
-        return self.answer + "\n\nSources:\n" + format_sources(self.sources, source_chars)
+        """The answer, its chain (one line per hop), then one line per cited source (its content shortened to
+        ``source_chars``); a ``missing_hop`` refusal names the hop."""
+        if self.abstained:
+            hop = self.missing_hop
+            return self.answer + (f"\n(hop {hop['index']} unanswered: {hop['question']} - {hop['reason']})"
+                                  if hop else "")
+        text = self.answer
+        if self.chain:
+            text += "\n\nChain:\n" + "\n".join(
+                f"{step['index']}. {step['question']} -> {step['answer']}"
+                f"{''.join(f' [{n}]' for n in step['evidence'])}" for step in self.chain)
+        if self.sources:
+            text += "\n\nSources:\n" + format_sources(self.sources, source_chars)
+        return text
 
 
 def format_sources(sources: Sequence[Evidence], chars: int = 200) -> str:

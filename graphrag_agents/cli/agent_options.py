@@ -12,8 +12,8 @@ __all__ = ["add_drafting_arguments", "drafting_options"]
 
 
 def add_drafting_arguments(parser: argparse.ArgumentParser) -> None:
-    """``--repair-citations``, ``--drafting``, ``--no-answer-fit``, ``--confirm``, ``--supporting-sentence``
-    and ``--min-confidence``."""
+    """``--repair-citations``, ``--drafting``, ``--no-answer-fit``, ``--confirm``, ``--supporting-sentence``,
+    ``--min-confidence``, ``--no-hops`` and ``--no-choice-check``."""
     parser.add_argument("--repair-citations", action="store_true",
                         help="cite the evidence the check suggests when a draft lacks it")
     parser.add_argument("--drafting", choices=["structured", "text"], default=None,
@@ -30,6 +30,12 @@ def add_drafting_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--min-confidence", type=_probability, default=None, metavar="P",
                         help="refuse a structured answer the model gave a probability under P (0-1; needs a model "
                              "that returns log-probabilities)")
+    parser.add_argument("--no-hops", action="store_true",
+                        help="retrieve_first: answer every question from one retrieve (the previous default), not "
+                             "a multi-hop question as a chain of checked hops")
+    parser.add_argument("--no-choice-check", action="store_true",
+                        help="retrieve_first: serve a checked answer without asking the model to pick it again among "
+                             "alternatives from its evidence")
 
 
 def drafting_options(args: argparse.Namespace) -> dict[str, Any]:
@@ -37,7 +43,8 @@ def drafting_options(args: argparse.Namespace) -> dict[str, Any]:
     them."""
     return {"repair_citations": args.repair_citations, "drafting": args.drafting,
             "answer_fit": not args.no_answer_fit, "confirm": args.confirm,
-            "supporting_sentence": args.supporting_sentence, "min_confidence": args.min_confidence}
+            "supporting_sentence": args.supporting_sentence, "min_confidence": args.min_confidence,
+            "hops": not args.no_hops, "choice_check": not args.no_choice_check}
 
 
 def _probability(text: str) -> float:

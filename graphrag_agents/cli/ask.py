@@ -173,6 +173,13 @@ async def run_agent(toolkit: GraphRAGToolkit, question: str, args: argparse.Name
         print(json.dumps(_json(result), ensure_ascii=False, indent=2), file=out)
     else:
         print(f"\nAnswer: {result.answer}", file=out)
+        if result.chain:
+            print("Chain:\n" + "\n".join(f"  {step['index']}. {step['question']} -> {step['answer']}"
+                                          f"{''.join(f' [{n}]' for n in step['evidence'])}" for step in result.chain),
+                  file=out)
+        if result.missing_hop:
+            hop = result.missing_hop
+            print(f"Hop {hop['index']} unanswered: {hop['question']} ({hop['reason']})", file=out)
         if result.sources:
             print("Sources:\n" + "\n".join(f"  {line}" for line in format_sources(result.sources).splitlines()),
                   file=out)
@@ -221,6 +228,25 @@ def _step_lines(node: str, update: dict[str, Any]) -> list[str]:
                     said = f"{len(numbers)} evidence items" if numbers else _clip(message.text, 160)
                     lines.append(f"{message.name} → {said}")
         return lines
+    if node == "plan":
+        hops = update.get("hops") or []
+        by = "rules" if update.get("plan_by") == "rules" else "the model"
+        return [f"plan ({by}): {len(hops)} hops: " + " | ".join(hops)] if hops else \
+            ["plan: one hop (the single-retrieve path)"]
+    if node == "hop":
+        chain = update.get("chain") or []
+        missing = update.get("missing_hop")
+        if missing:
+            return [f"hop {missing['index']}: {missing['question']} -> no answer ({missing['reason']}) → refusal "
+                    "(missing_hop)"]
+        step = chain[-1] if chain else None
+        return [f"hop {step['index']}: {step['question']} -> {step['answer']} "
+                f"{''.join(f'[{n}]' for n in step['evidence'])}"] if step else []
+    if node == "conclude":
+        if update.get("abstained"):
+            return [f"conclude: {'; '.join(update.get('fit') or []) or 'the choice check picked another option'}"
+                    f" → refusal ({update.get('abstain_reason')})"]
+        return ["conclude: the chain's answer fits the question → answer"]
     if node == "verify":
         if update.get("abstain_reason") == "not_in_evidence":
             return ["verify: the model answered that the evidence does not say → refusal"]
@@ -243,5 +269,6 @@ def _json(result: Any) -> dict[str, Any]:
         "sources": [s.model_dump(mode="json") for s in result.sources], "tool_calls": result.tool_calls,
         "llm_calls": result.llm_calls, "tokens": result.tokens, "revisions": result.revisions,
         "repaired": result.repaired, "short_answer": result.short_answer, "fit": result.fit,
-        "confirmed": result.confirmed, "confidence": result.confidence,
+        "confirmed": result.confirmed, "confidence": result.confidence, "chain": result.chain,
+        "chain_text": result.chain_text, "missing_hop": result.missing_hop, "choice": result.choice,
     }

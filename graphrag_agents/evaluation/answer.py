@@ -4,8 +4,9 @@ The record's ``agent`` part: the answer; whether the agent abstained (and why); 
 citation check, with the last draft the check read and its findings (uncited sentences, unsupported claims);
 EM / F1 / answer-in-prediction against the gold answers (of the structured draft's short answer when the agent
 drafted one, else of the answer with its citation markers removed; an abstention scores 0 on an answerable
-question); ``served_right`` (answered, and the gold answer is in the answer); LLM calls, tokens, tool calls and
-wall time; and the evidence the model read, split
+question); ``served_right`` (answered, and the gold answer is in the answer); the hop plan, the chain of a
+chained answer (``chain``, ``chain_text``), the hop a ``missing_hop`` refusal names, the multiple-choice check's
+options and pick; LLM calls, tokens, tool calls and wall time; and the evidence the model read, split
 into its numbered items, each flagged ``cited`` when the answer cites it.
 """
 
@@ -62,7 +63,8 @@ _NO_ANSWER: dict[str, Any] = {
     "answer": "", "abstained": False, "abstain_reason": None, "grounded": False, "cited": [], "invalid": [],
     "draft": "", "uncited": [], "unsupported": [], "llm_calls": 0, "tokens": 0, "tool_calls": 0, "revisions": 0,
     "repaired": False, "evidence": [], "short_answer": "", "served_right": False, "fit": [], "confirmed": None,
-    "confidence": None,
+    "confidence": None, "chain": [], "chain_text": "", "missing_hop": None, "choice": None, "hops": [],
+    "plan_by": None,
 }
 
 
@@ -92,6 +94,8 @@ def score_answer(question: Question, state: dict[str, Any], ms: float) -> dict[s
         "tool_calls": sum(1 for call in result.tool_calls if call.get("by") == "model"),
         "revisions": result.revisions, "repaired": result.repaired, "fit": result.fit,
         "confirmed": result.confirmed, "confidence": _rounded(result.confidence),
+        "chain": result.chain, "chain_text": result.chain_text, "missing_hop": result.missing_hop,
+        "choice": result.choice, "hops": list(state.get("hops") or []), "plan_by": state.get("plan_by"),
         "ms": round(ms), "error": None,
         "evidence": split_evidence(_read_text(state), cited),
     }

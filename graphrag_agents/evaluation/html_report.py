@@ -119,7 +119,21 @@ def _agent_html(agent: dict[str, Any]) -> str:
                   for c in agent.get("unsupported") or []]
         findings = (f"<p>Last draft the citation check read:</p><blockquote>{_e(agent['draft'])}</blockquote>"
                     + (f"<ul>{''.join(lines)}</ul>" if lines else ""))
-    return (f"<h4>Agent answer: {verdict}</h4><blockquote>{_e(agent['answer'])}</blockquote><p>{facts}</p>{findings}"
+    chain = ""
+    if agent.get("chain"):
+        hops = "".join(f"<li>{_e(step.get('question'))} &rarr; <b>{_e(step.get('answer'))}</b> "
+                       f"{_e(' '.join(f'[{n}]' for n in step.get('evidence') or []))}</li>" for step in agent["chain"])
+        chain = f"<p>Chain: {_e(agent.get('chain_text', ''))}</p><ol>{hops}</ol>"
+    missing = agent.get("missing_hop")
+    if missing:
+        chain += (f"<p class=bad>Hop {_e(missing.get('index'))} unanswered: {_e(missing.get('question'))} "
+                  f"({_e(missing.get('reason'))})</p>")
+    choice = agent.get("choice")
+    if choice:
+        chain += (f"<p class=muted>Choice check: options {_e(' | '.join(choice.get('options') or []))}; picked "
+                  f"{_e(choice.get('picked'))}</p>")
+    return (f"<h4>Agent answer: {verdict}</h4><blockquote>{_e(agent['answer'])}</blockquote>{chain}<p>{facts}</p>"
+            f"{findings}"
             f"<details open><summary>Evidence the model read (cited items highlighted)</summary>"
             f"{_evidence(agent.get('evidence', []))}</details>")
 

@@ -70,6 +70,10 @@ class EvalOptions:
     """The drafting format with the supporting sentence first (``build_grounded_agent(supporting_sentence=...)``)."""
     min_confidence: float | None = None
     """The agent's threshold on the model's probability of its answer (``build_grounded_agent(min_confidence=...)``)."""
+    hops: bool = True
+    """The hop chain for multi-hop questions (``build_grounded_agent(hops=...)``)."""
+    choice_check: bool = True
+    """The multiple-choice check before serving (``build_grounded_agent(choice_check=...)``)."""
     paths: tuple[str, ...] = PATHS
     progress: bool | None = None
     """Progress bars (None: when stderr is a terminal)."""
@@ -87,7 +91,19 @@ class EvalOptions:
                 **({"confirm": True} if self.model and self.confirm else {}),
                 **({"supporting_sentence": True} if self.model and self.supporting_sentence else {}),
                 **({"min_confidence": self.min_confidence}
-                   if self.model and self.min_confidence is not None else {})}
+                   if self.model and self.min_confidence is not None else {}),
+                # Only when on: folders of the previous version (single retrieve, no choice) resume with
+                # --no-hops --no-choice-check.
+                **({"hops": True} if self.model and self.hops_used() else {}),
+                **({"choice_check": True} if self.model and self.choice_used() else {})}
+
+    def hops_used(self) -> bool:
+        """Whether the agent walks hop chains (``retrieve_first`` with structured drafting only)."""
+        return self.hops and self.agent_mode == "retrieve_first" and self.drafting_used() == "structured"
+
+    def choice_used(self) -> bool:
+        """Whether the agent runs the multiple-choice check (``retrieve_first`` with structured drafting only)."""
+        return self.choice_check and self.agent_mode == "retrieve_first" and self.drafting_used() == "structured"
 
     def drafting_used(self) -> str:
         """The drafting the agent runs with: ``drafting``, or the agent's default for ``agent_mode``."""
@@ -226,6 +242,8 @@ async def run_eval(questions_path: str | Path, corpus_path: str | Path, options:
             "answer_fit": options.answer_fit if options.model or answerer else None,
             "confirm": options.confirm if options.model or answerer else None,
             "min_confidence": options.min_confidence if options.model or answerer else None,
+            "hops": options.hops_used() if options.model or answerer else None,
+            "choice_check": options.choice_used() if options.model or answerer else None,
             "runs": _log_run(out, {"asked": len(todo), "seconds": round(time.perf_counter() - started, 1),
                                    "cpu_seconds": round(time.process_time() - cpu_started, 1),
                                    "graph_reused": build.reused})}
@@ -244,7 +262,8 @@ def _agent_factory(model: str, options: EvalOptions) -> AnswererFactory:
         return agent_answerer(kg, chat, options.agent_mode, repair_citations=options.repair_citations,
                               drafting=options.drafting_used(), answer_fit=options.answer_fit,
                               confirm=options.confirm, supporting_sentence=options.supporting_sentence,
-                              min_confidence=options.min_confidence)
+                              min_confidence=options.min_confidence, hops=options.hops,
+                              choice_check=options.choice_check)
 
     return make
 

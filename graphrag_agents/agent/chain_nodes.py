@@ -1,0 +1,190 @@
+"""The hop chain of ``retrieve_first`` (the default there): plan the hops, walk them, and conclude.
+
+::
+
+    prepare -> plan -> hop -> hop ... -> conclude -> END
+                 |      |
+                 |      +-> END (missing_hop: a hop no evidence answered, named in ``missing_hop``)
+                 +-> retrieve -> agent -> verify ...   (one hop, or a comparison: the single-retrieve path)
+
+``plan`` reads the sub-questions by rule, else with one structured call (:mod:`.hop_plan`). Each ``hop``
+retrieves its question (earlier answers filled in for ``#1``), drafts a structured short answer from
+reader-sized evidence, and checks it (:mod:`.hop_check`: one cited sentence states the hop's subject and its
+answer together). ``conclude`` applies the answer-fit rules that read a chain (the kind the question asks for,
+not the bridge) and, with ``choice_check``, the multiple-choice check (:mod:`.choice`), then serves the last
+answer with its chain: ``Answer: Stanley [3] (Van Hook Township -> Mountrail County [1] -> Stanley [3]).``
+A 2-hop question costs at most 4 calls: plan, two drafts, the choice.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
+from langchain_core.runnables import RunnableConfig
+
+from ..errors import ToolError
+from ..tools.results import RetrieveResult
+from .choice import CHOICE_SYSTEM_PROMPT, choice_options, choice_prompt, choice_response_format, parse_choice
+from .drafting import draft_prompt, parse_draft
+from .fit.bridge import bridge_problem
+from .fit.echo import echo_problem
+from .fit.figures import kind_problem
+from .fit.kind import kind_mismatch, label_index
+from .fit.shown import FitProblem
+from .hop_check import HopStep, MissingHop, chain_text, check_hop, hop_subject
+from .hop_plan import PLAN_SYSTEM_PROMPT, fill, is_comparison, parse_plan, plan_prompt, plan_response_format, rule_hops
+from .prompts import STRUCTURED_SYSTEM_PROMPT
+from .reader import ReaderView, reader_evidence
+from .state import GroundedAgentState, add_usage
+from .structured import StructuredCaller
+
+if TYPE_CHECKING:
+    from .nodes import Nodes
+
+__all__ = ["ChainNodes"]
+
+State = GroundedAgentState
+Update = dict[str, Any]
+
+HOP_READER = ReaderView(passages=3, facts=1, passage_chars=700, max_chars=2600)
+"""The evidence each hop's drafting turn shows: a single-hop question needs fewer passages than the whole
+multi-hop question's view (:class:`ReaderView`'s default, 4), and every hop costs a call, so its prompt is kept
+to about 700 tokens."""
+
+
+class ChainNodes:
+    """The chain's nodes, sharing the model, the sessions and the options of the agent's :class:`Nodes`."""
+
+    def __init__(self, nodes: Nodes, *, choice_check: bool) -> None:
+        self.nodes = nodes
+        self.choice_check = choice_check
+        self.planner = StructuredCaller(nodes.model, plan_response_format())
+
+    async def plan(self, state: State, config: RunnableConfig) -> Update:
+        """The hop plan: by rule, else one structured call; [] for a comparison or a one-step question."""
+        question = state["question"]
+        if is_comparison(question):
+            return {"hops": [], "plan_by": None}
+        steps = rule_hops(question)
+        if steps is not None:
+            return {"hops": steps if len(steps) > 1 else [], "plan_by": "rules"}
+        prompt = [SystemMessage(PLAN_SYSTEM_PROMPT), HumanMessage(plan_prompt(question))]
+        response = await self.planner.ainvoke(prompt, config)
+        planned = parse_plan(response.text) or []
+        return {"hops": planned if len(planned) > 1 else [], "plan_by": "model",
+                "llm_calls": state.get("llm_calls", 0) + 1, "tokens": add_usage(state.get("tokens"), response)}
+
+    async def hop(self, state: State, config: RunnableConfig) -> Update:
+        """Walk the next hop: retrieve its question, draft its short answer, check it; a hop that fails ends the
+        run in the refusal (``missing_hop``)."""
+        nodes = self.nodes
+        chain: list[HopStep] = list(state.get("chain") or [])
+        index = len(chain)
+        template = state["hops"][index]
+        answers = [step["answer"] for step in chain]
+        question = fill(template, answers)
+        subject = hop_subject(template, question, answers)
+        args = {"question": question, **nodes.retrieve_options}
+        calls = list(state.get("tool_calls") or [])
+        session = nodes.session(state)
+        try:
+            result: RetrieveResult | None = await session.retrieve(**args)
+        except ToolError as err:
+            result = None
+            calls.append({"name": "retrieve", "args": args, "ok": False, "by": "agent", "evidence": [],
+                          "error": str(err)})
+        update: Update = {"tool_calls": calls}
+        if result is None:
+            return {**update, **self.missing(index, question, "retrieve failed")}
+        calls.append({"name": "retrieve", "args": args, "ok": True, "by": "agent",
+                      "evidence": result.evidence_numbers(), "error": None})
+        if not result.evidence_numbers():
+            return {**update, **self.missing(index, question, "retrieve found nothing")}
+        context, shown = reader_evidence(result, HOP_READER)
+        prompt = [SystemMessage(STRUCTURED_SYSTEM_PROMPT), HumanMessage(draft_prompt(question, context))]
+        response = await nodes.structured.ainvoke(prompt, config)
+        update.update({"llm_calls": state.get("llm_calls", 0) + 1,
+                       "tokens": add_usage(state.get("tokens"), response),
+                       "context": "\n\n".join(filter(None, [state.get("context", ""), context])),
+                       "shown": [*(state.get("shown") or []), *shown], "draft": response.text,
+                       "labels": [*(state.get("labels") or []),
+                                  *([e.name, [e.label, *e.aliases]] for e in result.entities)]})
+        draft = parse_draft(response.text)
+        if draft is None or draft.declines:
+            return {**update, "short_answer": draft.answer if draft else "",
+                    **self.missing(index, question, "the evidence does not answer it")}
+        update["short_answer"] = draft.answer
+        problem = self.hop_misfit(question, draft.answer, subject, update["labels"])
+        if problem is not None:
+            return {**update, "fit": [problem.detail], **self.missing(index, question, problem.detail)}
+        n, check = await check_hop(draft, subject, session, shown, nodes.accept)
+        if check is not None:
+            update["citation_check"] = check.model_dump(mode="json")
+        if n is None:
+            return {**update, **self.missing(index, question, f"no cited sentence states {subject or 'it'} and "
+                                                              f"{draft.answer!r} together")}
+        step = HopStep(index=index + 1, question=question, subject=subject, answer=draft.answer, evidence=[n])
+        return {**update, "chain": [*chain, step]}
+
+    def hop_misfit(self, question: str, answer: str, subject: str,
+                   labels: list[Any]) -> FitProblem | None:
+        """A hop's answer that cannot answer its question: its subject again, or not the kind it asks for."""
+        if not self.nodes.answer_fit:
+            return None
+        if subject and (echo := echo_problem(subject, answer)):
+            return echo
+        if (kind := kind_problem(question, answer)) is not None:
+            return FitProblem("kind", kind)
+        return kind_mismatch(question, answer, label_index([(str(n), list(ls)) for n, ls in labels]))
+
+    async def conclude(self, state: State, config: RunnableConfig) -> Update:
+        """Check the chain's last answer against the whole question (kind, bridge) and, with ``choice_check``, the
+        model's pick among alternatives; serve it with its chain, or refuse."""
+        nodes = self.nodes
+        chain = list(state.get("chain") or [])
+        final = chain[-1]
+        question = state["question"]
+        bridges = [chain[0]["subject"], *(step["answer"] for step in chain[:-1])]
+        update: Update = {"short_answer": final["answer"], "fit": []}
+        if nodes.answer_fit:
+            labels = label_index([(str(n), list(ls)) for n, ls in state.get("labels") or []])
+            found = [p for p in (bridge_problem(question, final["answer"], [b for b in bridges if b]),
+                                 kind_mismatch(question, final["answer"], labels)) if p is not None]
+            if found:
+                return {**update, "fit": [p.detail for p in found], "verdict": "refused",
+                        **nodes.abstain("off_question")}
+        ledger = nodes.session(state).ledger
+        cited = [(n, item.content) for step in chain for n in step["evidence"] if (item := ledger.get(n))]
+        if self.choice_check:
+            picked, choice_update = await self.choose(state, question, final["answer"], cited,
+                                                      [b for b in bridges if b], config)
+            update.update(choice_update)
+            if picked is False:
+                return {**update, "verdict": "refused", **nodes.abstain("not_chosen")}
+        numbers = list(dict.fromkeys(n for step in chain for n in step["evidence"]))
+        marker = "".join(f" [{n}]" for n in final["evidence"])
+        answer = f"Answer: {final['answer']}{marker} ({chain_text(chain)})."
+        sources = [item.model_dump(mode="json") for n in numbers if (item := ledger.get(n)) is not None]
+        return {**update, "verdict": "accepted", "answer": answer, "abstained": False, "abstain_reason": None,
+                "sources": sources, "messages": [AIMessage(answer)]}
+
+    async def choose(self, state: State, question: str, answer: str, cited: list[tuple[int, str]],
+                     bridges: list[str], config: RunnableConfig) -> tuple[bool | None, Update]:
+        """The multiple-choice check: True when the model picks ``answer``, False when it picks another option,
+        None when there was no alternative to show (no call made); and the state update."""
+        options = choice_options(question, answer, [text for _, text in cited], bridges)
+        if not options:
+            return None, {"choice": None}
+        caller = StructuredCaller(self.nodes.model, choice_response_format(len(options)))
+        prompt = [SystemMessage(CHOICE_SYSTEM_PROMPT), HumanMessage(choice_prompt(question, options, cited))]
+        response = await caller.ainvoke(prompt, config)
+        picked = parse_choice(response.text, options)
+        return picked == answer, {"choice": {"options": options, "draft": answer, "picked": picked},
+                                  "llm_calls": state.get("llm_calls", 0) + 1,
+                                  "tokens": add_usage(state.get("tokens"), response)}
+
+    def missing(self, index: int, question: str, reason: str) -> Update:
+        """The refusal of a hop no evidence answered, naming it."""
+        return {"verdict": "refused", "missing_hop": MissingHop(index=index + 1, question=question, reason=reason),
+                **self.nodes.abstain("missing_hop")}

@@ -1,0 +1,106 @@
+"""One hop of a chain, checked: its short answer must be stated *with its subject* in one cited sentence.
+
+A hop's structured draft (``{"answer": "Mountrail County", "evidence": [1]}``) is rendered with the hop's subject,
+``Answer: Van Hook Township: Mountrail County [1].``, and read by ``check_citations`` citing one item at a time:
+the check's co-occurrence rule (the names and figures of a claim stated together in one sentence of the evidence,
+a pronoun credited with the name it stands for) then passes the hop only when one sentence of that item states
+the subject and the answer together. The model's own numbers are tried first, then the shown items the check
+finds holding the answer, so a right answer cited by the wrong number is not lost; an answer no shown sentence
+states with its subject fails the hop (``missing_hop``).
+
+The hop's subject is the earlier answer its question names (``#1``), or for the first hop the main name of its
+question (a quoted title, else its longest name).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from typing_extensions import TypedDict
+
+from ..tools.citations import CitationCheck
+from ..tools.toolkit import GraphRAGToolkit
+from .drafting import StructuredDraft, render_draft
+from .fit.names import question_names, quoted_names, words
+from .gate import AcceptRule, verify_draft
+
+__all__ = ["HopStep", "MissingHop", "chain_text", "check_hop", "hop_subject", "render_hop"]
+
+_REFERENCE = re.compile(r"#(\d)")
+_POSSESSIVE = re.compile(r"['’]s$")
+_MAX_TRIES = 4
+
+
+class HopStep(TypedDict):
+    """One hop of a served chain (plain data, so every checkpointer stores it)."""
+
+    index: int
+    """1 for the first hop."""
+    question: str
+    """The hop's question, earlier answers filled in."""
+    subject: str
+    """The name the hop asks about ('' when its question names none)."""
+    answer: str
+    evidence: list[int]
+    """The one evidence number whose sentence states the subject and the answer together."""
+
+
+class MissingHop(TypedDict):
+    """The hop no evidence answered: its number, its question and why."""
+
+    index: int
+    question: str
+    reason: str
+
+
+def hop_subject(template: str, question: str, answers: Sequence[str]) -> str:
+    """The subject of a hop: the last earlier answer ``template`` names (``#k``), else ``question``'s quoted title
+    or longest name ('' when it names none)."""
+    refs = [int(r) for r in _REFERENCE.findall(template) if 0 < int(r) <= len(answers)]
+    if refs:
+        return answers[refs[-1] - 1]
+    quoted = quoted_names(question)
+    if quoted:
+        return quoted[0].text
+    names = sorted(question_names(question), key=lambda n: (-len(n.words), n.start))
+    return _POSSESSIVE.sub("", names[0].text) if names else ""
+
+
+def render_hop(subject: str, answer: str, n: int | None) -> str:
+    """The claim the check reads for a hop: ``Answer: <subject>: <answer> [n].`` (the subject left out when the
+    answer holds it, or there is none)."""
+    draft = StructuredDraft(answer=answer, evidence=[n] if n is not None else [])
+    if subject and not words(subject) <= words(answer):
+        draft = StructuredDraft(answer=f"{subject}: {answer}", evidence=draft.evidence)
+    return render_draft(draft)
+
+
+async def check_hop(draft: StructuredDraft, subject: str, session: GraphRAGToolkit, shown: Sequence[int],
+                    accept: AcceptRule) -> tuple[int | None, CitationCheck | None]:
+    """The evidence number whose one sentence states ``subject`` and ``draft.answer`` together (the check passes
+    citing it alone), and that check; (None, the last failed check) when no shown item does."""
+    shown_set = set(shown)
+    tried: list[int] = [n for n in draft.evidence if n in shown_set]
+    bare = await session.check_citations(render_hop(subject, draft.answer, None))
+    held = {n for suggestion in bare.suggested for n in suggestion.evidence}
+    tried += [n for n in shown if n in held and n not in tried]
+    last: CitationCheck | None = bare
+    for n in tried[:_MAX_TRIES]:
+        verdict = await verify_draft(render_hop(subject, draft.answer, n), session, accept)
+        if verdict.accepted:
+            return n, verdict.check
+        last = verdict.check
+    return None, last
+
+
+def chain_text(steps: Sequence[HopStep] | Sequence[dict[str, Any]]) -> str:
+    """The chain as one line, ``Van Hook Township -> Mountrail County [1] -> Stanley [3]``."""
+    parts: list[str] = []
+    if steps and steps[0].get("subject"):
+        parts.append(str(steps[0]["subject"]))
+    for step in steps:
+        cited = "".join(f" [{n}]" for n in step.get("evidence") or [])
+        parts.append(f"{step['answer']}{cited}")
+    return " -> ".join(parts)

@@ -1,0 +1,28 @@
+"""``benchmarks/agent_runs_table.py --without-choice``: a choice-checked run's row without the check."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+from typing import Any
+
+SCRIPT = Path(__file__).parent.parent / "benchmarks" / "agent_runs_table.py"
+
+
+def _table() -> Any:
+    spec = importlib.util.spec_from_file_location("agent_runs_table", SCRIPT)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_a_not_chosen_refusal_is_its_draft_served_and_scored() -> None:
+    table = _table()
+    refused = {"id": "q", "answerable": True, "answers": ["Uppsala"],
+               "agent": {"abstained": True, "abstain_reason": "not_chosen", "short_answer": "Uppsala",
+                         "choice": {"options": ["Uppsala", "none of these"], "draft": "Uppsala", "picked": None}}}
+    served = table.without_choice(refused)["agent"]
+    assert not served["abstained"] and served["served_right"] and served["f1"] == 1.0
+    other = {**refused, "agent": {**refused["agent"], "abstain_reason": "missing_hop"}}
+    assert table.without_choice(other) is other  # only the choice check's refusals change
