@@ -278,7 +278,7 @@ def test_passages_keep_the_largest_share_at_least_twice_each_other_section() -> 
         text = result.to_llm_text(max_chars=budget)
         passages = len(_section(text, "Passages"))
         others = [len(_section(text, t)) for t in ("Facts", "Related facts", "Entities")]
-        assert all(0 < o for o in others) and passages >= 2 * max(others), (budget, passages, others)
+        assert all(o > 0 for o in others) and passages >= 2 * max(others), (budget, passages, others)
         assert passages >= 0.6 * budget
     # a share below 1 keeps more room for the other sections
     default = result.to_llm_text(max_chars=3000)
