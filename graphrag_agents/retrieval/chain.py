@@ -1,24 +1,25 @@
-"""Chain expansion: rounds of hops from the best passages, and chains scored by how much of the question they cover.
+"""Chain expansion: rounds of hops from the chains' ends, and chains scored by how much of the question they cover.
 
 A compositional question resolves one description per link: "When did the director of film X's father die?"
 needs the film's paragraph (it names the director), the director's (it names the father) and the father's.
-The first round of :mod:`.bridge` follows one link from the best direct matches; each further *round* takes the
-best passages not yet followed (by the score so far, whichever round found them) and follows their entities
-again, through the titled hop and bridge expansion, with seed weights falling by ``decay`` per round. A
-passage reached this way remembers the passage that led to it (``Candidate.parent``), so the candidates form
-chains.
+The first round of :mod:`.bridge` follows one link from the best direct matches. A passage a hop reaches
+remembers the passage that led to it (``Candidate.parent``), so the candidates form chains; each further
+*round* takes the best passages at a chain's end not yet followed (by the score so far, chain coverage
+included) and follows their entities through the titled hop (bridge expansion too with ``bridge``), with seed
+weights falling by ``decay`` per round.
 
 A chain is scored by its *coverage*: the idf-weighted share of the question's content words (the words of its
 names among them) that some passage of the chain holds, title included, each word counted once however many
 passages hold it. Every passage of a chain gets the coverage of the best chain it lies on, so the link in the
 middle that no question word names directly is lifted with the chain it completes. Rounds stop when one adds
-no coverage (the best chain covers no more of the question than before), when nothing is left to follow, or
-after ``rounds``.
+no coverage (the best chain covers no more of the question than before), when nothing is left to follow, when
+a chain covers the whole question, or after ``rounds``.
 
-No LLM: word sets and the graph's entity mentions only. Bounds: at most ``rounds`` extra rounds (default 2, so
-chains of up to four passages), each following ``frontier`` passages (3) with the bounded queries of
-:mod:`.bridge` (per seed 50 entities, hubs skipped, ``k`` chunks each), and one query per round reading the
-text of at most ``TEXT_POOL`` candidates (plus their chains).
+No LLM: word sets and the graph's entity mentions and titles only. Bounds: at most ``rounds`` extra rounds
+(default 2, so chains of up to four passages), each following ``frontier`` passages (3) with the bounded
+queries of :mod:`.bridge` (per seed 50 entities, per name 3 titled documents, ``k`` chunks), whose rows carry
+the chunk's text; words are read for at most ``TEXT_POOL`` candidates a round (plus their chains), in one query
+for those whose text no hop brought.
 """
 
 from __future__ import annotations

@@ -89,6 +89,8 @@ def _fit(section: Section, budget: int) -> tuple[list[str], int]:
             line = shorten(line, max(budget - used - reserve - 1, 20))
         kept.append(line)
         used += len(line) + 1
+    if len(kept) < len(section.lines):
+        used += len(section.omitted(len(section.lines) - len(kept))) + 1
     return kept, used
 
 
@@ -170,13 +172,14 @@ def _shares(live: Sequence[Section], needs: Sequence[int], budget: int) -> dict[
     return shares
 
 
-def _left_out(live: Sequence[Section], shares: dict[int, int], i: int) -> bool:
-    """Whether section ``i`` has no room for even one shortened line (the first section is always shown)."""
-    return i > 0 and shares[i] < len(live[i].title) + 3 + _MIN_LINE
+def _left_out(live: Sequence[Section], shares: dict[int, int], needs: Sequence[int], i: int) -> bool:
+    """Whether section ``i`` has no room for even one shortened line and its closing note (the first section is
+    always shown)."""
+    return i > 0 and shares[i] < min(needs[i], _smallest(live[i]))
 
 
-def _dropped(live: Sequence[Section], shares: dict[int, int]) -> list[Section]:
-    return [s for i, s in enumerate(live) if _left_out(live, shares, i)]
+def _dropped(live: Sequence[Section], shares: dict[int, int], needs: Sequence[int]) -> list[Section]:
+    return [s for i, s in enumerate(live) if _left_out(live, shares, needs, i)]
 
 
 def render_sections(header: str, sections: Sequence[Section], max_chars: int, footer: str = "") -> str:
@@ -189,15 +192,21 @@ def render_sections(header: str, sections: Sequence[Section], max_chars: int, fo
     budget = max(max_chars - len(header) - (len(footer) + 2 if footer else 0), 0)
     needs = [_fit(section, 10**9)[1] for section in live]  # what each section takes whole
     shares = _shares(live, needs, budget)
-    note = left_out_note(_dropped(live, shares))
+    note = left_out_note(_dropped(live, shares, needs))
     if note:  # make room for the note, then share again
         shares = _shares(live, needs, max(budget - len(note) - 2, 0))
-        note = left_out_note(_dropped(live, shares))
+        note = left_out_note(_dropped(live, shares, needs))
+    fitted = {i: _fit(section, shares[i]) for i, section in enumerate(live) if not _left_out(live, shares, needs, i)}
+    first = next((i for i, s in enumerate(live) if s.first > 0 and i in fitted), None)
+    if first is not None:  # what the others' whole lines leave of their shares goes to the first section
+        spare = sum(shares[i] - used for i, (_, used) in fitted.items() if i != first)
+        if spare > 0:
+            fitted[first] = _fit(live[first], shares[first] + spare)
     parts = [header] if header else []
     for i, section in enumerate(live):
-        if _left_out(live, shares, i):
+        if i not in fitted:
             continue
-        kept, _ = _fit(section, shares[i])
+        kept, _ = fitted[i]
         omitted = len(section.lines) - len(kept)
         block = [f"{section.title}:", *kept]
         if omitted:

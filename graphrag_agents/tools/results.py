@@ -30,7 +30,7 @@ PASSAGE_CHARS = 1200
 PASSAGES_FIRST = 1.0
 """Share of ``RetrieveResult.to_llm_text``'s budget the passages are served from before the other sections
 (1.0: passages take what they need, facts and entity cards share what is left)."""
-SECTION_FLOOR = 0.1
+SECTION_FLOOR = 0.05
 """Share of ``RetrieveResult.to_llm_text``'s budget kept for each of facts, related facts and entity cards when
 it holds something no passage of the result shows (``docs/facts.md``: measured with
 ``benchmarks/evidence_budget_bench.py``). With three such sections passages keep at least 70%."""
