@@ -206,6 +206,7 @@ async def main() -> None:
     for name in args.sets.split(","):
         questions, corpus = load_dataset(args.eval_dir / f"{name}.questions.jsonl",
                                          args.eval_dir / f"{name}.corpus.jsonl")
+        questions = [q for q in questions if q.supporting_paragraph_ids]  # a derived set's may have none left
         if args.questions:
             questions = questions[:args.questions]
         async with await open_eval_graph(corpus, extractor="ner", data_dir=data_dir) as kg:

@@ -33,7 +33,7 @@ PASSAGES_FIRST = 1.0
 SECTION_FLOOR = 0.05
 """Share of ``RetrieveResult.to_llm_text``'s budget kept for each of facts, related facts and entity cards when
 it holds something no passage of the result shows (``docs/facts.md``: measured with
-``benchmarks/evidence_budget_bench.py``). With three such sections passages keep at least 70%."""
+``benchmarks/evidence_budget_bench.py``). With three such sections passages keep at least 85%."""
 RETRIEVE_TEXT_CHARS = 4400
 """Default budget of ``RetrieveResult.to_llm_text``: reader-sized (``benchmarks/evidence_budget_bench.py``,
 ``docs/retrieval.md``); every other result's default is 8,000."""
@@ -179,7 +179,7 @@ class RetrieveResult(ToolResult):
         ``max_chars`` counts every character the model reads (default :data:`RETRIEVE_TEXT_CHARS`, 4,400).
         Each other section holding something no passage of this result shows (a fact from a passage not
         returned, an entity card whose name no passage holds) is kept ``section_floor`` of the budget first
-        (default :data:`SECTION_FLOOR`, 0.1; at least one line), and its unseen items come first in it. Passages
+        (default :data:`SECTION_FLOOR`, 0.05; at least one line), and its unseen items come first in it. Passages
         are then served up to ``passages_share`` of the budget (they always keep at least twice the share of
         any other section); the other sections share the rest, a section that needs less handing the remainder
         on. A cut section says how many items it left out and which ``paths`` return them; a section with no
