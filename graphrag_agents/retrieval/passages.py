@@ -3,8 +3,8 @@
 Candidates (:mod:`.candidates`, :mod:`.bridge`): the chunks nearest the question's embedding, the best
 keyword (BM25-style) matches, (bridge expansion) chunks sharing a rare entity with the two best vector or
 keyword matches, (the titled second hop) the documents titled by an entity the three best matches
-mention, and (:mod:`.chain`) further rounds of both from the best passages so far, while a round adds
-coverage of the question. Each candidate is scored on features that all lie in [0, 1]:
+mention, and (:mod:`.chain`) further titled hops from the chains' ends, while a round adds coverage of the
+question. Each candidate is scored on features that all lie in [0, 1]:
 
 ============  ======  ==============================================================================
 feature       weight  value
@@ -121,9 +121,11 @@ async def passages(store: GraphStore, question: str, vector: QueryVector, top_k:
     """The ``top_k`` best chunks for the question, scored as the module docstring describes, best first.
 
     ``anchors`` are the entities found in the question, awaited while the vector and keyword searches run;
-    named ones (``Anchor.named``) are not followed by bridge expansion. Three rounds of queries: vector +
-    keyword search, then entity mentions + bridge expansion (seeded by the best direct matches), then the
-    texts of the ``top_k`` best.
+    named ones (``Anchor.named``) are not followed by bridge expansion. Rounds of queries: vector + keyword
+    search, then bridge expansion and the titled hop (seeded by the best direct matches, with the direct
+    matches' words read alongside), then up to ``chains.rounds`` titled hops from the chains' ends
+    (:mod:`.chain`; fewer when a round adds no coverage), then the texts of the ``top_k`` best.
+    ``chains=ChainSettings(rounds=0, weight=0)`` scores as the previous release did.
     """
     pool = _pool(top_k)
     vector = vector_param(vector)
