@@ -88,13 +88,15 @@ def measure(result: RetrieveResult, question: Question, budget: Budget) -> dict[
     return row
 
 
-async def run_set(name: str, eval_dir: Path, data_dir: Path, budgets: list[Budget]) -> None:
+async def run_set(name: str, eval_dir: Path, data_dir: Path, budgets: list[Budget],
+                  paths: list[str] | None = None) -> None:
     questions, corpus = load_dataset(eval_dir / f"{name}.questions.jsonl", eval_dir / f"{name}.corpus.jsonl")
     rows: dict[Budget, list[tuple[int, dict[str, float]]]] = {b: [] for b in budgets}
     async with await open_eval_graph(corpus, extractor="ner", data_dir=data_dir) as kg:
         await ensure_built(kg, corpus, extractor="ner", data_dir=data_dir, progress=False)
         for i, question in enumerate(questions):
-            result = number_retrieval(EvidenceLedger(), await kg.retrieve(question.question, top_k=10))
+            result = number_retrieval(EvidenceLedger(), await kg.retrieve(question.question, top_k=10,
+                                                                                 paths=paths))
             for budget in budgets:
                 rows[budget].append((i, measure(result, question, budget)))
     print(f"\n{name} ({len(questions)} questions)")
@@ -119,6 +121,8 @@ async def main() -> None:
     parser.add_argument("--budgets", default="4400:1:0,4400,4400:1:0.1,4400:1:0.15,4400:1:0.2,5000,8000",
                         help="budgets, each optionally with its passages share and section floor: 4400:0.85:0.1")
     parser.add_argument("--eval-dir", type=Path, default=EVAL)
+    parser.add_argument("--paths", default="", help="retrieve only these paths (comma-separated; default all): "
+                        "e.g. exact_names,links,passages to see what the reader loses without the facts path")
     args = parser.parse_args()
     budgets: list[Budget] = []
     for spec in args.budgets.split(","):
@@ -127,7 +131,7 @@ async def main() -> None:
                         float(parts[2]) if len(parts) > 2 else SECTION_FLOOR))
     for name in args.sets.split(","):
         data_dir = Path(args.data_dir.replace("{set}", name)).resolve()
-        await run_set(name, args.eval_dir, data_dir, budgets)
+        await run_set(name, args.eval_dir, data_dir, budgets, args.paths.split(",") if args.paths else None)
 
 
 if __name__ == "__main__":

@@ -40,7 +40,7 @@ from graphrag_agents.kg import KnowledgeGraph
 from graphrag_agents.retrieval._cypher import VectorParam
 from graphrag_agents.retrieval.chain import CHAINS, ChainSettings
 from graphrag_agents.retrieval.names import Anchor, anchors_from, exact_names, fuzzy_names
-from graphrag_agents.retrieval.passages import WEIGHTS, PassageWeights, dense_passages, passages
+from graphrag_agents.retrieval.passages import PER_DOCUMENT, WEIGHTS, PassageWeights, dense_passages, passages
 from graphrag_agents.retrieval.retriever import retrieve
 
 EVAL = Path(__file__).resolve().parents[2] / "shared" / "eval"  # ../shared/eval beside the repository
@@ -70,6 +70,8 @@ def _scores(run: _Run, gold: list[Sequence[str]], subset: Sequence[int]) -> list
     return out
 
 
+SPREAD = {"per-document-1": 1, "per-document-2": 2}
+"""Variants that cap a document's chunks ranked before the others' (``passages(per_document=...)``)."""
 VARIANTS: dict[str, tuple[PassageWeights, ChainSettings]] = {
     "default": (WEIGHTS, CHAINS),  # rounds extend the chains' ends by titled hops, chains scored by coverage
     "one-hop": (WEIGHTS, ChainSettings(rounds=0, weight=0.0)),  # the previous release: no rounds, no chain score
@@ -87,6 +89,8 @@ VARIANTS: dict[str, tuple[PassageWeights, ChainSettings]] = {
     "no-titled": (PassageWeights(hop=0.0), CHAINS),
     "no-title": (PassageWeights(title=0.0), CHAINS),
     "no-lexical": (PassageWeights(lexical=0.0), CHAINS),
+    "per-document-1": (WEIGHTS, CHAINS),
+    "per-document-2": (WEIGHTS, CHAINS),
 }
 """``--variants``: the passages path with one part changed (an ablation), each over every question."""
 
@@ -115,7 +119,7 @@ async def _variant_runs(kg: KnowledgeGraph, questions: list[Question], top_k: in
             weights, chains = VARIANTS[name]
             start = time.perf_counter()
             hits = await passages(kg.store, q.question, vector, top_k, anchors=_ready(found), weights=weights,
-                                  chains=chains)
+                                  chains=chains, per_document=SPREAD.get(name, PER_DOCUMENT))
             runs[name].latency_s.append(time.perf_counter() - start)
             runs[name].docs.append([h.document_id for h in hits])
     return runs

@@ -182,3 +182,15 @@ async def test_a_second_round_follows_the_chain_to_the_third_passage(kg: Knowled
     assert "titled" in next(h for h in chained if h.document_id == "mother").found_by
     hits = await kg.retrieve(question, top_k=3)  # the default
     assert "mother" in {h.document_id for h in hits.passages}
+
+
+def test_spread_lets_every_document_have_its_turn_before_a_documents_further_chunks() -> None:
+    from graphrag_agents.retrieval.candidates import Candidate
+    from graphrag_agents.retrieval.passages import spread
+
+    docs = {"a#0": "a", "a#1": "a", "a#2": "a", "b#0": "b", "c#0": "c"}
+    merged = {cid: Candidate(cid, doc, doc, 0.5) for cid, doc in docs.items()}
+    ranked = ["a#0", "a#1", "a#2", "b#0", "c#0"]
+    assert spread(ranked, merged, 0) == ranked
+    assert spread(ranked, merged, 1) == ["a#0", "b#0", "c#0", "a#1", "a#2"]
+    assert spread(ranked, merged, 2) == ["a#0", "a#1", "b#0", "c#0", "a#2"]
