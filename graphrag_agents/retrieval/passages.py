@@ -120,7 +120,8 @@ def _bridge(cand: Candidate) -> float:
 async def passages(store: GraphStore, question: str, vector: QueryVector, top_k: int, *,
                    anchors: Awaitable[Sequence[Anchor]] | None = None,
                    document_ids: Sequence[str] | None = None, weights: PassageWeights = WEIGHTS,
-                   chains: ChainSettings = CHAINS, per_document: int = PER_DOCUMENT) -> list[PassageHit]:
+                   chains: ChainSettings = CHAINS, per_document: int = PER_DOCUMENT,
+                   within: bool = False) -> list[PassageHit]:
     """The ``top_k`` best chunks for the question, scored as the module docstring describes, best first.
 
     ``anchors`` are the entities found in the question, awaited while the vector and keyword searches run;
@@ -175,7 +176,9 @@ async def passages(store: GraphStore, question: str, vector: QueryVector, top_k:
         coverage = await extend_chains(store, idf, vector, merged, fused, followed, pool, grow, document_ids,
                                        chains, words)
     score = {cid: fused(c, coverage.get(cid, 0.0)) for cid, c in merged.items()}
-    best = spread(sorted(merged, key=lambda cid: (-score[cid], cid)), merged, per_document)[:top_k]
+    ranked_ids = sorted(merged, key=lambda cid: (-score[cid], cid))
+    best = (spread(ranked_ids[:top_k], merged, per_document) if within else
+            spread(ranked_ids, merged, per_document)[:top_k])
     texts = await fetch_passages(store, best)
     hits = []
     for cid in best:
