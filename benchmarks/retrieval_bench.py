@@ -70,7 +70,7 @@ def _scores(run: _Run, gold: list[Sequence[str]], subset: Sequence[int]) -> list
     return out
 
 
-SPREAD = {"per-document-0": 0, "per-document-1": 1, "per-document-2": 2, "within-1": 1}
+SPREAD = {"per-document-0": 0, "per-document-1": 1, "per-document-2": 2}
 """Variants that cap a document's chunks ranked before the others' (``passages(per_document=...)``)."""
 VARIANTS: dict[str, tuple[PassageWeights, ChainSettings]] = {
     "default": (WEIGHTS, CHAINS),  # rounds extend the chains' ends by titled hops, chains scored by coverage
@@ -90,7 +90,6 @@ VARIANTS: dict[str, tuple[PassageWeights, ChainSettings]] = {
     "no-title": (PassageWeights(title=0.0), CHAINS),
     "no-lexical": (PassageWeights(lexical=0.0), CHAINS),
     "per-document-0": (WEIGHTS, CHAINS),
-    "within-1": (WEIGHTS, CHAINS),
     "per-document-1": (WEIGHTS, CHAINS),
     "per-document-2": (WEIGHTS, CHAINS),
 }
@@ -121,8 +120,7 @@ async def _variant_runs(kg: KnowledgeGraph, questions: list[Question], top_k: in
             weights, chains = VARIANTS[name]
             start = time.perf_counter()
             hits = await passages(kg.store, q.question, vector, top_k, anchors=_ready(found), weights=weights,
-                                  chains=chains, per_document=SPREAD.get(name, PER_DOCUMENT),
-                                  within=name.startswith("within"))
+                                  chains=chains, per_document=SPREAD.get(name, PER_DOCUMENT))
             runs[name].latency_s.append(time.perf_counter() - start)
             runs[name].docs.append([h.document_id for h in hits])
     return runs

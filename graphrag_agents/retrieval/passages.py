@@ -76,8 +76,8 @@ WEIGHTS = PassageWeights()
 SEEDS = 2
 """Bridge expansion starts from this many best chunks, weighted 1, 1/2, ..."""
 PER_DOCUMENT = 1
-"""Chunks of one document ranked before every other document has its best one in (0: no cap; 1, chosen on
-fold A: +0.8 recall@5 on 2Wiki there, HotpotQA unchanged); see :func:`spread`."""
+"""Chunks of one document among the ``top_k`` ranked before every other document there has its best one in (0:
+score order alone; 1, chosen on fold A: +0.8 recall@5 on 2Wiki there, HotpotQA unchanged); see :func:`spread`."""
 HOP_SEEDS = 3
 """The titled second hop starts from this many best chunks, weighted 1, 1/2, 1/3."""
 BRIDGE_CAP = 2.0
@@ -120,8 +120,7 @@ def _bridge(cand: Candidate) -> float:
 async def passages(store: GraphStore, question: str, vector: QueryVector, top_k: int, *,
                    anchors: Awaitable[Sequence[Anchor]] | None = None,
                    document_ids: Sequence[str] | None = None, weights: PassageWeights = WEIGHTS,
-                   chains: ChainSettings = CHAINS, per_document: int = PER_DOCUMENT,
-                   within: bool = False) -> list[PassageHit]:
+                   chains: ChainSettings = CHAINS, per_document: int = PER_DOCUMENT) -> list[PassageHit]:
     """The ``top_k`` best chunks for the question, scored as the module docstring describes, best first.
 
     ``anchors`` are the entities found in the question, awaited while the vector and keyword searches run;
@@ -176,18 +175,16 @@ async def passages(store: GraphStore, question: str, vector: QueryVector, top_k:
         coverage = await extend_chains(store, idf, vector, merged, fused, followed, pool, grow, document_ids,
                                        chains, words)
     score = {cid: fused(c, coverage.get(cid, 0.0)) for cid, c in merged.items()}
-    ranked_ids = sorted(merged, key=lambda cid: (-score[cid], cid))
-    best = (spread(ranked_ids[:top_k], merged, per_document) if within else
-            spread(ranked_ids, merged, per_document)[:top_k])
+    best = spread(sorted(merged, key=lambda cid: (-score[cid], cid))[:top_k], merged, per_document)
     texts = await fetch_passages(store, best)
-    hits = []
+    hits: list[PassageHit] = []
     for cid in best:
         hit = texts.get(cid)
         if hit is None:  # deleted between the searches and now
             continue
         cand = merged[cid]
         # a document's further chunks, moved behind the other documents' best (spread), score no higher than
-        # the chunk before them, so the list stays best first by score
+        # the chunk before them, so the list stays best first by score; the top_k chosen are the same
         hit.score = round(min(score[cid], hits[-1].score if hits else 1.0), 4)
         hit.similarity = round(cand.cosine, 4)
         hit.found_by = list(cand.found_by)
@@ -201,7 +198,8 @@ def spread(ranked: Sequence[str], merged: dict[str, Candidate], per_document: in
     if per_document <= 0:
         return list(ranked)
     seen: dict[str, int] = {}
-    first, later = [], []
+    first: list[str] = []
+    later: list[str] = []
     for cid in ranked:
         doc = merged[cid].document_id
         seen[doc] = seen.get(doc, 0) + 1
