@@ -180,8 +180,8 @@ class RetrieveResult(ToolResult):
         Each other section holding something no passage of this result shows (a fact from a passage not
         returned, an entity card whose name no passage holds) is kept ``section_floor`` of the budget first
         (default :data:`SECTION_FLOOR`, 0.05; at least one line), and its unseen items come first in it. Passages
-        are then served up to ``passages_share`` of the budget (they always keep at least twice the share of
-        any other section); the other sections share the rest, a section that needs less handing the remainder
+        are then served up to ``passages_share`` of the budget (at the default 1.0 they keep at least twice the
+        share of any other section whenever they need it); the other sections share the rest, a section that needs less handing the remainder
         on. A cut section says how many items it left out and which ``paths`` return them; a section with no
         room at all is named in one closing line. A fact whose sentence a passage of this result holds is named
         with that passage's number, not repeated.
@@ -189,7 +189,8 @@ class RetrieveResult(ToolResult):
         if not 0 < passages_share <= 1:
             raise ValueError("passages_share must be in (0, 1]")
         if not 0 <= section_floor <= 0.2:
-            raise ValueError("section_floor must be in [0, 0.2] (passages keep twice any other section's share)")
+            raise ValueError("section_floor must be in [0, 0.2]: above it the floors would leave passages less "
+                             "than twice each other section's share")
         shown = " ".join(p.text.lower() for p in self.passages)
         facts = _unseen_first(self.facts, lambda f: f.in_passage is None)
         related = _unseen_first(self.relations, lambda r: r.in_passage is None)
