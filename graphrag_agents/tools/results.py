@@ -182,9 +182,9 @@ class RetrieveResult(ToolResult):
         (default :data:`SECTION_FLOOR`, 0.05; at least one line), and its unseen items come first in it. Passages
         are then served up to ``passages_share`` of the budget (at the default 1.0 they keep at least twice the
         share of any other section whenever they need it); the other sections share the rest, a section that
-        needs less handing the remainder on. A cut section says how many items it left out and which ``paths`` return them; a section with no
-        room at all is named in one closing line. A fact whose sentence a passage of this result holds is named
-        with that passage's number, not repeated.
+        needs less handing the remainder on. A cut section says how many items it left out and which ``paths``
+        return them; a section with no room at all is named in one closing line. A fact whose sentence a passage
+        of this result holds is named with that passage's number, not repeated.
         """
         if not 0 < passages_share <= 1:
             raise ValueError("passages_share must be in (0, 1]")
