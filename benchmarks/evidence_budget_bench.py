@@ -1,10 +1,12 @@
 """What a model reads of ``retrieve`` at each ``to_llm_text`` budget, and what it still finds there.
 
     python benchmarks/evidence_budget_bench.py [--sets hotpotqa,2wikimultihopqa] [--data-dir DIR]
-                                               [--budgets 8000:0.7,4400:1.0,...] [--eval-dir DIR]
+                                               [--budgets 8000:0.7,4400:1.0:0.1,...] [--eval-dir DIR]
 
-A budget is ``CHARS`` or ``CHARS:SHARE`` (``passages_share``: how much of it passages are served first; the
-default 1.0, the previous release's 0.7). ``--data-dir`` may hold ``{set}`` for one folder per set.
+A budget is ``CHARS``, ``CHARS:SHARE`` or ``CHARS:SHARE:FLOOR`` (``passages_share``: how much of it passages are
+served first, default 1.0; ``section_floor``: the share kept for each other section holding something no
+passage shows, default ``SECTION_FLOOR``; 0 is the previous release's rendering). ``--data-dir`` may hold
+``{set}`` for one folder per set.
 
 For each set the graph is built (or reused) exactly as ``graphrag-agents eval`` builds it, and every question is
 retrieved once (all paths, ``top_k`` 10) and numbered as the tool numbers it. For each budget the rendered text
@@ -13,7 +15,9 @@ is measured:
 * characters per question (what the model reads);
 * *read recall*: the share of a question's supporting paragraphs whose passage is in the text (a passage cut
   from the text by the budget is not read, though retrieve ranked it);
-* *answer read*: the share of answerable questions whose gold answer (or an alias) occurs in the text.
+* *answer read*: the share of answerable questions whose gold answer (or an alias) occurs in the text;
+* *sections*: the share of questions whose text shows (or names as left out) every section that holds
+  something no passage shows, and *passages only*: the share whose text shows passages and nothing else.
 
 ``retrieve``'s ranking does not depend on the budget, so its recall@k is unchanged; what changes is what the model
 sees of it. The budget of ``RetrieveResult.to_llm_text`` was chosen on fold A (even-numbered questions of both
@@ -35,7 +39,7 @@ from graphrag_agents.evaluation.dataset import Question, load_dataset
 from graphrag_agents.evaluation.metrics import normalize_answer
 from graphrag_agents.tools.evidence import EvidenceLedger
 from graphrag_agents.tools.read_tools import number_retrieval
-from graphrag_agents.tools.results import PASSAGES_FIRST, RetrieveResult
+from graphrag_agents.tools.results import PASSAGES_FIRST, SECTION_FLOOR, RetrieveResult
 
 EVAL = Path(__file__).resolve().parents[2] / "shared" / "eval"
 _NUMBER = re.compile(r"^\[(\d+)\]", re.MULTILINE)
@@ -46,14 +50,37 @@ def read_numbers(text: str) -> set[int]:
     return {int(m.group(1)) for m in _NUMBER.finditer(text)}
 
 
-def measure(result: RetrieveResult, question: Question, budget: int, share: float) -> dict[str, float]:
-    """Characters, read recall and answer read of ``result`` rendered under ``budget``, passages first up to
-    ``share`` of it."""
-    text = result.to_llm_text(budget, passages_share=share)
+Budget = tuple[int, float, float]
+"""(characters, passages share, section floor)."""
+
+
+def _unseen_sections(result: RetrieveResult) -> list[str]:
+    """The titles of the sections holding something no passage of ``result`` shows (as ``to_llm_text`` decides)."""
+    shown = " ".join(p.text.lower() for p in result.passages)
+    titles = []
+    if any(f.in_passage is None for f in result.facts):
+        titles.append("Facts")
+    if any(r.in_passage is None for r in result.relations):
+        titles.append("Related facts")
+    if any(e.name.lower() not in shown for e in result.entities):
+        titles.append("Entities")
+    return titles
+
+
+def measure(result: RetrieveResult, question: Question, budget: Budget) -> dict[str, float]:
+    """Characters, read recall, answer read and sections shown of ``result`` rendered under ``budget``."""
+    chars, share, floor = budget
+    text = result.to_llm_text(chars, passages_share=share, section_floor=floor)
     shown = read_numbers(text)
     docs = {p.document_id for p in result.passages if p.n in shown}
     gold = list(question.supporting_paragraph_ids)
     row = {"chars": float(len(text)), "read_recall": sum(g in docs for g in gold) / len(gold) if gold else 0.0}
+    unseen = _unseen_sections(result)
+    nouns = {"Facts": " fact", "Related facts": " related fact", "Entities": " entity card"}
+    note = next((line for line in text.splitlines() if " left out; retrieve" in line), "")
+    row["sections"] = float(all(f"\n{t}:\n" in text or nouns[t] in note for t in unseen))
+    row["passages_only"] = float("Passages:" in text and not any(f"\n{t}:\n" in text
+                                                                 for t in ("Facts", "Related facts", "Entities")))
     if question.answerable and question.answers:
         haystack = f" {normalize_answer(text)} "
         row["answer_read"] = float(any(f" {normalize_answer(a)} " in haystack for a in question.answers
@@ -61,41 +88,50 @@ def measure(result: RetrieveResult, question: Question, budget: int, share: floa
     return row
 
 
-async def run_set(name: str, eval_dir: Path, data_dir: Path, budgets: list[tuple[int, float]]) -> None:
+async def run_set(name: str, eval_dir: Path, data_dir: Path, budgets: list[Budget],
+                  paths: list[str] | None = None) -> None:
     questions, corpus = load_dataset(eval_dir / f"{name}.questions.jsonl", eval_dir / f"{name}.corpus.jsonl")
-    rows: dict[tuple[int, float], list[tuple[int, dict[str, float]]]] = {b: [] for b in budgets}
+    rows: dict[Budget, list[tuple[int, dict[str, float]]]] = {b: [] for b in budgets}
     async with await open_eval_graph(corpus, extractor="ner", data_dir=data_dir) as kg:
         await ensure_built(kg, corpus, extractor="ner", data_dir=data_dir, progress=False)
         for i, question in enumerate(questions):
-            result = number_retrieval(EvidenceLedger(), await kg.retrieve(question.question, top_k=10))
+            result = number_retrieval(EvidenceLedger(), await kg.retrieve(question.question, top_k=10,
+                                                                                 paths=paths))
             for budget in budgets:
-                rows[budget].append((i, measure(result, question, *budget)))
+                rows[budget].append((i, measure(result, question, budget)))
     print(f"\n{name} ({len(questions)} questions)")
-    print("| budget | passages share | chars / q | read recall (A / B) | answer read (A / B) |")
-    print("| - | - | - | - | - |")
+    print("| budget | passages share | section floor | chars / q | read recall (A / B) | answer read (A / B) "
+          "| sections | passages only |")
+    print("| - | - | - | - | - | - | - | - |")
     for budget in budgets:
-        def mean(key: str, fold: int | None = None, b: tuple[int, float] = budget) -> float:
+        def mean(key: str, fold: int | None = None, b: Budget = budget) -> float:
             values = [r[key] for i, r in rows[b] if key in r and (fold is None or i % 2 == fold)]
             return statistics.fmean(values) if values else float("nan")
 
         read = f"{mean('read_recall'):.3f} ({mean('read_recall', 0):.3f} / {mean('read_recall', 1):.3f})"
         answer = f"{mean('answer_read'):.3f} ({mean('answer_read', 0):.3f} / {mean('answer_read', 1):.3f})"
-        print(f"| {budget[0]:,} | {budget[1]} | {mean('chars'):,.0f} | {read} | {answer} |")
+        print(f"| {budget[0]:,} | {budget[1]} | {budget[2]} | {mean('chars'):,.0f} | {read} | {answer} "
+              f"| {mean('sections'):.3f} | {mean('passages_only'):.3f} |")
 
 
 async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sets", default="hotpotqa,2wikimultihopqa")
     parser.add_argument("--data-dir", default=".graphrag-bench", help="embedded FalkorDB folder (shared with eval)")
-    parser.add_argument("--budgets", default="8000:0.7,6000,5000,4400:0.7,4400:0.9,4400,4000",
-                        help="budgets, each optionally with its passages share: 4400:0.85")
+    parser.add_argument("--budgets", default="4400:1:0,4400,4400:1:0.1,4400:1:0.15,4400:1:0.2,5000,8000",
+                        help="budgets, each optionally with its passages share and section floor: 4400:0.85:0.1")
     parser.add_argument("--eval-dir", type=Path, default=EVAL)
+    parser.add_argument("--paths", default="", help="retrieve only these paths (comma-separated; default all): "
+                        "e.g. exact_names,links,passages to see what the reader loses without the facts path")
     args = parser.parse_args()
-    budgets = [(int(b.split(":")[0]), float(b.split(":")[1]) if ":" in b else PASSAGES_FIRST)
-               for b in args.budgets.split(",")]
+    budgets: list[Budget] = []
+    for spec in args.budgets.split(","):
+        parts = spec.split(":")
+        budgets.append((int(parts[0]), float(parts[1]) if len(parts) > 1 else PASSAGES_FIRST,
+                        float(parts[2]) if len(parts) > 2 else SECTION_FLOOR))
     for name in args.sets.split(","):
         data_dir = Path(args.data_dir.replace("{set}", name)).resolve()
-        await run_set(name, args.eval_dir, data_dir, budgets)
+        await run_set(name, args.eval_dir, data_dir, budgets, args.paths.split(",") if args.paths else None)
 
 
 if __name__ == "__main__":

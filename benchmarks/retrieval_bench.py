@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import importlib.util
+import json
 import os
 import statistics
 import time
@@ -36,7 +37,10 @@ from pathlib import Path
 from graphrag_agents.evaluation.build import ensure_built, open_eval_graph
 from graphrag_agents.evaluation.dataset import Question, load_dataset
 from graphrag_agents.kg import KnowledgeGraph
-from graphrag_agents.retrieval.passages import dense_passages
+from graphrag_agents.retrieval._cypher import VectorParam
+from graphrag_agents.retrieval.chain import CHAINS, ChainSettings
+from graphrag_agents.retrieval.names import Anchor, anchors_from, exact_names, fuzzy_names
+from graphrag_agents.retrieval.passages import PER_DOCUMENT, WEIGHTS, PassageWeights, dense_passages, passages
 from graphrag_agents.retrieval.retriever import retrieve
 
 EVAL = Path(__file__).resolve().parents[2] / "shared" / "eval"  # ../shared/eval beside the repository
@@ -64,6 +68,83 @@ def _scores(run: _Run, gold: list[Sequence[str]], subset: Sequence[int]) -> list
     for k in ALL_GOLD_KS:
         out.append(statistics.fmean(float(all(g in set(run.docs[i][:k]) for g in gold[i])) for i in subset))
     return out
+
+
+SPREAD = {"per-document-0": 0, "per-document-1": 1, "per-document-2": 2}
+"""Variants that cap a document's chunks ranked before the others' (``passages(per_document=...)``)."""
+VARIANTS: dict[str, tuple[PassageWeights, ChainSettings]] = {
+    "default": (WEIGHTS, CHAINS),  # rounds extend the chains' ends by titled hops, chains scored by coverage
+    "one-hop": (WEIGHTS, ChainSettings(rounds=0, weight=0.0)),  # the previous release: no rounds, no chain score
+    "score-only": (WEIGHTS, ChainSettings(rounds=0)),  # chains of one hop scored, no further rounds
+    "no-chain-score": (WEIGHTS, ChainSettings(weight=0.0)),  # rounds run, chains not scored
+    "rounds-1": (WEIGHTS, ChainSettings(rounds=1)),
+    "rounds-3": (WEIGHTS, ChainSettings(rounds=3)),
+    "any-frontier": (WEIGHTS, ChainSettings(ends_only=False)),  # rounds follow any best passage, not chain ends
+    "ends-both": (WEIGHTS, ChainSettings(bridge=True)),  # rounds follow shared entities too
+    "any-both": (WEIGHTS, ChainSettings(bridge=True, ends_only=False)),
+    "chain-w0.5": (WEIGHTS, ChainSettings(weight=0.5)),
+    "chain-w2": (WEIGHTS, ChainSettings(weight=2.0)),
+    "frontier-5": (WEIGHTS, ChainSettings(frontier=5)),
+    "no-bridge": (PassageWeights(bridge=0.0), CHAINS),
+    "no-titled": (PassageWeights(hop=0.0), CHAINS),
+    "no-title": (PassageWeights(title=0.0), CHAINS),
+    "no-lexical": (PassageWeights(lexical=0.0), CHAINS),
+    "per-document-0": (WEIGHTS, CHAINS),
+    "per-document-1": (WEIGHTS, CHAINS),
+    "per-document-2": (WEIGHTS, CHAINS),
+}
+"""``--variants``: the passages path with one part changed (an ablation), each over every question."""
+
+
+def hop_counts(path: Path) -> dict[str, int]:
+    """Per question id, its hop count: its evidence triples (2Wiki), else its supporting paragraphs."""
+    counts = {}
+    for line in path.read_text().splitlines():
+        if line.strip():
+            row = json.loads(line)
+            evidence = row.get("evidence")
+            counts[str(row["id"])] = len(evidence) if evidence else len(row.get("supporting_paragraph_ids", []))
+    return counts
+
+
+async def _variant_runs(kg: KnowledgeGraph, questions: list[Question], top_k: int,
+                        names: Sequence[str]) -> dict[str, _Run]:
+    runs = {name: _Run() for name in names}
+    for q in questions:
+        vector = VectorParam((await kg.embedder.aembed([q.question]))[0].tolist())
+        exact, fuzzy = await asyncio.gather(exact_names(kg.store, q.question, top_k),
+                                            fuzzy_names(kg.store, q.question, vector, top_k + 5))
+        found = anchors_from(exact, fuzzy)
+
+        for name in names:
+            weights, chains = VARIANTS[name]
+            start = time.perf_counter()
+            hits = await passages(kg.store, q.question, vector, top_k, anchors=_ready(found), weights=weights,
+                                  chains=chains, per_document=SPREAD.get(name, PER_DOCUMENT))
+            runs[name].latency_s.append(time.perf_counter() - start)
+            runs[name].docs.append([h.document_id for h in hits])
+    return runs
+
+
+async def _ready(anchors: list[Anchor]) -> list[Anchor]:
+    return anchors
+
+
+def _variant_report(name: str, runs: dict[str, _Run], questions: list[Question], hops: dict[str, int]) -> None:
+    gold = [list(q.supporting_paragraph_ids) for q in questions]
+    n = len(questions)
+    groups: dict[str, Sequence[int]] = {"all": range(n), "A": range(0, n, 2), "B": range(1, n, 2)}
+    for kind in sorted({q.type for q in questions if q.type}):
+        groups[kind] = [i for i, q in enumerate(questions) if q.type == kind]
+    for h in sorted({hops.get(q.id, 0) for q in questions}):
+        groups[f"{h} hops"] = [i for i, q in enumerate(questions) if hops.get(q.id, 0) == h]
+    groups = {g: sub for g, sub in groups.items() if sub}
+    print(f"\n{name}: recall@5 of the passages path per variant ({n} questions)")
+    print("| variant | " + " | ".join(f"{g} ({len(sub)})" for g, sub in groups.items()) + " | p50 ms |")
+    print("| - " * (len(groups) + 2) + "|")
+    for variant, run in runs.items():
+        cells = [f"{_scores(run, gold, sub)[1]:.3f}" for sub in groups.values()]
+        print(f"| {variant} | " + " | ".join(cells) + f" | {_pct(run.latency_s, .5):.1f} |")
 
 
 def _pct(values: list[float], q: float) -> float:
@@ -122,11 +203,15 @@ async def main() -> None:
     parser.add_argument("--questions", type=int, default=0, help="ask only the first N questions of each set")
     parser.add_argument("--top-k", type=int, default=10)
     parser.add_argument("--eval-dir", type=Path, default=EVAL, help="folder of <set>.{corpus,questions}.jsonl")
+    parser.add_argument("--variants", default="", help="comma-separated VARIANTS names (or 'all'): an ablation "
+                        "of the passages path instead of the dense-only comparison")
     args = parser.parse_args()
+    variants = list(VARIANTS) if args.variants == "all" else [v for v in args.variants.split(",") if v]
     data_dir = Path(args.data_dir).resolve()
     for name in args.sets.split(","):
         questions, corpus = load_dataset(args.eval_dir / f"{name}.questions.jsonl",
                                          args.eval_dir / f"{name}.corpus.jsonl")
+        questions = [q for q in questions if q.supporting_paragraph_ids]  # a derived set's may have none left
         if args.questions:
             questions = questions[:args.questions]
         async with await open_eval_graph(corpus, extractor="ner", data_dir=data_dir) as kg:
@@ -135,6 +220,10 @@ async def main() -> None:
             built = "reused" if info.reused else f"built in {time.perf_counter() - started:.0f} s"
             print(f"{name}: graph {kg.name!r} ({built}; ner extractor): {info.documents} documents, "
                   f"{info.chunks} chunks, {info.entities} entities, {info.relations} relations", flush=True)
+            if variants:
+                _variant_report(name, await _variant_runs(kg, questions, args.top_k, variants), questions,
+                                hop_counts(args.eval_dir / f"{name}.questions.jsonl"))
+                continue
             dense, ours = await _run(kg, questions, args.top_k)
         _report(name, dense, ours, questions, args.top_k)
     reply = "hiredis" if importlib.util.find_spec("hiredis") else "pure-Python (install hiredis to halve client CPU)"

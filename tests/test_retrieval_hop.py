@@ -153,3 +153,44 @@ async def test_a_name_titling_many_documents_is_not_followed(kg: KnowledgeGraph)
     await kg.store.query("MATCH (d:Document {id: 'twin3'}) DETACH DELETE d")
     found = await titled_candidates(kg.store, [("album#0", 1.0)], vector, 10)
     assert {c.document_id for c in found} == {"twin0", "twin1", "twin2"}  # three: still followed
+
+
+FILM = _doc("film", "Zorbatron", ["Zorbatron is a 1990 science fiction film directed by Alan Kreel."], ["Alan Kreel"])
+DIRECTOR = _doc("director", "Alan Kreel", [
+    "Alan Kreel is an American screenwriter. His mother was the painter Marta Quill."], ["Alan Kreel", "Marta Quill"])
+MOTHER = _doc("mother", "Marta Quill", ["Marta Quill painted landscapes on the banks of the river Velmont."],
+              ["Marta Quill"])
+RIVERS = [_doc(f"river{i}", f"River town {i}", [f"River town {i} lies on a river; a film director lived there."])
+          for i in range(6)]
+
+
+async def test_a_second_round_follows_the_chain_to_the_third_passage(kg: KnowledgeGraph) -> None:
+    # film -> its director (titled hop from the film's paragraph) -> his mother (titled hop from the director's,
+    # a second round): the third paragraph shares only "river" with the question, the distractors more.
+    from graphrag_agents.retrieval._cypher import VectorParam
+    from graphrag_agents.retrieval.chain import ChainSettings
+    from graphrag_agents.retrieval.passages import passages
+
+    await _build(kg, FILM, DIRECTOR, MOTHER, *RIVERS)
+    question = "Which river did the mother of the director of Zorbatron live near?"
+    vector = VectorParam(kg.embedder.embed([question])[0].tolist())
+    one_hop = await passages(kg.store, question, vector, 3, chains=ChainSettings(rounds=0, weight=0.0))
+    assert {"film", "director"} <= {h.document_id for h in one_hop} and "mother" not in {
+        h.document_id for h in one_hop}
+    chained = await passages(kg.store, question, vector, 3)
+    assert {h.document_id for h in chained} == {"film", "director", "mother"}
+    assert "titled" in next(h for h in chained if h.document_id == "mother").found_by
+    hits = await kg.retrieve(question, top_k=3)  # the default
+    assert "mother" in {h.document_id for h in hits.passages}
+
+
+def test_spread_lets_every_document_have_its_turn_before_a_documents_further_chunks() -> None:
+    from graphrag_agents.retrieval.candidates import Candidate
+    from graphrag_agents.retrieval.passages import spread
+
+    docs = {"a#0": "a", "a#1": "a", "a#2": "a", "b#0": "b", "c#0": "c"}
+    merged = {cid: Candidate(cid, doc, doc, 0.5) for cid, doc in docs.items()}
+    ranked = ["a#0", "a#1", "a#2", "b#0", "c#0"]
+    assert spread(ranked, merged, 0) == ranked
+    assert spread(ranked, merged, 1) == ["a#0", "b#0", "c#0", "a#1", "a#2"]
+    assert spread(ranked, merged, 2) == ["a#0", "a#1", "b#0", "c#0", "a#2"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -230,30 +231,80 @@ def test_to_llm_text_passages_then_facts_then_entities_snapshot() -> None:
     assert_snapshot("retrieve_sections.txt", text)
 
 
-def test_passages_are_served_first_when_many_facts_compete() -> None:
-    passages = [PassageItem(n=i, document_id=f"d{i}", file=f"d{i}", text=f"Passage {i}. " + "text " * 90,
-                            score=0.5) for i in range(1, 11)]
-    related = [RelationItem(n=100 + i, type="RELATED_TO", entities=["A", f"B{i}"], fact="fact words " * 25,
-                            score=0.4, hop=1) for i in range(40)]
-    facts = [RelationItem(n=200 + i, type="RELATED_TO", entities=["C", f"D{i}"], fact="other words " * 25,
-                          score=0.4) for i in range(10)]
-    entities = [EntityItem(n=300 + i, name=f"Entity {i}", label="Person", score=0.5, path="exact_names",
-                           mentions=3, documents=["Some document"]) for i in range(15)]
-    result = RetrieveResult(question="q", paths=["passages", "links"], passages=passages, relations=related,
-                            facts=facts, entities=entities)
-    text = result.to_llm_text(max_chars=8000)
-    assert len(text) <= 8000 and all(f"[{i}] " in text for i in range(1, 11)), "every passage is shown"
-    assert "Related facts:" in text and "more omitted)" in text.split("Related facts:")[1]
-    # with a budget too small for every passage, passages take what they need and the rest share what is left
-    small = result.to_llm_text(max_chars=3000)
-    assert len(small) <= 3000 and "[100]" not in small and "[200]" not in small
-    assert len(small.split("Facts:")[0]) >= 0.9 * 3000
-    # a share below 1 keeps some room for the other sections: passages 70%, and the facts still get a share
-    shared = result.to_llm_text(max_chars=3000, passages_share=0.7)
-    assert len(shared) <= 3000 and "[100]" in shared
-    assert len(shared.split("Related facts:")[0]) >= 0.6 * 3000
+def _crowded_result(n: int = 100, *, seen: bool = False) -> RetrieveResult:
+    """Ten passages and ``n`` facts, related facts and entity cards; ``seen``: every fact is stated in a passage
+    and every entity is named in one (nothing outside the passages)."""
+    passages = [PassageItem(n=i, document_id=f"d{i}", file=f"d{i}", text=f"Passage {i} names Entity {i}. "
+                            + "text " * 90, score=0.5) for i in range(1, 11)]
+    where = 1 if seen else None
+    related = [RelationItem(n=1000 + i, type="RELATED_TO", entities=["A", f"B{i}"], fact="fact words " * 25,
+                            score=0.4, hop=1, in_passage=where) for i in range(n)]
+    facts = [RelationItem(n=2000 + i, type="RELATED_TO", entities=["C", f"D{i}"], fact="other words " * 25,
+                          score=0.4, in_passage=where) for i in range(n)]
+    entities = [EntityItem(n=3000 + i, name=f"Entity {i % 10 + 1 if seen else i + 100}", label="Person", score=0.5,
+                           path="exact_names", mentions=3, documents=["Some document"]) for i in range(n)]
+    return RetrieveResult(question="q", paths=["passages", "links"], passages=passages, relations=related,
+                          facts=facts, entities=entities)
+
+
+def _section(text: str, title: str) -> str:
+    """The block of ``text`` under ``title:`` up to the next blank line ('' when the section is not shown)."""
+    start = text.find(f"\n{title}:\n")
+    return text[start + 1:].split("\n\n", 1)[0] if start >= 0 else ""
+
+
+def test_every_section_with_unseen_content_is_shown_or_named_at_every_budget() -> None:
+    result = _crowded_result()
+    for budget in (600, 1500, 3000, 4400, 8000):
+        text = result.to_llm_text(max_chars=budget)
+        assert len(text) <= budget
+        for title, noun, paths in (("Facts", "facts", '["facts"]'), ("Related facts", "related facts", '["links"]'),
+                                   ("Entities", "entity cards", '["exact_names", "fuzzy_names"]')):
+            block = _section(text, title)
+            if block:  # shown: at least one item, and the note saying what is left out and how to read it
+                assert re.search(r"^\[\d+\] ", block.split("\n", 1)[1], re.MULTILINE), (budget, title)
+                assert re.search(rf"…\(\d+ more omitted\): retrieve with paths={re.escape(paths)} or a larger "
+                                 "max_chars$", block), (budget, title)
+            else:
+                assert re.search(rf"\b100 {noun}\b.* left out; retrieve with paths=\[[^]]*{re.escape(paths[1:-1])}",
+                                 text), (budget, title)
+        if budget >= 1500:  # room for one line of each: nothing is left out whole
+            assert all(_section(text, t) for t in ("Passages", "Facts", "Related facts", "Entities")), budget
+
+
+def test_passages_keep_the_largest_share_at_least_twice_each_other_section() -> None:
+    result = _crowded_result()
+    for budget in (3000, 4400, 8000):
+        text = result.to_llm_text(max_chars=budget)
+        passages = len(_section(text, "Passages"))
+        others = [len(_section(text, t)) for t in ("Facts", "Related facts", "Entities")]
+        assert all(o > 0 for o in others) and passages >= 2 * max(others), (budget, passages, others)
+        assert passages >= 0.6 * budget
+    # a share below 1 keeps more room for the other sections
+    default = result.to_llm_text(max_chars=3000)
+    shared = result.to_llm_text(max_chars=3000, passages_share=0.4)
+    assert len(_section(shared, "Passages")) < len(_section(default, "Passages"))
+    assert len(_section(shared, "Related facts")) > len(_section(default, "Related facts"))
     with pytest.raises(ValueError, match="passages_share"):
         result.to_llm_text(passages_share=0)
+    with pytest.raises(ValueError, match="section_floor"):
+        result.to_llm_text(section_floor=0.5)
+
+
+def test_sections_showing_only_what_the_passages_hold_get_no_floor() -> None:
+    seen = _crowded_result(seen=True).to_llm_text(max_chars=3000)
+    assert len(seen.split("\n\nFacts:")[0]) >= 0.9 * 3000, "passages take the budget"
+    unseen = _crowded_result().to_llm_text(max_chars=3000)
+    assert "[2000]" in unseen and "[2000]" not in seen
+    assert "left out; retrieve with paths=" in seen, "what did not fit is still named"
+
+
+def test_entity_cards_no_passage_covers_come_first() -> None:
+    passages = [PassageItem(n=1, document_id="d", file="d", text="Ada Lovelace met Charles Babbage.", score=0.9)]
+    entities = [EntityItem(n=2, name="Ada Lovelace", label="Person", score=0.9, path="exact_names"),
+                EntityItem(n=3, name="Analytical Engine", label="Thing", score=0.5, path="fuzzy_names")]
+    text = RetrieveResult(question="q", paths=["passages"], passages=passages, entities=entities).to_llm_text()
+    assert text.index("[3] Analytical Engine") < text.index("[2] Ada Lovelace")
 
 
 def test_retrieve_text_is_reader_sized_by_default_and_other_results_keep_8000() -> None:

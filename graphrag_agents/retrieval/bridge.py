@@ -51,20 +51,20 @@ async def bridge_candidates(store: GraphStore, seeds: Sequence[tuple[str, float]
         "WITH s, sc, e, outdegree(e, 'MENTIONED_IN') AS m "
         "WHERE m >= 2 AND m <= $hub AND NOT e.id IN $exclude "
         "MATCH (e)-[:MENTIONED_IN]->(c:Chunk) WHERE c.id <> sc.id " + doc_filter
-        + "WITH c, e, s[1] / log(1 + m) AS w "
-        "WITH c, sum(w) AS weight, collect([e.name_key, w]) AS via "
+        + "WITH c, e, s, s[1] / log(1 + m) AS w ORDER BY w DESC "
+        "WITH c, sum(w) AS weight, collect([e.name_key, w]) AS via, collect(s[0])[0] AS parent "
         "ORDER BY weight DESC LIMIT $k "
         f"OPTIONAL MATCH (d:Document {{id: c.document_id}}) RETURN c.id, c.document_id, d.title, {COSINE}, "
-        "weight, via",
+        "weight, via, parent, c.text",
         {"seeds": [[cid, float(w)] for cid, w in seeds],
          "per_seed": _ENTITIES_PER_SEED, "hub": HUB_MENTIONS, "exclude": list(exclude_entities),
          "v": vector_param(vector), "k": int(k), "docs": list(document_ids or [])},
     )
     found = []
-    for cid, doc_id, title, cosine, _weight, via in rows:
+    for cid, doc_id, title, cosine, _weight, via, parent, text in rows:
         found.append(Candidate(chunk_id=str(cid), document_id=str(doc_id), title=str(title or ""),
                                cosine=float(cosine), bridge_via=[(str(n), float(w)) for n, w in via or []],
-                               found_by=["bridge"]))
+                               found_by=["bridge"], parent=str(parent or ""), text=str(text or "")))
     return found
 
 
@@ -78,10 +78,11 @@ _TITLED = (
     "RETURN d LIMIT $hub1 } "
     "WITH s, name, collect(d) AS titled WHERE size(titled) <= $hub "
     "UNWIND titled AS d "
-    "WITH d, max(s[1]) AS weight ORDER BY weight DESC LIMIT $k "
+    "WITH d, s ORDER BY s[1] DESC "
+    "WITH d, collect(s)[0] AS best WITH d, best[1] AS weight, best[0] AS parent ORDER BY weight DESC LIMIT $k "
     "CALL { WITH d MATCH (c:Chunk {document_id: d.id}) WITH c LIMIT $scan "
     f"WITH c, {COSINE} AS cos ORDER BY cos DESC LIMIT 1 RETURN c, cos }} "
-    "RETURN c.id, c.document_id, d.title, cos, weight"
+    "RETURN c.id, c.document_id, d.title, cos, weight, parent, c.text"
 )
 
 
@@ -105,7 +106,8 @@ async def titled_candidates(store: GraphStore, seeds: Sequence[tuple[str, float]
          "docs": list(document_ids or [])},
     )
     found = []
-    for cid, doc_id, title, cosine, weight in rows:
+    for cid, doc_id, title, cosine, weight, parent, text in rows:
         found.append(Candidate(chunk_id=str(cid), document_id=str(doc_id), title=str(title or ""),
-                               cosine=float(cosine), hop=float(weight), found_by=["titled"]))
+                               cosine=float(cosine), hop=float(weight), found_by=["titled"],
+                               parent=str(parent or ""), text=str(text or "")))
     return found

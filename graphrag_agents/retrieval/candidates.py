@@ -82,6 +82,10 @@ class Candidate:
     """Weight of the best seed chunk naming an entity that titles this chunk's document (see :mod:`.bridge`)."""
     bridge_via: list[tuple[str, float]] = field(default_factory=list)
     """Bridge expansion (see :mod:`.bridge`): the entities it was reached through, as (name key, weight)."""
+    parent: str = ""
+    """The chunk whose entity led here (bridge or titled hop; empty for a direct match): a link of its chain."""
+    text: str = ""
+    """The chunk's text when its query read it (the hops do, for chain scoring), else empty."""
     found_by: list[str] = field(default_factory=list)
 
 

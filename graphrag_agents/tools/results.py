@@ -5,6 +5,9 @@ Results never contain embeddings or internal ``__X__`` names.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+from typing import TypeVar
+
 from pydantic import BaseModel, ConfigDict, Field
 
 from .render import Section, fmt_number, render_sections, shorten
@@ -12,6 +15,7 @@ from .render import Section, fmt_number, render_sections, shorten
 __all__ = [
     "PASSAGES_FIRST",
     "RETRIEVE_TEXT_CHARS",
+    "SECTION_FLOOR",
     "EntityItem",
     "OntologyResult",
     "PassageItem",
@@ -26,6 +30,10 @@ PASSAGE_CHARS = 1200
 PASSAGES_FIRST = 1.0
 """Share of ``RetrieveResult.to_llm_text``'s budget the passages are served from before the other sections
 (1.0: passages take what they need, facts and entity cards share what is left)."""
+SECTION_FLOOR = 0.05
+"""Share of ``RetrieveResult.to_llm_text``'s budget kept for each of facts, related facts and entity cards when
+it holds something no passage of the result shows (``docs/facts.md``: measured with
+``benchmarks/evidence_budget_bench.py``). With three such sections passages keep at least 85%."""
 RETRIEVE_TEXT_CHARS = 4400
 """Default budget of ``RetrieveResult.to_llm_text``: reader-sized (``benchmarks/evidence_budget_bench.py``,
 ``docs/retrieval.md``); every other result's default is 8,000."""
@@ -132,6 +140,9 @@ class PassageItem(BaseModel):
                 f"{shorten(self.text, PASSAGE_CHARS)}")
 
 
+_Item = TypeVar("_Item", "EntityItem", "RelationItem")
+
+
 class RetrieveResult(ToolResult):
     """What ``retrieve`` found: passages, facts, facts around the entities found, and entities, each numbered."""
 
@@ -161,28 +172,51 @@ class RetrieveResult(ToolResult):
         """
         return max([f.score for f in self.facts] + [p.score for p in self.passages], default=0.0)
 
-    def to_llm_text(self, max_chars: int = RETRIEVE_TEXT_CHARS, *, passages_share: float = PASSAGES_FIRST) -> str:
+    def to_llm_text(self, max_chars: int = RETRIEVE_TEXT_CHARS, *, passages_share: float = PASSAGES_FIRST,
+                    section_floor: float = SECTION_FLOOR) -> str:
         """Passages first, then facts (the facts path's, then those around the entities), then entity cards.
 
-        ``max_chars`` counts every character the model reads (default :data:`RETRIEVE_TEXT_CHARS`, 4,400:
-        measured to keep 97% of the supporting passages the 8,000 of earlier releases showed, in 58% of the
-        characters). Passages are served first, up to
-        ``passages_share`` of it (and never less than twice the share of another section); the other sections
-        share the rest, a section that needs less handing the remainder on. A fact whose sentence a passage of
-        this result holds is named with that passage's number, not repeated.
+        ``max_chars`` counts every character the model reads (default :data:`RETRIEVE_TEXT_CHARS`, 4,400).
+        Each other section holding something no passage of this result shows (a fact from a passage not
+        returned, an entity card whose name no passage holds) is kept ``section_floor`` of the budget first
+        (default :data:`SECTION_FLOOR`, 0.05; at least one line), and its unseen items come first in it. Passages
+        are then served up to ``passages_share`` of the budget (at the default 1.0 they keep at least twice the
+        share of any other section whenever they need it); the other sections share the rest, a section that
+        needs less handing the remainder on. A cut section says how many items it left out and which ``paths``
+        return them; a section with no room at all is named in one closing line. A fact whose sentence a passage
+        of this result holds is named with that passage's number, not repeated.
         """
         if not 0 < passages_share <= 1:
             raise ValueError("passages_share must be in (0, 1]")
+        if not 0 <= section_floor <= 0.2:
+            raise ValueError("section_floor must be in [0, 0.2]: above it the floors would leave passages less "
+                             "than twice each other section's share")
+        shown = " ".join(p.text.lower() for p in self.passages)
+        facts = _unseen_first(self.facts, lambda f: f.in_passage is None)
+        related = _unseen_first(self.relations, lambda r: r.in_passage is None)
+        entities = _unseen_first(self.entities, lambda e: e.name.lower() not in shown)
+
+        def section(title: str, items: list[tuple[bool, str]], noun: tuple[str, str], *paths: str) -> Section:
+            floor = section_floor if any(unseen for unseen, _ in items) else 0.0
+            return Section(title, [line for _, line in items], floor=floor, noun=noun, paths=paths)
+
         sections = [
-            Section("Passages", [p.line() for p in self.passages], weight=2, first=passages_share),
-            Section("Facts", [f.line() for f in self.facts]),
-            Section("Related facts", [r.line() for r in self.relations]),
-            Section("Entities", [e.line() for e in self.entities]),
+            Section("Passages", [p.line() for p in self.passages], weight=2, first=passages_share,
+                    noun=("passage", "passages")),
+            section("Facts", facts, ("fact", "facts"), "facts"),
+            section("Related facts", related, ("related fact", "related facts"), "links"),
+            section("Entities", entities, ("entity card", "entity cards"), "exact_names", "fuzzy_names"),
         ]
         if not any(s.lines for s in sections):
             return shorten(f"Nothing found for {self.question!r}. " + self._footer(), max_chars)
         header = f"retrieve: {self.question!r} — cite evidence as [n]"
         return render_sections(header, sections, max_chars, self._footer())
+
+
+def _unseen_first(items: Sequence[_Item], unseen: Callable[[_Item], bool]) -> list[tuple[bool, str]]:
+    """Each item's line with whether it shows something no passage does, those first (else best first)."""
+    marked = [(unseen(item), item.line()) for item in items]
+    return [m for m in marked if m[0]] + [m for m in marked if not m[0]]
 
 
 class StatusResult(ToolResult):

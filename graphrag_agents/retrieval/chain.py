@@ -1,0 +1,174 @@
+"""Chain expansion: rounds of hops from the chains' ends, and chains scored by how much of the question they cover.
+
+A compositional question resolves one description per link: "When did the director of film X's father die?"
+needs the film's paragraph (it names the director), the director's (it names the father) and the father's.
+The first round of :mod:`.bridge` follows one link from the best direct matches. A passage a hop reaches
+remembers the passage that led to it (``Candidate.parent``), so the candidates form chains; each further
+*round* takes the best passages at a chain's end not yet followed (by the score so far, chain coverage
+included) and follows their entities through the titled hop (bridge expansion too with ``bridge``), with seed
+weights falling by ``decay`` per round.
+
+A chain is scored by its *coverage*: the idf-weighted share of the question's content words (the words of its
+names among them) that some passage of the chain holds, title included, each word counted once however many
+passages hold it. Every passage of a chain gets the coverage of the best chain it lies on, so the link in the
+middle that no question word names directly is lifted with the chain it completes. Rounds stop when one adds
+no coverage (the best chain covers no more of the question than before), when nothing is left to follow, when
+a chain covers the whole question, or after ``rounds``.
+
+No LLM: word sets and the graph's entity mentions and titles only. Bounds: at most ``rounds`` extra rounds
+(default 2, so chains of up to four passages), each following ``frontier`` passages (3) with the bounded
+queries of :mod:`.bridge` (per seed 50 entities, per name 3 titled documents, ``k`` chunks), whose rows carry
+the chunk's text; words are read for at most ``TEXT_POOL`` candidates a round (plus their chains), in one query
+for those whose text no hop brought.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import Callable, Collection, Mapping, Sequence
+from dataclasses import dataclass
+
+from ..store.graph import GraphStore
+from ._cypher import QueryVector
+from .bridge import bridge_candidates, titled_candidates
+from .candidates import Candidate
+from .fulltext import query_terms, term_weights
+
+__all__ = ["CHAINS", "TEXT_POOL", "ChainSettings", "chain_coverage", "extend_chains", "question_idf", "read_words"]
+
+TEXT_POOL = 40
+"""Best candidates (by score so far) whose words are read to score chains, each round."""
+_WORD = re.compile(r"[^\W_]+", re.UNICODE)
+
+
+@dataclass(frozen=True)
+class ChainSettings:
+    """How far chain expansion goes and how much a chain's coverage counts (module docstring)."""
+
+    rounds: int = 2
+    """Rounds past the first hop (0: one hop only, the previous behaviour)."""
+    frontier: int = 3
+    """Passages followed per round."""
+    decay: float = 0.5
+    """Seed weight factor per round: a passage two links away counts half as much as one link away."""
+    weight: float = 1.0
+    """Weight of the chain-coverage feature in the passage score (0: chains found but not scored)."""
+    bridge: bool = False
+    """Whether later rounds follow shared entities too (bridge expansion), not only titled hops."""
+    ends_only: bool = True
+    """Whether a round follows only passages a hop reached (extending chains), not any best passage."""
+
+
+CHAINS = ChainSettings()
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(_WORD.findall(text.lower()))
+
+
+def _chain(cid: str, merged: Mapping[str, Candidate]) -> list[str]:
+    """``cid`` and the passages that led to it, nearest first (a cycle ends the walk)."""
+    out = [cid]
+    parent = merged[cid].parent
+    while parent and parent in merged and parent not in out:
+        out.append(parent)
+        parent = merged[parent].parent
+    return out
+
+
+def chain_coverage(merged: Mapping[str, Candidate], words: Mapping[str, frozenset[str]],
+                   idf: Mapping[str, float]) -> dict[str, float]:
+    """Per candidate, the coverage of the best chain it lies on (0 for one whose words were not read)."""
+    total = sum(idf.values())
+    best: dict[str, float] = {}
+    if total <= 0:
+        return best
+    for cid in merged:
+        if cid not in words:
+            continue
+        links = _chain(cid, merged)
+        covered: set[str] = set()
+        for link in links:
+            covered |= words.get(link, frozenset()) & idf.keys()
+        value = sum(idf[w] for w in covered) / total
+        for link in links:
+            if value > best.get(link, 0.0):
+                best[link] = value
+    return best
+
+
+async def read_words(store: GraphStore, ids: Collection[str], merged: Mapping[str, Candidate],
+                     known: dict[str, frozenset[str]]) -> None:
+    """Fill ``known`` with the words (title + text) of the chunks ``ids``: from the text a hop query brought,
+    else in one query for the rest."""
+    for cid in ids:
+        if cid not in known and merged[cid].text:
+            known[cid] = _words(f"{merged[cid].title} {merged[cid].text}")
+    missing = [cid for cid in ids if cid not in known]
+    if not missing:
+        return
+    rows = await store.ro_query("UNWIND $ids AS cid MATCH (c:Chunk {id: cid}) RETURN c.id, c.text",
+                                {"ids": missing})
+    for cid, text in rows:
+        known[str(cid)] = _words(f"{merged[str(cid)].title} {text or ''}")
+
+
+def _with_chains(ids: Sequence[str], merged: Mapping[str, Candidate]) -> list[str]:
+    return list(dict.fromkeys(link for cid in ids for link in _chain(cid, merged)))
+
+
+async def question_idf(store: GraphStore, question: str) -> dict[str, float]:
+    """The idf of each of the question's content words found in the chunks (cached counts, see
+    :func:`~.fulltext.term_weights`): what a chain's coverage is weighed by."""
+    weights, _ = await term_weights(store, "Chunk", query_terms(question))
+    return {str(t): float(w) for t, w in weights}
+
+
+async def extend_chains(store: GraphStore, idf: Mapping[str, float], vector: QueryVector,
+                        merged: dict[str, Candidate],
+                        score: Callable[[Candidate, float], float], expanded: Collection[str], k: int,
+                        merge: Callable[[Sequence[Candidate]], None], document_ids: Sequence[str] | None = None,
+                        settings: ChainSettings = CHAINS,
+                        words: dict[str, frozenset[str]] | None = None) -> dict[str, float]:
+    """Run the rounds over ``merged`` (grown in place through ``merge``); return each candidate's chain coverage.
+
+    ``idf`` weighs the question's words (:func:`question_idf`), ``score`` ranks a candidate given its chain
+    coverage so far, ``expanded`` are the chunks the first round already followed, ``k`` bounds each expansion
+    query, ``words`` are the word sets already read (:func:`read_words`; filled in place).
+    """
+    words = {} if words is None else words
+    followed = set(expanded)
+
+    coverage: dict[str, float] = {}
+
+    def ranked() -> list[str]:
+        return sorted(merged, key=lambda cid: (-score(merged[cid], coverage.get(cid, 0.0)), cid))
+
+    pool = _with_chains(ranked()[:TEXT_POOL], merged)
+    await read_words(store, pool, merged, words)
+    coverage = chain_coverage(merged, words, idf)
+    best = max(coverage.values(), default=0.0)
+    for round_ in range(1, settings.rounds + 1):
+        frontier = [cid for cid in ranked() if cid not in followed
+                    and (merged[cid].parent or not settings.ends_only)][:settings.frontier]
+        if not frontier or best >= 1.0:
+            break
+        followed.update(frontier)
+        seeds = [(cid, settings.decay ** round_ / (i + 1)) for i, cid in enumerate(frontier)]
+        found = await asyncio.gather(
+            titled_candidates(store, seeds, vector, k, document_ids),
+            bridge_candidates(store, seeds, vector, k, (), document_ids) if settings.bridge else _nothing())
+        merge([c for group in found for c in group])
+        pool = _with_chains(ranked()[:TEXT_POOL], merged)
+        await read_words(store, pool, merged, words)
+        coverage = chain_coverage(merged, words, idf)
+        now = max(coverage.values(), default=0.0)
+        if now <= best:
+            break  # this round added no coverage
+        best = now
+    return coverage
+
+
+async def _nothing() -> list[Candidate]:
+    return []
