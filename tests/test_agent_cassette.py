@@ -179,6 +179,13 @@ def test_ask_replays_the_hop_chain(tmp_path: Path, model_env: None, monkeypatch:
         'Reply with JSON only: {"steps": [<the single-hop questions, in order>]}.')
     result = json.loads(out)
     assert result["llm_calls"] == len(cassette.requests) and result["tokens"]["total"] > 0
+    if cassette.rewound:
+        # The recording: the model planned the question's two conditions as a chain (the band, then its drummer),
+        # both hops checked, but the chain ends in the drummer while the question asks for the band; the choice
+        # check, shown Rush, Hero, Neil Peart and "none of these", picked Rush, so the chain's answer is refused.
+        assert [step["answer"] for step in result["chain"]] == ["Rush", "Neil Peart"], out
+        assert result["choice"]["draft"] == "Neil Peart" and result["choice"]["picked"] == "Rush", out
+        assert code == 1 and result["abstain_reason"] == "not_chosen", out
     retrieves = [c for c in result["tool_calls"] if c["name"] == "retrieve"]
     if result["chain"] or result["abstain_reason"] == "missing_hop":  # the model planned a chain
         drafts = [n for n in names if n == "grounded_answer"]

@@ -14,17 +14,20 @@ question (a quoted title, else its longest name).
 
 from __future__ import annotations
 
+import asyncio
 import re
 from collections.abc import Sequence
+from functools import partial
 from typing import Any
 
 from typing_extensions import TypedDict
 
+from ..citations import check_citations
 from ..tools.citations import CitationCheck
 from ..tools.toolkit import GraphRAGToolkit
 from .drafting import StructuredDraft, render_draft
 from .fit.names import question_names, quoted_names, words
-from .gate import AcceptRule, verify_draft
+from .gate import AcceptRule
 
 __all__ = ["HopStep", "MissingHop", "chain_text", "check_hop", "hop_subject", "render_hop"]
 
@@ -83,16 +86,25 @@ async def check_hop(draft: StructuredDraft, subject: str, session: GraphRAGToolk
     citing it alone), and that check; (None, the last failed check) when no shown item does."""
     shown_set = set(shown)
     tried: list[int] = [n for n in draft.evidence if n in shown_set]
-    bare = await session.check_citations(render_hop(subject, draft.answer, None))
+    bare = await _check_claim(render_hop(subject, draft.answer, None), session)
     held = {n for suggestion in bare.suggested for n in suggestion.evidence}
     tried += [n for n in shown if n in held and n not in tried]
     last: CitationCheck | None = bare
     for n in tried[:_MAX_TRIES]:
-        verdict = await verify_draft(render_hop(subject, draft.answer, n), session, accept)
-        if verdict.accepted:
-            return n, verdict.check
-        last = verdict.check
+        check = await _check_claim(render_hop(subject, draft.answer, n), session)
+        if accept(check):
+            return n, check
+        last = check
     return None, last
+
+
+async def _check_claim(claim: str, session: GraphRAGToolkit) -> CitationCheck:
+    """``claim`` checked against the session's evidence with the co-occurrence rule read against every cited
+    sentence. The check's default (``support=True``) reads the meaning rules only against an evidence sentence the
+    claim restates, and a hop's short ``subject: answer`` claim restates none, so by default it would pass an
+    answer that no sentence states with its subject."""
+    evidence = {item.n: item for item in session.ledger.items()}
+    return await asyncio.to_thread(partial(check_citations, support=False), claim, evidence)
 
 
 def chain_text(steps: Sequence[HopStep] | Sequence[dict[str, Any]]) -> str:

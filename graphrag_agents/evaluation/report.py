@@ -116,13 +116,14 @@ def summary_markdown(summary: dict[str, Any]) -> str:
         if answers.get("answerable_served_right") is not None:
             served = answers.get("served_precision")
             close = answers.get("served_precision_f1")
+            close_answerable = answers.get("answerable_served_f1")  # absent from summaries before the hop chain
             lines += [_row(["answerable served right", "unanswerable refused", "served answers right", "served",
                             "answerable served, F1 >= 0.5", "served answers, F1 >= 0.5", "chained", "missing hop"]),
                       _row(["-"] * 8),
                       _row([f"{_pct(answers['answerable_served_right'])} (of {answers['answerable']})",
                             "n/a" if unans is None else f"{_pct(unans)} (of {answers['unanswerable']})",
                             "n/a" if served is None else f"{_pct(served)} (of {answers['served']})",
-                            str(answers["served"]), _pct(answers.get("answerable_served_f1")),
+                            str(answers["served"]), "n/a" if close_answerable is None else _pct(close_answerable),
                             "n/a" if close is None else _pct(close), str(answers.get("chained", 0)),
                             str(answers.get("missing_hop", 0))]), ""]
         lines += [_row(["EM", "F1", "answer in text", "answer in draft", "grounded", "repaired", "abstained",
