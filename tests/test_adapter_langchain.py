@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import importlib.util
 import json
 import re
 import subprocess
@@ -26,6 +25,7 @@ from langchain_core.utils.function_calling import convert_to_openai_tool
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.graph import START, MessagesState, StateGraph
 from langgraph.prebuilt import ToolNode, create_react_agent, tools_condition
+from script_module import load_script
 from snapshot import assert_snapshot
 
 from graphrag_agents.adapters import langchain as langchain_adapter
@@ -315,10 +315,7 @@ def test_a_graph_opened_on_another_loop_works_from_the_sync_path(kg: KnowledgeGr
 
 async def test_cookbook_runs_offline(capsys: pytest.CaptureFixture[str]) -> None:
     path = Path(__file__).parents[1] / "cookbook" / "langgraph_drop_in.py"
-    spec = importlib.util.spec_from_file_location("langgraph_drop_in", path)
-    assert spec and spec.loader
-    cookbook = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(cookbook)
+    cookbook = load_script(path)
     answer = await cookbook.main()
     assert re.fullmatch(r"Acme Corp was founded in 1999 by Alice Smith in Berlin \[\d+\]\.", answer), answer
     assert "grounded: True" in capsys.readouterr().out

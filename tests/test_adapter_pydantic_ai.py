@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import re
 from pathlib import Path
@@ -25,6 +24,7 @@ from pydantic_ai.models.function import AgentInfo, FunctionModel
 from pydantic_ai.models.test import TestModel
 from pydantic_ai.tools import ToolDefinition
 from pydantic_ai.toolsets import AbstractToolset
+from script_module import load_script
 from snapshot import assert_snapshot
 
 from graphrag_agents.adapters.pydantic_ai import GraphRAGToolset
@@ -209,10 +209,7 @@ def test_is_a_pydantic_ai_toolset(kg: KnowledgeGraph) -> None:
 
 async def test_cookbook_runs_offline_and_abstains_without_evidence(capsys: pytest.CaptureFixture[str]) -> None:
     path = Path(__file__).parents[1] / "cookbook" / "pydantic_ai_app.py"
-    spec = importlib.util.spec_from_file_location("pydantic_ai_app", path)
-    assert spec and spec.loader
-    cookbook = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(cookbook)
+    cookbook = load_script(path)
     answer = await cookbook.main()
     assert re.fullmatch(r"Acme Corp was founded in 1999 by Alice Smith in Berlin \[\d+\]\.", answer), answer
     assert "grounded: True" in capsys.readouterr().out

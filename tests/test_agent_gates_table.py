@@ -2,24 +2,20 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import pytest
+from script_module import load_script
 
 SCRIPT = Path(__file__).parent.parent / "benchmarks" / "agent_gates_table.py"
 
 
 @pytest.fixture(scope="module")
 def gates() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("agent_gates_table", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script(SCRIPT)
 
 
 def record(answerable: bool, answer: str, reason: str | None, confidence: float) -> dict[str, Any]:

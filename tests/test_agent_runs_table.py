@@ -2,19 +2,16 @@
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 from typing import Any
+
+from script_module import load_script
 
 SCRIPT = Path(__file__).parent.parent / "benchmarks" / "agent_runs_table.py"
 
 
 def _table() -> Any:
-    spec = importlib.util.spec_from_file_location("agent_runs_table", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script(SCRIPT)
 
 
 def test_a_not_chosen_refusal_is_its_draft_served_and_scored() -> None:

@@ -1,0 +1,16 @@
+"""Load a script of the repository (a benchmark, a cookbook example) as a module, for tests that call into it."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+from types import ModuleType
+
+
+def load_script(path: Path) -> ModuleType:
+    """The script at ``path``, executed as a module named after its file."""
+    spec = importlib.util.spec_from_file_location(path.stem, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
