@@ -14,6 +14,10 @@ answer together). ``conclude`` applies the answer-fit rules that read a chain (t
 not the bridge) and, with ``choice_check``, the multiple-choice check (:mod:`.choice`), then serves the last
 answer with its chain: ``Answer: Stanley [3] (Van Hook Township -> Mountrail County [1] -> Stanley [3]).``
 A 2-hop question costs at most 4 calls: plan, two drafts, the choice.
+
+A comparison the rules read (:mod:`.compare_plan`) is planned as one run of hops per side ("When was A
+born?", "When was B born?"), each checked the same way, and ``conclude`` then compares the sides' values by rule
+(:mod:`.compare`) instead of asking the model: ``Answer: B [1] [3] (A -> 1961 [1]; B -> 1946 [3]).``
 """
 
 from __future__ import annotations
@@ -26,6 +30,8 @@ from langchain_core.runnables import RunnableConfig
 from ..errors import ToolError
 from ..tools.results import RetrieveResult
 from .choice import CHOICE_SYSTEM_PROMPT, choice_options, choice_prompt, choice_response_format, parse_choice
+from .compare import decide
+from .compare_plan import Comparison, comparison_plan
 from .drafting import draft_prompt, parse_draft
 from .fit.bridge import bridge_problem
 from .fit.echo import echo_problem
@@ -62,10 +68,14 @@ class ChainNodes:
         self.planner = StructuredCaller(nodes.model, plan_response_format())
 
     async def plan(self, state: State, config: RunnableConfig) -> Update:
-        """The hop plan: by rule, else one structured call; [] for a comparison or a one-step question."""
+        """The hop plan: by rule, else one structured call; a comparison's per-side hops and its rule
+        (:mod:`.compare_plan`); [] for a comparison the rules do not read, or a one-step question."""
         question = state["question"]
         if is_comparison(question):
-            return {"hops": [], "plan_by": None}
+            compared = comparison_plan(question)
+            if compared is None:
+                return {"hops": [], "plan_by": None}
+            return {"hops": compared[0], "comparison": compared[1], "plan_by": "rules"}
         steps = rule_hops(question)
         if steps is not None:
             return {"hops": steps if len(steps) > 1 else [], "plan_by": "rules"}
@@ -84,7 +94,8 @@ class ChainNodes:
         template = state["hops"][index]
         answers = [step["answer"] for step in chain]
         question = fill(template, answers)
-        subject = hop_subject(template, question, answers)
+        comparison = state.get("comparison")
+        subject = (comparison["subjects"][index] if comparison else "") or hop_subject(template, question, answers)
         args = {"question": question, **nodes.retrieve_options}
         calls = list(state.get("tool_calls") or [])
         session = nodes.session(state)
@@ -143,6 +154,9 @@ class ChainNodes:
         model's pick among alternatives; serve it with its chain, or refuse."""
         nodes = self.nodes
         chain = list(state.get("chain") or [])
+        comparison = state.get("comparison")
+        if comparison is not None:
+            return self.compared(state, comparison, chain)
         final = chain[-1]
         question = state["question"]
         bridges = [chain[0]["subject"], *(step["answer"] for step in chain[:-1])]
@@ -168,6 +182,23 @@ class ChainNodes:
         sources = [item.model_dump(mode="json") for n in numbers if (item := ledger.get(n)) is not None]
         return {**update, "verdict": "accepted", "answer": answer, "abstained": False, "abstain_reason": None,
                 "sources": sources, "messages": [AIMessage(answer)]}
+
+    def compared(self, state: State, comparison: Comparison, chain: list[HopStep]) -> Update:
+        """Serve what the comparison rule concludes from each side's checked value (:mod:`.compare`), citing both
+        sides; refuse when the values decide nothing."""
+        values = [chain[i]["answer"] for i in comparison["finals"]]
+        decision = decide(comparison, values)
+        if decision.answer is None:
+            return {"short_answer": "", "fit": [decision.reason], "verdict": "refused",
+                    **self.nodes.abstain("off_question")}
+        numbers = list(dict.fromkeys(n for step in chain for n in step["evidence"]))
+        cited = list(dict.fromkeys(n for i in comparison["finals"] for n in chain[i]["evidence"]))
+        marker = "".join(f" [{n}]" for n in cited)
+        answer = f"Answer: {decision.answer}{marker} ({chain_text(chain)})."
+        ledger = self.nodes.session(state).ledger
+        sources = [item.model_dump(mode="json") for n in numbers if (item := ledger.get(n)) is not None]
+        return {"short_answer": decision.answer, "fit": [], "verdict": "accepted", "answer": answer,
+                "abstained": False, "abstain_reason": None, "sources": sources, "messages": [AIMessage(answer)]}
 
     async def choose(self, state: State, question: str, answer: str, cited: list[tuple[int, str]],
                      bridges: list[str], config: RunnableConfig) -> tuple[bool | None, Update]:

@@ -108,11 +108,16 @@ async def _check_claim(claim: str, session: GraphRAGToolkit) -> CitationCheck:
 
 
 def chain_text(steps: Sequence[HopStep] | Sequence[dict[str, Any]]) -> str:
-    """The chain as one line, ``Van Hook Township -> Mountrail County [1] -> Stanley [3]``."""
-    parts: list[str] = []
-    if steps and steps[0].get("subject"):
-        parts.append(str(steps[0]["subject"]))
+    """The chain as one line, ``Van Hook Township -> Mountrail County [1] -> Stanley [3]``; a step that does not
+    ask about the previous answer (the other side of a comparison) starts a new run after ``; ``:
+    ``Aas Ka Panchhi -> 1961 [1]; Phoolwari -> 1946 [3]``."""
+    runs: list[list[str]] = []
+    previous: str | None = None
     for step in steps:
+        subject = str(step.get("subject") or "")
+        if not runs or (subject and subject != previous):
+            runs.append([subject] if subject else [])
         cited = "".join(f" [{n}]" for n in step.get("evidence") or [])
-        parts.append(f"{step['answer']}{cited}")
-    return " -> ".join(parts)
+        runs[-1].append(f"{step['answer']}{cited}")
+        previous = str(step["answer"])
+    return "; ".join(" -> ".join(run) for run in runs)

@@ -11,8 +11,8 @@ Two ways to the plan, the cheaper first:
 * **the model** (:func:`plan_prompt`, one structured call, :data:`PLAN_SCHEMA`) splits any other question.
 
 A comparison ("A or B?", "Are A and B both ...?", "... out of A and B?") is not a chain: :func:`is_comparison`
-sends it to the single-retrieve path, whose answer-fit rules check each side. A plan of one step is not a chain
-either.
+sends it to :mod:`.compare_plan` (one chain per side, compared by rule), and a comparison those rules do not read
+to the single-retrieve path, whose answer-fit rules check each side. A plan of one step is not a chain either.
 """
 
 from __future__ import annotations

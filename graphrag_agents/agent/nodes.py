@@ -148,8 +148,8 @@ class Nodes:
             "sources": [], "tool_calls": [], "llm_calls": 0, "tokens": TokenUsage(input=0, output=0, total=0),
             "revisions": 0, "repaired": False, "tool_rounds": 0, "best_score": None, "context": "",
             "short_answer": "", "shown": None, "shown_titles": [], "fit": [], "confirmed": None,
-            "confidence": None, "hops": [], "plan_by": None, "chain": [], "missing_hop": None, "choice": None,
-            "labels": [],
+            "confidence": None, "hops": [], "comparison": None, "plan_by": None, "chain": [], "missing_hop": None,
+            "choice": None, "labels": [],
         }
 
     async def gate(self, state: State) -> Update:

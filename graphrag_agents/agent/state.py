@@ -16,6 +16,7 @@ from typing_extensions import TypedDict
 
 from ..tools.citations import CitationCheck
 from ..tools.evidence import Evidence
+from .compare_plan import Comparison
 from .hop_check import HopStep, MissingHop, chain_text
 
 __all__ = [
@@ -133,6 +134,9 @@ class GroundedAgentState(TypedDict, total=False):
     is what the model had answered."""
     hops: list[str]
     """The hop plan: the chain's sub-questions, a later one naming an earlier answer ``#1`` ([]: no chain)."""
+    comparison: Comparison | None
+    """A comparison plan's rule (:mod:`.compare_plan`): which hops hold each option's value and how they are
+    compared; None for a chain or no plan."""
     plan_by: Literal["rules", "model"] | None
     """Who planned the hops (the relative-phrase rules, or the model's planning call); None: no plan was read."""
     chain: list[HopStep]
