@@ -381,9 +381,9 @@ def test_other_text_is_left_alone(text: str) -> None:
 
 def test_public_names_match_all() -> None:
     public = {name for name in vars(agent_pkg) if not name.startswith("_")}
-    modules = {"chain_nodes", "choice", "confidence", "confirm", "drafting", "figures_fit", "fit", "gate", "graph",
-               "hop_check", "hop_plan", "nodes", "prompts", "question_fit", "reader", "state", "structured",
-               "structured_gate", "tools_chain"}
+    modules = {"chain_nodes", "choice", "compare", "compare_plan", "confidence", "confirm", "drafting", "figures_fit",
+               "fit", "gate", "graph", "hop_check", "hop_plan", "nodes", "prompts", "question_fit", "reader", "state",
+               "structured", "structured_gate", "tools_chain"}
     assert public - modules == set(agent_pkg.__all__)
 
 

@@ -8,6 +8,10 @@ Two ways to the plan, the cheaper first:
   Lothair II's mother die?" -> "Who is Lothair II's mother?", "When did #1 die?") and the kinship words that are
   two hops ("paternal grandfather" = the father's father). Cases: the compositional and inference questions of
   the 2WikiMultihopQA mixed set, whose wording is this regular.
+* **one relative clause** that names its own thing ("What is the seat of the county where Van Hook Township is
+  located?" -> "In which county is Van Hook Township located?", "What is the seat of #1?"; "the actor who played
+  V" -> "Which actor played V?"). Case: the issue-22 hidden set's wording, where the 1.5B model served the bridge
+  (the county, the actor); the clause asked first makes it a hop of its own.
 * **the model** (:func:`plan_prompt`, one structured call, :data:`PLAN_SCHEMA`) splits any other question.
 
 A comparison ("A or B?", "Are A and B both ...?", "... out of A and B?") is not a chain: :func:`is_comparison`
@@ -90,6 +94,18 @@ municipality kingdom republic empire university college school""".split())
 # A relative clause: the rules leave such a question to the model.
 _RELATIVE = re.compile(r"\S\s+(?:who|whom|whose|which|that|where)\s", re.IGNORECASE)
 # What is left of a question once its one relation is taken out: nothing more to ask.
+_PEOPLE = frozenset({"man", "woman", "person", "people", "one", "individual"})
+# "the county where Van Hook Township is located": a place clause whose subject is a name.
+_WHERE_CLAUSE = re.compile(rf"\bthe\s+(?P<noun>(?:[a-z][\w-]*\s+){{0,2}}[a-z][\w-]*)\s+(?:where|in\s+which)\s+"
+                           rf"(?P<subject>{_NAME})\s+(?P<aux>is|was|are|were)\s+(?P<verb>[a-z]+(?:ed|en|n|t))"
+                           r"(?P<tail>(?:\s+[a-z][\w-]*){0,2})\s*\??\s*$")
+# "the pianist who recorded Live at Shelly's Manne-Hole", "the 2001 film that featured Yu Rongguang": a clause
+# whose verb acts on a name, up to the question's end (a last lowercase word or two, "born", stays outside).
+_WHO_CLAUSE = re.compile(rf"\bthe\s+(?P<noun>(?:[\w-]+\s+){{0,2}}[a-z][\w-]*)\s+(?P<pron>who|that|which)\s+"
+                         rf"(?P<clause>(?!(?:is|was|are|were|has|have|had|do|does|did|will|would|can|could)\b)[a-z]{{3,}}\s+"
+                         rf"(?:(?:the|a|an|in|of|at|for|with|on|by|from)\s+)*{_NAME}"
+                         rf"(?:\s+(?:in|of|at|for|on|by|from|and)\s+(?:the\s+)?{_NAME})*)"
+                         r"(?P<tail>(?:\s+[a-z][\w-]*){0,2})\s*\??\s*$")
 _BARE = re.compile(r"^\s*(?:who|what|which)\s+(?:is|was|are|were)\s+#\d\s*\??\s*$", re.IGNORECASE)
 _COMPARE = re.compile(r"\b(?:out of|between)\b.+\band\b|\bsame\b|\bboth\b|\bor\b", re.IGNORECASE)
 _REFERENCE = re.compile(r"#(\d)")
@@ -104,8 +120,10 @@ def rule_hops(question: str) -> list[str] | None:
     """The plan the relative-phrase rules read in ``question``: two steps or more, ``[question]`` when they read it
     as one hop ("Who is Lothair II's mother?": no planning call), or None when they read nothing."""
     question = " ".join(question.split())
-    if is_comparison(question) or _RELATIVE.search(question):
+    if is_comparison(question):
         return None
+    if _RELATIVE.search(question):
+        return _relative_chain(question)
     steps = _chain(question)
     if steps is None and _ONE_HOP.match(question):
         return [question]
@@ -137,6 +155,25 @@ def _chain(question: str) -> list[str] | None:
             head = inner or [f"{word} is the {found['rel']} of {found['kind']}{found['name']}?"]
             return [*head, _renumber(rest, len(head))] if len(head) < MAX_HOPS else None
     return None
+
+
+def _relative_chain(question: str) -> list[str] | None:
+    """Two steps from one relative clause that names its own thing ("the county where X is located", "the man who
+    played Lex Luthor in Superman IV"): the clause asked first, the question asked of its answer; None for any
+    other relative clause (the planning call reads it)."""
+    found = _WHERE_CLAUSE.search(question) or _WHO_CLAUSE.search(question)
+    if found is None or len(_RELATIVE.findall(question)) > 1:
+        return None
+    noun = found["noun"]
+    if found.re is _WHERE_CLAUSE:
+        first = f"In which {noun} {found['aux']} {found['subject']} {found['verb']}?"
+    else:
+        asker = "Who" if noun in _PEOPLE else f"Which {noun}"
+        first = f"{asker} {found['clause']}?"
+    rest = f"{question[:found.start()]}#1{found['tail']}".rstrip(" ?") + "?"
+    if _BARE.match(rest) or not rest.strip(" ?#1"):
+        return None
+    return [first, rest]
 
 
 def _renumber(step: str, last: int) -> str:
