@@ -203,3 +203,39 @@ def test_ask_replays_the_hop_chain(tmp_path: Path, model_env: None, monkeypatch:
             assert result["missing_hop"]["question"] and result["missing_hop"]["index"] >= 1
     assert len(cassette.requests) <= 2 + 2 * len(retrieves)
     assert os.environ["OPENAI_API_KEY"] not in HOPS_CASSETTE.read_text(encoding="utf-8")
+
+
+COMPARE_CASSETTE = CASSETTES / "ask_compare_local_1.5b.yaml"
+COMPARE_QUESTION = "Who was born first, Neil Peart or Mike Portnoy?"
+
+
+def test_ask_replays_a_comparison_decided_by_rule(tmp_path: Path, model_env: None, monkeypatch: pytest.MonkeyPatch,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    """The default ``retrieve_first`` path on an order comparison: no planning call, one retrieve and one structured
+    draft per side (each side's date checked with that side), and the earlier date picked by rule, not by a
+    choice call."""
+    monkeypatch.setenv("OPENAI_API_BASE", STRUCTURED_SERVER)
+    asyncio.run(_build(tmp_path))
+    with _recorder().use_cassette(str(COMPARE_CASSETTE)) as cassette:
+        code = main(["ask", COMPARE_QUESTION, "--data-dir", str(tmp_path), "--graph", "cassette", "--mode",
+                     "retrieve_first", "--json"])
+    out = capsys.readouterr().out
+    if cassette.rewound:
+        assert cassette.all_played, "the run made fewer model calls than the recording"
+    bodies = [json.loads(r.body) for r in cassette.requests]
+    names = [b.get("response_format", {}).get("json_schema", {}).get("name") for b in bodies]
+    assert names == ["grounded_answer", "grounded_answer"]  # one draft per side; no plan, no choice call
+    result = json.loads(out)
+    retrieves = [c["args"]["question"] for c in result["tool_calls"] if c["name"] == "retrieve"]
+    assert retrieves[0] == "When was Neil Peart born?"
+    if cassette.rewound:
+        # The recording: each side's birth date drafted and checked with its side; 1952 comes before 1967.
+        assert code == 0 and result["short_answer"] == "Neil Peart", out
+        assert [step["subject"] for step in result["chain"]] == ["Neil Peart", "Mike Portnoy"], out
+        assert "; Mike Portnoy -> " in result["chain_text"], out
+    if code == 0:
+        cited = {s["n"] for s in result["sources"]}
+        assert all(step["evidence"][0] in cited for step in result["chain"])
+    else:
+        assert result["abstain_reason"] in ("missing_hop", "off_question"), out
+    assert os.environ["OPENAI_API_KEY"] not in COMPARE_CASSETTE.read_text(encoding="utf-8")

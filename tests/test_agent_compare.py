@@ -14,7 +14,7 @@ from test_agent_hops import _write, draft, run
 
 from graphrag_agents.agent.compare import decide, read_date, same_value
 from graphrag_agents.agent.compare_plan import Comparison, comparison_plan, option_span
-from graphrag_agents.agent.hop_check import chain_text
+from graphrag_agents.agent.hop_check import chain_text, passage_topic
 from graphrag_agents.kg import KnowledgeGraph
 
 ORDER = "Which film came out first, Blue Harbour or Red Meadow?"
@@ -23,6 +23,8 @@ RED = "Red Meadow is a 1984 western film directed by Ole Brandt."
 BRIDGE = "Which film has the director who was born first, Blue Harbour or Red Meadow?"
 LIND = "Mara Lind (born 3 May 1950) is a Swedish film director."
 BRANDT = "Ole Brandt (born 12 June 1941) is a Danish film director."
+# The passage titled "Mike Portnoy" names him in full (the bundled demo corpus; the 1.5B cassette's second side).
+PORTNOY = "Michael Stephen Portnoy (born April 20, 1967) is an American drummer."
 
 
 @pytest.fixture(scope="module")
@@ -33,8 +35,9 @@ async def graphs(data_dir: Path, embedder: Any) -> AsyncIterator[dict[str, Knowl
     red = ("red", RED, [("Red Meadow", "Work"), ("Ole Brandt", "Person")])
     lind = ("lind", LIND, [("Mara Lind", "Person")])
     brandt = ("brandt", BRANDT, [("Ole Brandt", "Person")])
+    portnoy = ("portnoy", PORTNOY, [("Mike Portnoy", "Person")])
     made: dict[str, KnowledgeGraph] = {}
-    for key, docs in (("full", [blue, red, lind, brandt]), ("missing", [blue, lind])):
+    for key, docs in (("full", [blue, red, lind, brandt, portnoy]), ("missing", [blue, lind])):
         kg = await KnowledgeGraph.open(graph=f"compare_{key}_{uuid.uuid4().hex[:8]}", data_dir=str(data_dir),
                                        embedder=embedder)
         await _write(kg, docs)
@@ -65,6 +68,16 @@ async def test_a_bridge_comparison_walks_each_sides_relation(graphs: dict[str, K
                           draft("12 June 1941", "born 12 June 1941"))
     assert not result.abstained and result.short_answer == "Red Meadow"
     assert "Blue Harbour -> Mara Lind" in result.chain_text and "; Red Meadow -> Ole Brandt" in result.chain_text
+
+
+async def test_a_side_its_passage_names_in_full_is_checked_under_that_name(
+        graphs: dict[str, KnowledgeGraph]) -> None:
+    # "Mike Portnoy" is in no sentence of the passage titled with him; its opening name is "Michael Stephen
+    # Portnoy", and that sentence states the date. The 1.5B model's right answer was refused as missing_hop.
+    result, _ = await run(graphs["full"], "Who was born first, Mara Lind or Mike Portnoy?",
+                          draft("3 May 1950", "born 3 May 1950"), draft("April 20, 1967", "born April 20, 1967"))
+    assert not result.abstained and result.short_answer == "Mara Lind"
+    assert result.chain[1]["subject"] == "Mike Portnoy"
 
 
 async def test_a_missing_sides_paragraph_ends_in_missing_hop(graphs: dict[str, KnowledgeGraph]) -> None:
@@ -161,6 +174,16 @@ def test_same_value_folds_demonyms_and_accents() -> None:
     assert same_value("Perú", "peru")
     assert not same_value("Iran", "Iraq")
     assert not same_value("British", "American")
+
+
+@pytest.mark.parametrize(("text", "topic"), [
+    ("Michael Stephen Portnoy (born April 20, 1967) is an American drummer.", "Michael Stephen Portnoy"),
+    ("Ludwig van Beethoven was a German composer.", "Ludwig van Beethoven"),
+    ('"Nobody\'s Hero" is a song by Rush.', "Nobody's Hero"),
+    ("In 1990 the film premiered.", "In"),
+])
+def test_a_passages_opening_name(text: str, topic: str) -> None:
+    assert passage_topic(text) == topic
 
 
 def test_a_comparison_chain_is_shown_as_one_run_per_side() -> None:

@@ -41,7 +41,7 @@ from .fit.shown import FitProblem
 from .hop_check import HopStep, MissingHop, chain_text, check_hop, hop_subject
 from .hop_plan import PLAN_SYSTEM_PROMPT, fill, is_comparison, parse_plan, plan_prompt, plan_response_format, rule_hops
 from .prompts import STRUCTURED_SYSTEM_PROMPT
-from .reader import ReaderView, reader_evidence
+from .reader import ReaderView, reader_evidence, reader_titles
 from .state import GroundedAgentState, add_usage
 from .structured import StructuredCaller
 
@@ -129,7 +129,7 @@ class ChainNodes:
         problem = self.hop_misfit(question, draft.answer, subject, update["labels"])
         if problem is not None:
             return {**update, "fit": [problem.detail], **self.missing(index, question, problem.detail)}
-        n, check = await check_hop(draft, subject, session, shown, nodes.accept)
+        n, check = await check_hop(draft, subject, session, shown, nodes.accept, dict(reader_titles(result, shown)))
         if check is not None:
             update["citation_check"] = check.model_dump(mode="json")
         if n is None:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import partial
 from typing import Any
 
@@ -29,11 +29,15 @@ from .drafting import StructuredDraft, render_draft
 from .fit.names import question_names, quoted_names, words
 from .gate import AcceptRule
 
-__all__ = ["HopStep", "MissingHop", "chain_text", "check_hop", "hop_subject", "render_hop"]
+__all__ = ["HopStep", "MissingHop", "chain_text", "check_hop", "hop_subject", "passage_topic", "render_hop"]
 
 _REFERENCE = re.compile(r"#(\d)")
 _POSSESSIVE = re.compile(r"['’]s$")
 _MAX_TRIES = 4
+# A passage's opening name: capitalised words (joined by "de", "von", ... or initials) up to the first
+# parenthesis, comma or lowercase word.
+_OPENING_NAME = re.compile(r"(?:[A-Z][\w'’.-]*)(?:\s+(?:(?:de|da|di|del|der|van|von|of|the|la|le|du|bin|ibn)\s+)*"
+                           r"[A-Z][\w'’.-]*)*")
 
 
 class HopStep(TypedDict):
@@ -81,21 +85,54 @@ def render_hop(subject: str, answer: str, n: int | None) -> str:
 
 
 async def check_hop(draft: StructuredDraft, subject: str, session: GraphRAGToolkit, shown: Sequence[int],
-                    accept: AcceptRule) -> tuple[int | None, CitationCheck | None]:
+                    accept: AcceptRule, titles: Mapping[int, str] | None = None) -> tuple[int | None,
+                                                                                          CitationCheck | None]:
     """The evidence number whose one sentence states ``subject`` and ``draft.answer`` together (the check passes
-    citing it alone), and that check; (None, the last failed check) when no shown item does."""
+    citing it alone), and that check; (None, the last failed check) when no shown item does.
+
+    ``titles`` (evidence number -> passage title): a passage titled with the subject names it in its own words,
+    often longer ("Michael Stephen Portnoy (born April 20, 1967)" under the title "Mike Portnoy"), so its claim
+    reads the subject as the passage's opening name (:func:`passage_topic`)."""
     shown_set = set(shown)
     tried: list[int] = [n for n in draft.evidence if n in shown_set]
     bare = await _check_claim(render_hop(subject, draft.answer, None), session)
     held = {n for suggestion in bare.suggested for n in suggestion.evidence}
-    tried += [n for n in shown if n in held and n not in tried]
+    about = [n for n in shown if titles and _same_name(titles.get(n, ""), subject)]
+    tried += [n for n in [*shown, *about] if (n in held or n in about) and n not in tried]
     last: CitationCheck | None = bare
     for n in tried[:_MAX_TRIES]:
-        check = await _check_claim(render_hop(subject, draft.answer, n), session)
-        if accept(check):
-            return n, check
-        last = check
+        for named in _subject_forms(subject, n, titles, session):
+            check = await _check_claim(render_hop(named, draft.answer, n), session)
+            if accept(check):
+                return n, check
+            last = check
     return None, last
+
+
+def passage_topic(text: str) -> str:
+    """The name a passage opens with (its capitalised words before a parenthesis, a comma or a lowercase word):
+    ``Michael Stephen Portnoy`` in "Michael Stephen Portnoy (born April 20, 1967) is ..."; '' when it opens
+    otherwise."""
+    found = _OPENING_NAME.match(text.strip().lstrip('"“'))
+    return found.group().strip() if found else ""
+
+
+def _subject_forms(subject: str, n: int, titles: Mapping[int, str] | None, session: GraphRAGToolkit) -> list[str]:
+    """The subject as the claim reads it against item ``n``: as the question names it, then, in a passage titled
+    with it, as the passage's opening name."""
+    forms = [subject]
+    item = session.ledger.get(n)
+    if titles and item is not None and _same_name(titles.get(n, ""), subject):
+        topic = passage_topic(item.content)
+        if topic and words(topic) != words(subject):
+            forms.append(topic)
+    return forms
+
+
+def _same_name(title: str, subject: str) -> bool:
+    """Whether a passage title is the subject's name (its note in parentheses aside: "Dark River (2017 film)")."""
+    bare = re.sub(r"\s*\([^()]*\)\s*$", "", title)
+    return bool(subject) and bool(words(bare)) and words(bare) == words(re.sub(r"\s*\([^()]*\)\s*$", "", subject))
 
 
 async def _check_claim(claim: str, session: GraphRAGToolkit) -> CitationCheck:
