@@ -143,7 +143,7 @@ def _order_step(question: str) -> str | None:
 
 def _same_step(what: str, question: str) -> str | None:
     """The per-side question of a same-value comparison, or None."""
-    if what in ("country",):
+    if what == "country":
         if _BORN.search(question):
             return "In which country was {x} born?"
         if _LOCATED.search(question):
