@@ -277,6 +277,14 @@ def test_choice_options_are_shuffled_alike_and_end_with_none_of_these() -> None:
     assert parse_choice('{"choice": "B"}', options) == options[1] and parse_choice("{}", options) is None
 
 
+def test_a_month_or_a_pronoun_is_no_alternative_to_a_name() -> None:
+    # From the previous release's 1.5B runs: "June" (of "born 12 June 1941") was offered beside the people; "He"
+    # (a sentence's first word) too.
+    text = "Ole Brandt (born 12 June 1941) is a Danish film director. He worked with Mara Lind in Copenhagen."
+    options = choice_options("Who directed Red Meadow?", "Ole Brandt", [text])
+    assert "June" not in options and set(options[:-1]) == {"Ole Brandt", "Danish", "Mara Lind"}
+
+
 # -- tools mode: the hops a tool-calling model reports --------------------------------------------------------
 
 

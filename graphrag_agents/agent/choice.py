@@ -34,6 +34,11 @@ _LETTERS = "ABCD"
 _ALTERNATIVES = 2
 _YES_NO = frozenset({"yes", "no"})
 _ITEM_CHARS = 600
+# A month or a weekday alone (a capitalised word of a date: "June"), or a pronoun opening a sentence ("He"), is
+# no alternative to a name.
+_NOT_ALTERNATIVES = frozenset("""january february march april may june july august september october november
+december monday tuesday wednesday thursday friday saturday sunday he she it they his her its their him them we i
+you this that these those there""".split())
 _YEAR = re.compile(r"(?<!\d)(1\d{3}|20\d{2})(?!\d)")
 _DATE = re.compile(r"\b\d{1,2} (?:January|February|March|April|May|June|July|August|September|October|November|"
                    r"December) \d{3,4}\b|\b(?:January|February|March|April|May|June|July|August|September|October|"
@@ -55,7 +60,7 @@ def choice_options(question: str, answer: str, cited_texts: Sequence[str], bridg
         found = words(candidate)
         if not found or len(alternatives) >= _ALTERNATIVES:
             return
-        if any(found <= s or s <= found for s in seen) or found <= question_words:
+        if any(found <= s or s <= found for s in seen) or found <= question_words or found <= _NOT_ALTERNATIVES:
             return
         seen.append(found)
         alternatives.append(candidate)
