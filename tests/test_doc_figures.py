@@ -105,9 +105,9 @@ def test_the_demo_result_size_the_docs_quote_is_what_the_server_sends(tmp_path: 
     assert main(["demo", "--data-dir", str(tmp_path)]) == 0
 
     async def measure() -> tuple[int, int]:
-        async with await KnowledgeGraph.open(graph="demo", data_dir=str(tmp_path)) as kg:
-            async with Client(GraphRAGMCPServer(kg).server) as client:
-                result = await client.call_tool("retrieve", {"question": _demo_question()})
+        kg = await KnowledgeGraph.open(graph="demo", data_dir=str(tmp_path))
+        async with kg, Client(GraphRAGMCPServer(kg).server) as client:
+            result = await client.call_tool("retrieve", {"question": _demo_question()})
         meta = (result.meta or {})[RESULT_META_KEY]
         return len(result.content[0].text), len(json.dumps(meta, separators=(",", ":")))
 
