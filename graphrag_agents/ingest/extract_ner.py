@@ -74,11 +74,12 @@ film album song series season episode show novel book magazine newspaper
 january february march april june july august september october november december
 document section chapter example examples note notes warning table figure appendix introduction overview
 function method class module object string value type error file default options returns parameters usage
-version release api abi cpu gpu ram rom os ui gui cli sdk ide url uri ipc ci cd lts pr faq id vm io
+version release api abi cpu gpu ram rom os ui gui cli sdk ide url uri ipc ci cd lts pr faq id vm io pid
+kb mb gb tb kib mib gib tib
 monday tuesday wednesday thursday friday saturday sunday
 """.split())
-"""Single words spaCy often tags as a name on their own ("County", "Baron"), and acronyms of common nouns of
-computing ("API", "CPU", "CI"): not stored as entities."""
+"""Single words spaCy often tags as a name on their own ("County", "Baron"), acronyms of common nouns of
+computing ("API", "CPU", "CI") and units of size ("MiB"): not stored as entities."""
 
 _nlp_cache: dict[str, Any] = {}
 _nlp_guard = threading.Lock()
