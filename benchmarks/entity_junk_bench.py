@@ -4,9 +4,9 @@ Builds a corpus from documentation files that ship on this machine (default: the
 ``/usr/share/doc/nodejs`` and of litellm / pydantic-ai in the project's venv, sorted by path, up to
 ``--max-chars``; ``--skip-files N`` leaves out the first N, for a slice the rules were not written on), ingests
 it twice with the ``ner`` extractor and the default plan (Markdown cut at its sections) into two graphs of a
-fresh embedded FalkorDB (the baseline with ``NerExtractor(skip_code=False)``, then the default), merges duplicates as ``finalize`` does (no embedding), and
-prints, for the 100 most-mentioned entities of each, the share the documented rule (:func:`junk`) calls junk, and
-the lists themselves to read. Then, as a check that names in plain prose stay, it runs the extractor alone with
+fresh embedded FalkorDB (the baseline with ``NerExtractor(skip_code=False)``, then the default), merges
+duplicates as ``finalize`` does (no embedding), and prints, for the 100 most-mentioned entities of each, the
+share the documented rule (:func:`junk`) calls junk, and the lists themselves to read. Then, as a check that names in plain prose stay, it runs the extractor alone with
 and without the filter over the first ``--prose`` HotpotQA paragraphs of ``/work/shared/eval`` (or ``--prose-file``)
 and prints the share of names the filter removes, and the names.
 
