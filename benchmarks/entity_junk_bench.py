@@ -6,9 +6,10 @@ Builds a corpus from documentation files that ship on this machine (default: the
 it twice with the ``ner`` extractor and the default plan (Markdown cut at its sections) into two graphs of a
 fresh embedded FalkorDB (the baseline with ``NerExtractor(skip_code=False)``, then the default), merges
 duplicates as ``finalize`` does (no embedding), and prints, for the 100 most-mentioned entities of each, the
-share the documented rule (:func:`junk`) calls junk, and the lists themselves to read. Then, as a check that names in plain prose stay, it runs the extractor alone with
-and without the filter over the first ``--prose`` HotpotQA paragraphs of ``/work/shared/eval`` (or ``--prose-file``)
-and prints the share of names the filter removes, and the names.
+share the documented rule (:func:`junk`) calls junk, and the lists themselves to read. Then, as a check that
+names in plain prose stay, it runs the extractor alone with and without the filter over the first ``--prose``
+HotpotQA paragraphs of ``/work/shared/eval`` (or ``--prose-file``) and prints the share of names the filter
+removes, and the names.
 
 Run: ``.venv/bin/python benchmarks/entity_junk_bench.py [--max-chars 400000] [--skip-files 0] [--top 100]``.
 """
