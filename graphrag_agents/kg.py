@@ -171,7 +171,8 @@ class KnowledgeGraph:
             paths: local files (.txt .md .markdown .rst .pdf), each stored under the path as given (a path
                 with whitespace at either end or a control character is ``failed``: rename the file).
             title: the text's title (default: its id).
-            plan: chunker / extractor / resolver (default :class:`IngestPlan`: sentence chunks, auto extractor).
+            plan: chunker / extractor / resolver (default :class:`IngestPlan`: section chunks for Markdown / reST,
+                sentence chunks for the rest, auto extractor).
             progress: show progress bars (None: only when stderr is a terminal).
 
         Example::

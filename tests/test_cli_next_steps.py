@@ -234,3 +234,51 @@ def test_a_closed_pipe_ends_quietly(tmp_path: Path, capsys: pytest.CaptureFixtur
     # Before: a BrokenPipeError traceback.
     assert child.returncode == 0 and "Traceback" not in child.stderr and "BrokenPipe" not in child.stderr, \
         child.stderr
+
+
+def test_entities_into_a_closed_pipe_ends_quietly(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from graphrag_agents.ingest.extract_ner import spacy_available
+
+    if not spacy_available():
+        pytest.skip("entities need the ner extractor here")
+    note = tmp_path / "note.txt"
+    note.write_text("Grace Hopper joined the United States Navy. Alan Turing worked at Bletchley Park in England.",
+                    encoding="utf-8")
+    data = ["--data-dir", str(tmp_path / "data")]
+    assert main(["ingest", str(note), "--extractor", "ner", "-q", *data]) == 0
+    assert main(["entities", *data]) == 0
+    assert "Grace Hopper\tPerson" in capsys.readouterr().out
+    # The issue's `graphrag-agents entities | head`, as `head` leaves it: the reader gone before the output ends.
+    child = subprocess.Popen([sys.executable, "-m", "graphrag_agents.cli", "entities", *data], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT)})
+    assert child.stdout is not None and child.stderr is not None
+    child.stdout.close()
+    err = child.stderr.read().decode()
+    assert child.wait(timeout=120) == 0 and "Traceback" not in err and "BrokenPipe" not in err, err
+
+
+def test_finalize_names_what_removed_entities(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import asyncio
+
+    from graphrag_agents.ingest.records import ChunkRecord, DocumentBatch, DocumentRecord, EntityRecord, entity_id
+    from graphrag_agents.ingest.writer import write_document
+    from graphrag_agents.kg import KnowledgeGraph
+
+    async def write() -> None:  # the ner extractor typed one name two ways in two sentences, as in the issue
+        async with await KnowledgeGraph.open(graph="default", data_dir=str(tmp_path / "data")) as kg:
+            chunks = [ChunkRecord(f"a#{i}", i, f"Toto played in sentence {i}.") for i in range(3)]
+            records = [EntityRecord(entity_id(label, "Toto"), label, "Toto", "", [chunks[i].id])
+                       for i, label in enumerate(("Organization", "Organization", "Person"))]
+            plan = json.dumps({"extractor": "ner"}, sort_keys=True)
+            await write_document(kg.store, DocumentBatch(DocumentRecord("a", "a", "h", metadata={"plan": plan}),
+                                                         chunks, records))
+
+    asyncio.run(write())
+    data = ["--data-dir", str(tmp_path / "data")]
+    assert main(["status", *data]) == 0
+    assert "2 entities" in capsys.readouterr().out
+    assert main(["finalize", "-q", *data]) == 0
+    out = capsys.readouterr().out
+    # Before: "merged 0 duplicate entities" while the count fell from 2 to 1.
+    assert "merged 1 duplicate entities (0 Unknown into the typed entity of the same name, 1 typed differently in " \
+           "different sentences into the type given most often)" in out and "1 entities" in out, out

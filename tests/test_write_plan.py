@@ -93,6 +93,16 @@ def test_none_extractor_is_always_allowed_and_defaults_come_first() -> None:
     assert "max_llm_pairs" not in default.to_dict() and "chunk_params" not in default.to_dict()
 
 
+def test_a_markdown_file_with_no_chunker_chosen_is_cut_at_its_sections() -> None:
+    planned = RuleBasedIngestionPlanner([]).plan_for("docs/guide.md")
+    # Before: "sentence", so the agent's ingest ran a heading into the text, unlike kg.ingest's default.
+    assert planned.plan.chunker == "auto"
+    assert RuleBasedIngestionPlanner([PlanRule(match="*.md", chunker="sentence")]).plan_for("a.md").plan.chunker \
+        == "sentence"
+    assert RuleBasedIngestionPlanner([], PlanLimits(chunkers=("sentence",))).plan_for("a.md").plan.chunker \
+        == "sentence"
+
+
 def test_chunk_params_need_tune_params_and_must_fit_the_chunker() -> None:
     rule = PlanRule(chunker="fixed", chunk_params=ChunkParams(size=400, overlap=50))
     cheap = RuleBasedIngestionPlanner([rule]).plan_for("a.txt")
@@ -107,7 +117,8 @@ def test_chunk_params_need_tune_params_and_must_fit_the_chunker() -> None:
 
 def test_description_lists_allowed_options_and_costs() -> None:
     cheap = ingest_description(CHEAP_PLAN_LIMITS, True, "manual")
-    assert "sentence (default)" in cheap and "ner (default)" in cheap and "exact (default)" in cheap
+    assert "sentence (default; .md/.rst files: structural)" in cheap and "ner (default)" in cheap
+    assert "exact (default)" in cheap
     assert "llm_verified" not in cheap and "1,000 chunks" in cheap and "at most 50 files" in cheap
     rich = ingest_description(merge_plan_limits({"extractors": ["llm"], "resolvers": ["exact", "llm_verified"]}),
                               True, "on_write")

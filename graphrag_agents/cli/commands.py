@@ -269,9 +269,10 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, Handler]]:
     p = command("ingest", _ingest, "add .txt .md .markdown .rst .pdf files (unchanged ones are skipped)")
     p.add_argument("paths", nargs="+", metavar="PATH", help="files, or folders with --recursive")
     p.add_argument("--recursive", "-r", action="store_true", help="ingest the supported files under folders")
-    p.add_argument("--chunker", default="sentence", choices=["sentence", "fixed", "structural"],
-                   help="how documents are cut into chunks: sentence (default; whole sentences up to a size), fixed "
-                        "(character windows) or structural (Markdown / reST sections and paragraphs)")
+    p.add_argument("--chunker", default="auto", choices=["auto", "sentence", "fixed", "structural"],
+                   help="how documents are cut into chunks: auto (default; structural for .md / .rst files, sentence "
+                        "for the rest), sentence (whole sentences up to a size), fixed (character windows) or "
+                        "structural (Markdown / reST sections and paragraphs)")
     p.add_argument("--extractor", default="auto", choices=["auto", "ner", "llm", "none"],
                    help="auto: llm when GRAPHRAG_MODEL is set, else ner when spaCy is installed")
     p.add_argument("--resolver", default="exact", choices=["exact", "llm_verified"],

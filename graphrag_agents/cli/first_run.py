@@ -119,7 +119,7 @@ def ingest_again(paths: Sequence[str], args: argparse.Namespace, graph: str, *ex
     words = ["graphrag-agents", "ingest", *paths]
     if getattr(args, "recursive", False):
         words.append("-r")  # without it a folder is refused
-    for option, default in (("chunker", "sentence"), ("extractor", "auto"), ("resolver", "exact")):
+    for option, default in (("chunker", "auto"), ("extractor", "auto"), ("resolver", "exact")):
         value = getattr(args, option, default)
         if value not in (None, default):
             words += [f"--{option}", value]

@@ -21,8 +21,8 @@ from typing import Any, ClassVar, Literal, Protocol
 
 from ._markdown import fenced_lines
 
-__all__ = ["CHUNKERS", "Chunk", "Chunker", "FixedChunker", "SentenceChunker", "StructuralChunker",
-           "get_chunker", "sentence_spans", "split_sentences"]
+__all__ = ["AUTO", "CHUNKERS", "Chunk", "Chunker", "FixedChunker", "SentenceChunker", "StructuralChunker",
+           "chunker_for", "get_chunker", "sentence_spans", "split_sentences"]
 
 Span = tuple[int, int]
 
@@ -372,7 +372,19 @@ CHUNKERS: dict[str, type[SentenceChunker] | type[FixedChunker] | type[Structural
     "fixed": FixedChunker,
     "structural": StructuralChunker,
 }
-"""Chunker name -> class; the names an ingest plan may use."""
+"""Chunker name -> class; the names an ingest plan may use, with :data:`AUTO`."""
+
+AUTO = "auto"
+"""The default plan's chunker: ``structural`` for Markdown and reST files, ``sentence`` for the rest."""
+
+
+def chunker_for(name: str, loader: str | None) -> str:
+    """The chunker a plan's ``name`` means for a document its ``loader`` read: :data:`AUTO` is ``structural`` for
+    ``markdown`` / ``rst`` (with the sentence chunker a heading ran into the text after it: "Testing ------- ###
+    Manual execution When ..."), else ``sentence``; any other name is itself."""
+    if name != AUTO:
+        return name
+    return "structural" if loader in ("markdown", "rst") else "sentence"
 
 
 def get_chunker(name: str, **params: Any) -> SentenceChunker | FixedChunker | StructuralChunker:

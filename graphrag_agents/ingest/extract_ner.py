@@ -9,11 +9,13 @@ Entity types: each spaCy label maps to the first declared ontology label among i
 ``Person``, ``ORG`` -> ``Organization`` / ``Company``, ``GPE`` -> ``Location`` / ``Country``, ...), else
 ``Unknown``. Dates, times, numbers, money, quantities and percentages are not entities and are skipped, and so is a
 single generic word spaCy tags on its own ("County", "Baron": :data:`GENERIC_WORDS`) or a single word written
-in lower case. Code and markup never reach spaCy (:func:`~graphrag_agents.ingest.code_spans.mask_code`: fences,
-indented code, backtick spans, prompts, heading underlines), and a name that reads as code is dropped
+in lower case. Code and markup never reach spaCy (:func:`~graphrag_agents.ingest.code_spans.mask_chunks`:
+fences, even when the chunker cut them, indented code, backtick spans, prompts, heading underlines, comments,
+links, emphasis), and a name that reads as code is dropped
 (:func:`~graphrag_agents.ingest.code_spans.code_like`: ``ASN1_MEM_ERROR``, ``NULL``, ``fs.readFile``), and so
-is a single capitalised word the same chunk also writes in lower case ("Version", "Download": a heading's word);
-``skip_code=False`` restores the old behaviour.
+is a span that ran on into the prose ("Node.js first") and a common word the document sets in capitals
+(:meth:`~graphrag_agents.ingest.common_names.ProseWords.common`: "Version", "Tier 2", "Tips": a heading's or a
+table cell's word); ``skip_code=False`` restores the old behaviour.
 Every pair of distinct entities named in one sentence gets a ``RELATED_TO`` relation with that sentence as
 its fact (at most ``max_entities_per_sentence`` entities per sentence are paired); the relations of one sentence
 are *grouped*: the writer stores the sentence once, as one fact node naming all of them.
@@ -30,7 +32,8 @@ from typing import Any
 from .._install import pip_extra
 from ..errors import ConfigurationError
 from .chunkers import sentence_spans
-from .code_spans import code_like, has_code_chars, mask_code
+from .code_spans import code_like, has_code_chars, mask_chunks
+from .common_names import ProseWords, runs_on, without_number
 from .extraction import Extraction, RawEntity, RawRelation, match_label
 from .ontology import Ontology
 from .ontology_store import CO_MENTION
@@ -71,9 +74,12 @@ film album song series season episode show novel book magazine newspaper
 january february march april june july august september october november december
 document section chapter example examples note notes warning table figure appendix introduction overview
 function method class module object string value type error file default options returns parameters usage
+version release api abi cpu gpu ram rom os ui gui cli sdk ide url uri ipc ci cd lts pr faq id vm io pid
+kb mb gb tb kib mib gib tib
 monday tuesday wednesday thursday friday saturday sunday
 """.split())
-"""Single words spaCy often tags as a name on their own ("County", "Baron"): not stored as entities."""
+"""Single words spaCy often tags as a name on their own ("County", "Baron"), acronyms of common nouns of
+computing ("API", "CPU", "CI") and units of size ("MiB"): not stored as entities."""
 
 _nlp_cache: dict[str, Any] = {}
 _nlp_guard = threading.Lock()
@@ -110,10 +116,17 @@ def _generic(name: str) -> bool:
     return " " not in name and (name.casefold() in GENERIC_WORDS or name.islower())
 
 
-def _used_in_lower_case(word: str, text: str) -> bool:
-    """True when ``text`` also writes ``word`` in lower case as a word of its own: a common word, not a name."""
-    lower = word.lower()
-    return lower != word and re.search(rf"(?<![\w.]){re.escape(lower)}(?![\w])", text) is not None
+def _code_free(raw: str, prose: ProseWords) -> str:
+    """The name spaCy's span ``raw`` gives as the code filter keeps it, or "" when it reads as code or as a
+    common word."""
+    name = _clean(re.split(r"\n[ \t]*\n", raw)[0])  # a name never runs over a blank line ("Windows\n\nPlease")
+    if "(" in name and ")" not in name:  # "Florida International University (FIU"
+        name = _clean(name.split("(")[0])
+    if not name or runs_on(name) or code_like(name) or has_code_chars(raw.replace("(", "").replace(")", "")):
+        return ""
+    if prose.common(name) or _generic(without_number(name)):
+        return ""  # "Version", "Tier 2", "Hook Callbacks", "API": words the document also writes as common ones
+    return name
 
 
 class NerExtractor:
@@ -152,32 +165,28 @@ class NerExtractor:
 
     def _extract_sync(self, documents: list[list[str]], labels: dict[str, str]) -> list[Extraction | Exception]:
         nlp = _load_nlp()
-        texts = [mask_code(text) if self.skip_code else text for chunks in documents for text in chunks]
-        parsed = nlp.pipe(texts, batch_size=self.batch_size)  # same offsets: the masks are spaces
+        masked = [mask_chunks(chunks) if self.skip_code else chunks for chunks in documents]
+        parsed = nlp.pipe((text for texts in masked for text in texts), batch_size=self.batch_size)
         results: list[Extraction | Exception] = []
-        for chunks in documents:
+        for chunks, texts in zip(documents, masked, strict=True):  # same offsets: the masks are spaces
             extraction = Extraction()
+            prose = ProseWords(texts) if self.skip_code else None
             for index, text in enumerate(chunks):
-                self._chunk(extraction, index, text, next(parsed), labels)
+                self._chunk(extraction, index, text, next(parsed), labels, prose)
             results.append(extraction)
         return results
 
-    def _chunk(self, out: Extraction, index: int, text: str, doc: Any, labels: dict[str, str]) -> None:
+    def _chunk(self, out: Extraction, index: int, text: str, doc: Any, labels: dict[str, str],
+               prose: ProseWords | None) -> None:
         spans = sentence_spans(text)
         per_sentence: dict[int, list[tuple[str, str]]] = {}
         sentence = 0
         for ent in doc.ents:
             if ent.label_ in _SKIPPED:
                 continue
-            name = _clean(ent.text)
-            if self.skip_code and "(" in name and ")" not in name:  # "Florida International University (FIU"
-                name = _clean(name.split("(")[0])
+            name = _clean(ent.text) if prose is None else _code_free(ent.text, prose)
             if len(name) < 2 or not any(ch.isalpha() for ch in name) or _generic(name):
                 continue
-            if self.skip_code and (code_like(name) or has_code_chars(ent.text.replace("(", "").replace(")", ""))):
-                continue
-            if self.skip_code and " " not in name and _used_in_lower_case(name, text):
-                continue  # "Version", "Download": a heading's word the same chunk uses as a plain word
             label = labels.get(ent.label_, UNKNOWN_LABEL)
             out.entities.append(RawEntity(name=name, type=label, chunk_index=index, source_type=ent.label_))
             while sentence < len(spans) - 1 and ent.start_char >= spans[sentence][1]:

@@ -23,7 +23,7 @@ from ..errors import ConfigurationError, StoreUnavailable
 from ..models.chat import ChatModel
 from ..models.embedder import Embedder
 from ..store.graph import GraphStore
-from .chunkers import Chunk, FixedChunker, get_chunker
+from .chunkers import Chunk, FixedChunker, chunker_for, get_chunker
 from .extract_llm import LLMExtractor
 from .extract_ner import NerExtractor, spacy_available
 from .extraction import Extraction, Extractor, to_records
@@ -90,7 +90,7 @@ def _max_text_chars(plan: IngestPlan) -> int | None:
     if plan.max_chunks is None:
         return None
     try:
-        chunker = get_chunker(plan.chunker, **plan.chunk_params)
+        chunker = get_chunker(chunker_for(plan.chunker, None), **plan.chunk_params)  # auto: the same sizes
     except ValueError:
         return None  # chunking reports the bad parameters
     per_chunk = chunker.size if isinstance(chunker, FixedChunker) else chunker.max_chars
@@ -114,9 +114,10 @@ def _load(source: SourceDocument, max_bytes: int | None,
 
 def _chunk(text: str, plan: IngestPlan, loader: str | None) -> list[Chunk]:
     params = dict(plan.chunk_params)
-    if plan.chunker == "structural" and "syntax" not in params and loader in ("markdown", "rst"):
+    name = chunker_for(plan.chunker, loader)
+    if name == "structural" and "syntax" not in params and loader in ("markdown", "rst"):
         params["syntax"] = loader
-    return get_chunker(plan.chunker, **params).chunk(text)
+    return get_chunker(name, **params).chunk(text)
 
 
 def _holds(text: str, chunks: list[str]) -> bool:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
-from .chunkers import CHUNKERS, get_chunker
+from .chunkers import AUTO, CHUNKERS, get_chunker
 
 __all__ = ["EXTRACTORS", "RESOLVERS", "ExtractorName", "IngestPlan", "ResolverName", "SourceDocument"]
 
@@ -19,11 +19,12 @@ RESOLVERS: tuple[str, ...] = ("exact", "llm_verified")
 class IngestPlan:
     """How one document is chunked, extracted and resolved.
 
-    Example: ``IngestPlan(chunker="structural", extractor="ner")``.
+    Example: ``IngestPlan(chunker="sentence", extractor="ner")``.
     """
 
-    chunker: str = "sentence"
-    """``sentence``, ``fixed`` or ``structural`` (see :mod:`graphrag_agents.ingest.chunkers`)."""
+    chunker: str = AUTO
+    """``auto`` (``structural`` for Markdown / reST files, ``sentence`` for the rest), ``sentence``, ``fixed`` or
+    ``structural`` (see :mod:`graphrag_agents.ingest.chunkers`)."""
     chunk_params: dict[str, Any] = field(default_factory=dict)
     """Chunker parameters, e.g. ``{"size": 500, "overlap": 50}`` for ``fixed``."""
     extractor: ExtractorName = "auto"
@@ -42,9 +43,10 @@ class IngestPlan:
 
     def validate(self) -> None:
         """Raise ``ValueError`` naming the valid choices when a field is out of range."""
-        if self.chunker not in CHUNKERS:
-            raise ValueError(f"unknown chunker {self.chunker!r}; valid chunkers are: {', '.join(sorted(CHUNKERS))}")
-        get_chunker(self.chunker, **self.chunk_params)  # checks the parameters
+        if self.chunker not in CHUNKERS and self.chunker != AUTO:
+            raise ValueError(f"unknown chunker {self.chunker!r}; valid chunkers are: "
+                             f"{', '.join(sorted([*CHUNKERS, AUTO]))}")
+        get_chunker("sentence" if self.chunker == AUTO else self.chunker, **self.chunk_params)  # checks them
         if self.extractor not in EXTRACTORS:
             raise ValueError(f"unknown extractor {self.extractor!r}; valid extractors are: {', '.join(EXTRACTORS)}")
         if self.resolver not in RESOLVERS:

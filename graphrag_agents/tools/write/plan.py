@@ -24,7 +24,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from ...errors import ToolError
-from ...ingest.chunkers import CHUNKERS
+from ...ingest.chunkers import AUTO, CHUNKERS
 from ...ingest.plan import EXTRACTORS, RESOLVERS, IngestPlan
 from .sandbox import glob_match
 
@@ -153,7 +153,8 @@ class PlanRule(BaseModel):
                        description="Glob on the file's path: '*.md' matches any .md file; with a '/' it matches "
                                    "the whole path ('reports/*.pdf', '**' spans folders). Default '*'.")
     chunker: Literal["sentence", "fixed", "structural"] | None = Field(
-        default=None, description="sentence (default), fixed windows, or structural (one chunk per section).")
+        default=None, description="sentence (default; Markdown / reST files: structural), fixed windows, or "
+                                  "structural (one chunk per section).")
     chunk_params: ChunkParams | None = Field(default=None, description="Chunk sizes, when plan_limits allow it.")
     extractor: Literal["auto", "ner", "llm", "none"] | None = Field(
         default=None, description="How entities and relations are found: ner, llm, auto or none (chunks only).")
@@ -231,6 +232,8 @@ class RuleBasedIngestionPlanner:
             return allowed[0]
 
         chunker = pick("chunker", rule.chunker, limits.chunkers, rule.chunker in limits.chunkers)
+        if rule.chunker is None and _auto_default(limits.chunkers):
+            chunker = AUTO  # as kg.ingest's default: sections for Markdown / reST files, sentences for the rest
         extractor = pick("extractor", rule.extractor, (*limits.extractors, FREE_EXTRACTOR),
                          rule.extractor is not None and limits.allows_extractor(rule.extractor))
         resolver = pick("resolver", rule.resolver, limits.resolvers, rule.resolver in limits.resolvers)
@@ -284,9 +287,16 @@ _POLICY = {
 }
 
 
+def _auto_default(chunkers: Sequence[str]) -> bool:
+    """Whether a file with no chunker chosen gets ``auto``: the first allowed is ``sentence`` and ``structural``
+    is allowed too, so a Markdown or reST file is cut at its sections, as ``kg.ingest`` does by default."""
+    return bool(chunkers) and chunkers[0] == "sentence" and "structural" in chunkers
+
+
 def _options(kind: str, names: tuple[str, ...], costs: dict[str, str], pairs: int = 0) -> str:
-    parts = [f"{name}{' (default)' if i == 0 else ''}: {costs[name].format(pairs=pairs)}"
-             for i, name in enumerate(names)]
+    auto = kind == "chunkers" and _auto_default(names)
+    parts = [f"{name}{(' (default; .md/.rst files: structural)' if auto else ' (default)') if i == 0 else ''}: "
+             f"{costs[name].format(pairs=pairs)}" for i, name in enumerate(names)]
     return f"{kind}: " + "; ".join(parts)
 
 
