@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from ._evidence import FUNCTION_WORDS, EvidenceIndex, EvidenceSentence, content_stems
 from ._figures import extract_figures
 from ._lack import is_lack_statement
-from ._names import Name
+from ._names import Name, extract_names
 from ._opposites import OPPOSITE_WORDS, ORDINAL_WORDS, opposite_findings
 from ._polarity import polarity_finding
 from ._prose import is_instruction
@@ -155,6 +155,8 @@ def _part(text: str, start: int, end: int, names: Sequence[Name], items: Sequenc
         if (restated is not None and not restated.name_words - claimed
                 and all(w in restated.words or w in restated.context for w in subject)):
             return []  # it restates a sentence, its subject and every name kept, adding one from elsewhere
+        if anchored and restated is not None and not _substituted(text, own, restated):
+            return []  # a synthesis: it drops some of the sentence's names and adds others, none in its place
         return [("together", support.finding)]
     sentence = support.sentence
     if sentence is None:
@@ -166,6 +168,30 @@ def _part(text: str, start: int, end: int, names: Sequence[Name], items: Sequenc
         out.append(("negation", polarity))
     out += [("opposite", f) for f in opposite_findings(words, sentence.words)]
     return out
+
+
+def _substituted(text: str, names: Sequence[Name], restated: EvidenceSentence) -> bool:
+    """Whether a name of the claim stands where the restated sentence has a name the claim lacks: the word
+    before it or after it is the same ("directed by Denis Villeneuve" for "directed by Ridley Scott"). A summary
+    that merges sentences drops names and adds others, but not in one another's place."""
+    claimed = frozenset(w for n in names for w in n.words)
+    added = [n for n in names if n.words and not all(w in restated.words for w in n.words)]
+    if not added:
+        return True  # no name of its own to have moved in: keep the finding
+    dropped = [n for n in extract_names(restated.text, lone_first=True) if n.words and not set(n.words) & claimed]
+    if not dropped:
+        return True  # a name added to a sentence with all its names kept: the subject test above decides
+    held = {_neighbours(restated.text, n) for n in dropped}
+    before = {b for b, _ in held if b}
+    after = {a for _, a in held if a}
+    return any(b in before or a in after for b, a in (_neighbours(text, n) for n in added))
+
+
+def _neighbours(text: str, name: Name) -> tuple[str, str]:
+    """The folded words right before and right after a name in ``text`` ("" at an edge)."""
+    before = LETTERS.findall(text[max(0, name.start - 40):name.start])
+    after = LETTERS.findall(text[name.start + len(name.text):name.start + len(name.text) + 40])
+    return (fold(before[-1]) if before else "", fold(after[0]) if after else "")
 
 
 def _negated_nearby(stems: frozenset[str], items: Sequence[EvidenceIndex]) -> bool:
