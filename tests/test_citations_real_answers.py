@@ -135,6 +135,9 @@ def test_unsupported_content_is_reported_word_by_word() -> None:
     # "discovery"; ragtruth-summary-15735-mistral-7B-instruct: "died" / "death"; "crashed" / "crash"
     ("discovered", "discovery"), ("died", "death"), ("crashed", "crash"), ("contamination", "contaminated"),
     ("ran", "running"), ("children", "child"), ("three", "3"),
+    # ragtruth-data2txt-13761-gpt-3.5-turbo-0613: "on Tuesdays to Sundays" where the record's keys are "Tuesday" and
+    # "Sunday"; a plural whose singular has an ending of its own ("prices", "price")
+    ("Sundays", "Sunday"), ("Tuesdays", "Tuesday"), ("prices", "price"),
 ])
 def test_inflections_irregular_forms_and_number_words_meet(claim_word: str, evidence_word: str) -> None:
     keys = evidence_keys(frozenset({evidence_word}))
@@ -189,6 +192,34 @@ def test_a_claim_that_agrees_with_the_record_passes() -> None:
     assert check(row_id, "However, outdoor seating is not available.").verified
     assert check(row_id, "The restaurant also accepts reservations, making it convenient for customers to secure a "
                          "table.").verified
+
+
+@pytest.mark.parametrize(("row_id", "sentence", "old_detail"), [
+    # the negation follows the ambience, across "and": it denies reservations, not "divey" (true in the record)
+    ("ragtruth-data2txt-13603-gpt-4-0613", "The restaurant has a classy, divey ambience and does not accept "
+     "reservations.", "the claim denies divey"),
+    # "no" covers the list after it (valet, garage, lot), not the street parking said before it
+    ("ragtruth-data2txt-13603-gpt-4-0613", "While parking is available on the street, there is no valet, garage, or "
+     "lot parking.", "the claim denies street"),
+    # "tourists" are people, not the "touristy" ambience the record gives as false
+    ("ragtruth-data2txt-13619-llama-2-7b-chat", "Despite this, Goodland Kitchen remains a popular spot for both "
+     "locals and tourists, with many appreciating their friendly service.", "the claim states touristy"),
+])
+def test_a_record_attribute_is_read_in_its_own_scope(row_id: str, sentence: str, old_detail: str) -> None:
+    # these clean answers state what the record says; the rule before read a negation anywhere in the clause
+    # and an ambience by any word of its stem, and reported ``old_detail``
+    result = check(row_id, sentence)
+    assert result.verified, result.unsupported
+
+
+def test_a_record_attribute_after_a_negation_in_a_list_is_denied() -> None:
+    # the same record: "valet" and "garage" are false, so denying them is right; "street" is true
+    row_id = "ragtruth-data2txt-13603-gpt-4-0613"
+    sentence = "While parking is available on the street, there is no valet, garage, or lot parking."
+    assert check(row_id, sentence).verified
+    answer = "There is no valet, garage, or street parking [1][2][3][4]."
+    claim = only_claim(check_citations(answer, evidence(row_id)))
+    assert claim.conflicts[0].detail == "the claim denies street; the record gives it as true"
 
 
 # ------------------------------------------------------------------ the session's cache

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from ._evidence import EvidenceSentence
 
-__all__ = ["is_negated", "negation_cue", "polarity_finding"]
+__all__ = ["is_negated", "negation_at", "negation_cue", "polarity_finding"]
 
 _CUE = re.compile(
     r"\b(?:not(?!\s+only\b)|never|none|neither|nor|nobody|nothing|nowhere|cannot)\b|\b\w*n['’]t\b"
@@ -28,6 +28,12 @@ def negation_cue(text: str) -> str | None:
     """The first negation cue of ``text`` ("not", "never", "n't", ...), or None."""
     m = _CUE.search(text)
     return None if m is None else m.group().lower()
+
+
+def negation_at(text: str) -> int | None:
+    """The offset of the first negation cue of ``text``, or None."""
+    m = _CUE.search(text)
+    return None if m is None else m.start()
 
 
 def is_negated(text: str) -> bool:
