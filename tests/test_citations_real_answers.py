@@ -222,6 +222,36 @@ def test_a_record_attribute_after_a_negation_in_a_list_is_denied() -> None:
     assert claim.conflicts[0].detail == "the claim denies street; the record gives it as true"
 
 
+@pytest.mark.parametrize(("row_id", "sentence", "detail"), [
+    # the annotated span "Monday to Saturday from 17:00-21:00": the record opens at 17:30 on Monday, until 23:00
+    ("ragtruth-data2txt-13601-gpt-4-0613", "The restaurant operates from Monday to Saturday from 17:00-21:00 and on "
+     "Sunday from 9:00-14:00.", "the claim gives 17:00-21:00 for Monday, Tuesday, Wednesday, Thursday, Friday, "
+     "Saturday; the record's hours differ on some of those days"),
+    # the annotated span "It operates daily": the record gives Monday no hours
+    ("ragtruth-data2txt-14171-gpt-4-0613", "It operates daily from 11:0 to 21:0 and provides amenities like free WiFi, "
+     "outdoor seating, and ample lot parking.", "the claim says open every day; the record gives no hours for Monday"),
+])
+def test_a_claim_against_a_records_opening_hours(row_id: str, sentence: str, detail: str) -> None:
+    assert check(row_id, sentence, support=False).verified  # every figure is in the record
+    claim = only_claim(check(row_id, sentence))
+    assert [(c.rule, c.detail) for c in claim.conflicts] == [("hours", detail)]
+
+
+@pytest.mark.parametrize(("row_id", "sentence"), [
+    # each range with the days written next to it, not the days of the range before
+    ("ragtruth-data2txt-14038-gpt-4-0613", "It operates from 12 PM to 8 PM from Monday to Thursday, 12 PM to 9 PM on "
+     "Fridays, and 11 AM to 9 PM on Saturdays and 11 AM to 8 PM on Sundays."),
+    ("ragtruth-data2txt-14200-gpt-3.5-turbo-0613", "On Thursdays, they have shorter hours from 12:00 PM to 5:45 PM, "
+     "while on Fridays and Saturdays, they extend their operating hours until 10:00 PM."),
+    # "weekends" is loose: the record closes at 21:00 on Saturday and 20:00 on Sunday; right on one of the two
+    ("ragtruth-data2txt-14756-gpt-3.5-turbo-0613", "The café is open from 7:00 am to 8:00 pm on weekdays and from "
+     "7:00 am to 9:00 pm on weekends."),
+])
+def test_hours_that_agree_with_the_record_pass(row_id: str, sentence: str) -> None:
+    result = check(row_id, sentence)
+    assert result.verified, result.unsupported
+
+
 # ------------------------------------------------------------------ the session's cache
 
 

@@ -17,6 +17,7 @@ from functools import cached_property
 
 from ._acronyms import acronym_forms
 from ._figures import digit_runs, extract_figures
+from ._hours import Hours, record_hours
 from ._lemmas import evidence_keys
 from ._names import Name, extract_names
 from ._polarity import is_negated, negation_cue
@@ -124,6 +125,11 @@ class EvidenceIndex:
     def attributes(self) -> tuple[Attribute, ...]:
         """Its yes/no attributes when it is a JSON record (see :mod:`._records`)."""
         return record_attributes(self.text)
+
+    @cached_property
+    def hours(self) -> Hours | None:
+        """Its opening hours when it is a JSON record that gives them (see :mod:`._hours`)."""
+        return record_hours(self.text)
 
     @cached_property
     def capitalised_words(self) -> frozenset[str]:

@@ -127,9 +127,9 @@ def record_finding(claim: str, attributes: tuple[Attribute, ...]) -> str | None:
             words = [(m.start(), m.group()) for m in LETTERS.finditer(part)]
             item = carried and len(words) <= _LIST_ITEM_WORDS
             cue = negation_at(part)
-            for at, word in words:
-                if fold(word) in _NEGATED_WORDS and (cue is None or at < cue):
-                    cue = at
+            for offset, word in words:
+                if fold(word) in _NEGATED_WORDS and (cue is None or offset < cue):
+                    cue = offset
             for attribute in attributes:
                 at = _named_at(attribute, words)
                 if at is None or (attribute.group is not None and attribute.group not in said):

@@ -44,6 +44,7 @@ from ._cache import IndexCache
 from ._direction import direction_finding
 from ._evidence import FUNCTION_WORDS, EvidenceIndex
 from ._figures import extract_figures, missing_figures
+from ._hours import hours_finding
 from ._lack import is_lack_statement
 from ._markers import INLINE_CODE_RE, MARKER_RE, parse_marker, resolve_markers
 from ._meaning import meaning_findings
@@ -192,6 +193,9 @@ def _claim(claims: str, evid: list[EvidenceIndex], meaning: bool, support: bool)
     against_record = record_finding(claims, tuple(a for e in evid for a in e.attributes))
     if against_record is not None:
         return _Lacking(conflicts=[ClaimConflict(rule="record", detail=against_record)])
+    against_hours = next((f for e in evid if (f := hours_finding(claims, e.hours)) is not None), None)
+    if against_hours is not None:
+        return _Lacking(conflicts=[ClaimConflict(rule="hours", detail=against_hours)])
     words = unsupported_words(claims, name_words, evid)
     if words:
         shown = ", ".join(f'"{w}"' for w in words[:8])
