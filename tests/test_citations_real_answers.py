@@ -108,6 +108,12 @@ def test_a_step_number_is_no_figure() -> None:
     # the state), but none where a dropped name stood, so no name was moved
     ("ragtruth-summary-13926-llama-2-70b-chat", "The Governor's Office in Pennsylvania has settled a sexual "
      "harassment claim against a senior aide, Mike Vereb, for $295,000.", "together"),
+    # the passage's "need not worry as JetBlue will provide alternative flights" negates the worry, not the flights
+    ("ragtruth-summary-13917-gpt-4-0613", "Passengers booked on these routes for 2024 will be offered alternative "
+     "flights or refunds.", "negation"),
+    # "Prosecutors aren't swayed and will seek the death penalty": the seeking is not negated
+    ("ragtruth-summary-11890-gpt-3.5-turbo-0613", "Holmes claims to have been insane at the time, while prosecutors "
+     "seek the death penalty.", "negation"),
 ])
 def test_meaning_rules_leave_real_prose_alone(row_id: str, sentence: str, old_rule: str) -> None:
     assert [c.rule for c in only_claim(check(row_id, sentence, support=False)).conflicts] == [old_rule]

@@ -163,7 +163,7 @@ def _part(text: str, start: int, end: int, names: Sequence[Name], items: Sequenc
         return []
     out: list[Finding] = []
     negated = sentence.negated or (anchored and _negated_nearby(stems, items))
-    polarity = polarity_finding(clause, terms, sentence, negated)
+    polarity = polarity_finding(clause, terms, sentence, negated, scoped=anchored)
     if polarity is not None:
         out.append(("negation", polarity))
     out += [("opposite", f) for f in opposite_findings(words, sentence.words)]
