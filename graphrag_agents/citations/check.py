@@ -39,7 +39,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from ..tools.evidence import Evidence, EvidenceLedger
-from ._acronyms import TITLE_WORDS, name_forms, place_word_found
+from ._acronyms import TITLE_WORDS, alias_forms, name_forms, place_word_found
 from ._cache import IndexCache
 from ._direction import direction_finding
 from ._evidence import FUNCTION_WORDS, EvidenceIndex
@@ -206,8 +206,8 @@ def _claim(claims: str, evid: list[EvidenceIndex], meaning: bool, support: bool)
 
 def _name_found(name: Name, evid: list[EvidenceIndex], support: bool) -> bool:
     """Every 3+ letter word of ``name`` is a word of the evidence; with ``support`` also as a plural, a place's
-    adjective or a title word, or the whole name as an acronym the evidence spells out (or the reverse), or a
-    US state's postal code (see :mod:`._acronyms`)."""
+    adjective or a title word, or the whole name as an acronym the evidence spells out (or the reverse), a
+    US state's postal code, or another name of the same thing (see :mod:`._acronyms`)."""
     if all(any(w in e.words for e in evid) for w in name.words):
         return True
     if not support:
@@ -217,7 +217,11 @@ def _name_found(name: Name, evid: list[EvidenceIndex], support: bool) -> bool:
                                    or place_word_found(w, e.capitalised_words) for e in evid) for w in name.words):
         return True
     forms = name_forms(name.text)
-    return any(forms & e.acronyms for e in evid)
+    if any(forms & e.acronyms for e in evid):
+        return True
+    # another name of the same thing ("ISIL" where the evidence says ISIS)
+    return any(all(w in e.words for w in alias.replace("+", "").split()) or alias in e.acronyms
+               for alias in alias_forms(name.text) for e in evid)
 
 
 def known_names(claims: str, names: list[Name], evid: list[EvidenceIndex]) -> list[Name]:
