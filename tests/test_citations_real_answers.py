@@ -73,6 +73,12 @@ def only_claim(result: CitationCheck) -> UnsupportedClaim:
     # "Governor" says what Doug Ducey is; the passage need not repeat it
     ("ragtruth-summary-11400-gpt-3.5-turbo-0613", "Additionally, Arizona Governor Doug Ducey signed legislation "
      "allowing Arizonans to obtain any lab test without a doctor's order.", ["Arizona Governor Doug Ducey"], []),
+    # the passage says ISIS; "ISIL" is another name of the same group
+    ("ragtruth-summary-15778-mistral-7B-instruct", "The Yazidis are being held captive by ISIL in several prisons and "
+     "detention centers across Iraq.", ["ISIL"], []),
+    # the passage says LGBT
+    ("ragtruth-summary-11317-llama-2-13b-chat", "The company's opposition to the laws, which were supported by "
+     "prominent Republicans, reflects the evolving views of the business community on LGBTQ issues.", ["LGBTQ"], []),
     # a title line names no one
     ("ragtruth-summary-15683-mistral-7B-instruct", 'Boston Marathon Bombing Survivor Testifies: "I Was Completely '
      'Terrified"', ["Boston Marathon Bombing Survivor Testifies"], []),
@@ -241,6 +247,15 @@ def test_a_claim_against_a_records_opening_hours(row_id: str, sentence: str, det
     assert check(row_id, sentence, support=False).verified  # every figure is in the record
     claim = only_claim(check(row_id, sentence))
     assert [(c.rule, c.detail) for c in claim.conflicts] == [("hours", detail)]
+
+
+def test_a_records_hours_say_the_words_about_opening() -> None:
+    # the record gives hours for all seven days; "open seven days a week" is what they say (the hours rule reads it)
+    row_id = "ragtruth-data2txt-14135-gpt-4-0613"
+    sentence = ("Del Pueblo Cafe, located at 5134 Hollister Ave in Santa Barbara, California, is a local Mexican "
+                "restaurant open seven days a week from 9 am to 9 pm.")
+    result = check(row_id, sentence)  # before: 'no cited sentence says "California", "local", "open", "seven", ...'
+    assert result.verified, result.unsupported
 
 
 @pytest.mark.parametrize(("row_id", "sentence"), [
