@@ -16,9 +16,10 @@ Markdown code are not citations. Then, as the reference's "Evidence and citation
   (``missing_figures``, ``missing_names``; see :mod:`._figures` and :mod:`._names`), or, when all are there,
   whose meaning that evidence contradicts (``conflicts``): names and figures never stated together in one
   sentence (:mod:`._together`), a negation one side has and the other lacks (:mod:`._polarity`), an opposite
-  word or another rank (:mod:`._opposites`), roles reversed (:mod:`._direction`), content words no cited
-  sentence says in any form (:mod:`._support`, listed in ``unsupported_words``), or the verdict of the ``judge``
-  passed in. The evidence's ``source`` (its file path or document id) is not searched.
+  word or another rank (:mod:`._opposites`), roles reversed (:mod:`._direction`), a record's yes/no attribute or
+  opening hours said otherwise (:mod:`._records`, :mod:`._hours`), content words no cited sentence says in any
+  form (:mod:`._support`, listed in ``unsupported_words``), or the verdict of the ``judge`` passed in. The
+  evidence's ``source`` (its file path or document id) is not searched.
 * ``suggested``: for each uncited sentence (the first 20), up to three evidence numbers (newest first) that
   would support it if cited (:mod:`._suggest`); the check never adds a citation itself.
 * ``grounded``: the reference's literal rule: the answer cites at least one number that is real evidence.
