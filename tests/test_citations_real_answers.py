@@ -234,6 +234,35 @@ def test_a_record_attribute_after_a_negation_in_a_list_is_denied() -> None:
     assert claim.conflicts[0].detail == "the claim denies street; the record gives it as true"
 
 
+@pytest.mark.parametrize(("row_id", "sentence", "amenity"), [
+    # the annotated span "WiFi available": the record gives "WiFi": null and no review mentions it
+    ("ragtruth-data2txt-14690-llama-2-7b-chat", "Sublime is a restaurant located in Santa Barbara, CA, offering "
+     "American (New) cuisine with outdoor seating and WiFi available.", "wifi"),
+    # the annotated span "catering services": neither the record nor a review says catering
+    ("ragtruth-data2txt-13693-mistral-7B-instruct", "However, they do offer takeout and catering services.",
+     "catering"),
+])
+def test_an_amenity_the_record_and_reviews_never_mention(row_id: str, sentence: str, amenity: str) -> None:
+    assert check(row_id, sentence, support=False).verified
+    claim = only_claim(check(row_id, sentence))
+    assert [(c.rule, c.detail) for c in claim.conflicts] == [
+        ("record", f"the claim names {amenity}; neither the record nor a cited review mentions it")]
+    assert claim.unsupported_words == [amenity]
+
+
+@pytest.mark.parametrize(("row_id", "sentence"), [
+    # a line about what the data leaves out names no amenity it offers
+    ("ragtruth-data2txt-14756-gpt-4-0613", "The café has outdoor seating and offers takeout but does not provide "
+     "information on WiFi, music, ambience, reservations, or parking."),
+    # "catering to" is a verb here, not a service
+    ("ragtruth-data2txt-14091-gpt-3.5-turbo-0613", "It is a restaurant that offers gelato and Italian food, catering "
+     "to both vegetarian and gluten-free dietary preferences."),
+])
+def test_no_amenity_is_read_where_none_is_offered(row_id: str, sentence: str) -> None:
+    result = check(row_id, sentence)
+    assert result.verified, result.unsupported
+
+
 @pytest.mark.parametrize(("row_id", "sentence", "detail"), [
     # the annotated span "Monday to Saturday from 17:00-21:00": the record opens at 17:30 on Monday, until 23:00
     ("ragtruth-data2txt-13601-gpt-4-0613", "The restaurant operates from Monday to Saturday from 17:00-21:00 and on "

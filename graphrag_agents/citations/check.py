@@ -41,6 +41,7 @@ from dataclasses import dataclass, field
 
 from ..tools.evidence import Evidence, EvidenceLedger
 from ._acronyms import TITLE_WORDS, alias_forms, name_forms, place_word_found
+from ._amenities import unstated_amenity
 from ._cache import IndexCache
 from ._direction import direction_finding
 from ._evidence import FUNCTION_WORDS, EvidenceIndex
@@ -194,6 +195,11 @@ def _claim(claims: str, evid: list[EvidenceIndex], meaning: bool, support: bool)
     against_record = record_finding(claims, tuple(a for e in evid for a in e.attributes))
     if against_record is not None:
         return _Lacking(conflicts=[ClaimConflict(rule="record", detail=against_record)])
+    amenity = unstated_amenity(claims, evid)
+    if amenity is not None:
+        return _Lacking(conflicts=[ClaimConflict(
+            rule="record", detail=f"the claim names {amenity}; neither the record nor a cited review mentions it")],
+            words=[amenity])
     against_hours = next((f for e in evid if (f := hours_finding(claims, e.hours)) is not None), None)
     if against_hours is not None:
         return _Lacking(conflicts=[ClaimConflict(rule="hours", detail=against_hours)])
