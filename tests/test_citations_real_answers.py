@@ -114,6 +114,10 @@ def test_a_step_number_is_no_figure() -> None:
     # the state), but none where a dropped name stood, so no name was moved
     ("ragtruth-summary-13926-llama-2-70b-chat", "The Governor's Office in Pennsylvania has settled a sexual "
      "harassment claim against a senior aide, Mike Vereb, for $295,000.", "together"),
+    # the student, her university and its city come from different sentences of the article: it shares no start
+    # and end with any one of them, as a sentence with a name put in another's place would
+    ("ragtruth-summary-11349-gpt-4-0613", "Hill was a student at Mount St. Joseph University in Cincinnati, and her "
+     "dream was to play college basketball.", "together"),
     # the passage's "need not worry as JetBlue will provide alternative flights" negates the worry, not the flights
     ("ragtruth-summary-13917-gpt-4-0613", "Passengers booked on these routes for 2024 will be offered alternative "
      "flights or refunds.", "negation"),

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from ._evidence import FUNCTION_WORDS, EvidenceIndex, EvidenceSentence, content_stems
 from ._figures import extract_figures
 from ._lack import is_lack_statement
-from ._names import Name, extract_names
+from ._names import Name
 from ._opposites import OPPOSITE_WORDS, ORDINAL_WORDS, opposite_findings
 from ._polarity import polarity_finding
 from ._prose import is_instruction
@@ -44,6 +44,11 @@ read): a wrong claim that changes a name, a negation or one word of a sentence s
 _READ_BY_RULES = frozenset(stem(w) for w in OPPOSITE_WORDS | {
     "doesn", "didn", "isn", "wasn", "weren", "aren", "hasn", "haven", "hadn", "couldn", "wouldn", "shouldn",
     "never", "none", "nothing", "nobody", "nowhere", "neither", "cannot"})
+KEPT = 0.6
+"""With ``anchored``, a clause whose names are not stated together is a moved name only when the sentence keeps at
+least this share of its words as the start and end of one evidence sentence; else it merges sentences' facts."""
+_TOKEN = re.compile(r"\w+")
+_SKIPS = [(a, b) for a in range(6) for b in range(3)]
 _COMMA = re.compile(r",\s+|\s+[—–]\s+|\s*\(|\)\s*")
 
 
@@ -79,7 +84,9 @@ def meaning_findings(text: str, names: Sequence[Name], items: Sequence[EvidenceI
         if findings and findings[0][0] == "together":
             parts = [(a, b) for a, b in _commas(text, start, end)]
             if len(parts) > 1:
-                split = [f for a, b in parts for f in _part(text, a, b, names, items, held, anchored)]
+                # a synthesis is told from a moved name on the whole clause; the parts are read for their facts
+                split = [f for a, b in parts
+                         for f in _part(text, a, b, names, items, held, anchored, synthesis=False)]
                 if not any(rule == "together" for rule, _ in split):
                     findings = split
         out += findings
@@ -133,7 +140,7 @@ def restates(stems: frozenset[str], items: Sequence[EvidenceIndex]) -> tuple[flo
 
 
 def _part(text: str, start: int, end: int, names: Sequence[Name], items: Sequence[EvidenceIndex],
-          held_figures: frozenset[str], anchored: bool = False) -> list[Finding]:
+          held_figures: frozenset[str], anchored: bool = False, synthesis: bool = True) -> list[Finding]:
     """The findings of one clause (or comma-separated part of one) ``text[start:end]``."""
     clause = text[start:end]
     if anchored and (is_instruction(clause) or is_lack_statement(clause)):
@@ -155,7 +162,8 @@ def _part(text: str, start: int, end: int, names: Sequence[Name], items: Sequenc
         if (restated is not None and not restated.name_words - claimed
                 and all(w in restated.words or w in restated.context for w in subject)):
             return []  # it restates a sentence, its subject and every name kept, adding one from elsewhere
-        if anchored and restated is not None and not _substituted(text, own, restated):
+        dropped = restated is not None and bool(restated.name_words - claimed)
+        if synthesis and anchored and dropped and not _substituted(text, items):
             return []  # a synthesis: it drops some of the sentence's names and adds others, none in its place
         return [("together", support.finding)]
     sentence = support.sentence
@@ -170,28 +178,30 @@ def _part(text: str, start: int, end: int, names: Sequence[Name], items: Sequenc
     return out
 
 
-def _substituted(text: str, names: Sequence[Name], restated: EvidenceSentence) -> bool:
-    """Whether a name of the claim stands where the restated sentence has a name the claim lacks: the word
-    before it or after it is the same ("directed by Denis Villeneuve" for "directed by Ridley Scott"). A summary
-    that merges sentences drops names and adds others, but not in one another's place."""
-    claimed = frozenset(w for n in names for w in n.words)
-    added = [n for n in names if n.words and not all(w in restated.words for w in n.words)]
-    if not added:
-        return True  # no name of its own to have moved in: keep the finding
-    dropped = [n for n in extract_names(restated.text, lone_first=True) if n.words and not set(n.words) & claimed]
-    if not dropped:
-        return True  # a name added to a sentence with all its names kept: the subject test above decides
-    held = {_neighbours(restated.text, n) for n in dropped}
-    before = {b for b, _ in held if b}
-    after = {a for _, a in held if a}
-    return any(b in before or a in after for b, a in (_neighbours(text, n) for n in added))
-
-
-def _neighbours(text: str, name: Name) -> tuple[str, str]:
-    """The folded words right before and right after a name in ``text`` ("" at an edge)."""
-    before = LETTERS.findall(text[max(0, name.start - 40):name.start])
-    after = LETTERS.findall(text[name.start + len(name.text):name.start + len(name.text) + 40])
-    return (fold(before[-1]) if before else "", fold(after[0]) if after else "")
+def _substituted(text: str, items: Sequence[EvidenceIndex]) -> bool:
+    """Whether the claim is an evidence sentence with a name put in place of another: it keeps a long common
+    start and end with one sentence (:data:`KEPT` of its words) around what it changed ("Simone Bolelli (born 8
+    October 1985) ..." with "October" replaced). A summary that merges sentences shares no such frame with any
+    one of them, so its names are not moved. Either may open with a few words of its own."""
+    words = _TOKEN.findall(fold(text))
+    for item in items:
+        for sentence in item.sentences:
+            other = _TOKEN.findall(fold(sentence.text))
+            # either may open with words of its own ("According to the passages, ...", "He" for "Lewis")
+            for skip, other_skip in _SKIPS:
+                claim, other_part = words[skip:], other[other_skip:]
+                if (skip or other_skip) and claim[:1] != other_part[:1]:
+                    continue
+                limit = min(len(claim), len(other_part))
+                head = 0
+                while head < limit and claim[head] == other_part[head]:
+                    head += 1
+                tail = 0
+                while tail < limit - head and claim[-1 - tail] == other_part[-1 - tail]:
+                    tail += 1
+                if head + tail < len(claim) and head + tail >= KEPT * len(claim):
+                    return True
+    return False
 
 
 def _negated_nearby(stems: frozenset[str], items: Sequence[EvidenceIndex]) -> bool:
