@@ -275,6 +275,10 @@ def test_no_amenity_is_read_where_none_is_offered(row_id: str, sentence: str) ->
     # the annotated span "It operates daily": the record gives Monday no hours
     ("ragtruth-data2txt-14171-gpt-4-0613", "It operates daily from 11:0 to 21:0 and provides amenities like free WiFi, "
      "outdoor seating, and ample lot parking.", "the claim says open every day; the record gives no hours for Monday"),
+    # the annotated span "with extended hours on weekends": the record gives 9:00-21:00 on every day
+    ("ragtruth-data2txt-14135-llama-2-7b-chat", "The restaurant's hours of operation are Monday through Sunday from "
+     "9:00 AM to 21:00 PM, with extended hours on weekends.", "the claim says extended hours on Saturday, Sunday; the "
+     "record's hours are no longer then"),
 ])
 def test_a_claim_against_a_records_opening_hours(row_id: str, sentence: str, detail: str) -> None:
     assert check(row_id, sentence, support=False).verified  # every figure is in the record
@@ -297,6 +301,9 @@ def test_a_records_hours_say_the_words_about_opening() -> None:
      "Fridays, and 11 AM to 9 PM on Saturdays and 11 AM to 8 PM on Sundays."),
     ("ragtruth-data2txt-14200-gpt-3.5-turbo-0613", "On Thursdays, they have shorter hours from 12:00 PM to 5:45 PM, "
      "while on Fridays and Saturdays, they extend their operating hours until 10:00 PM."),
+    # the record keeps Friday and Saturday open until 20:00, the other days until 19:00 or earlier
+    ("ragtruth-data2txt-14604-gpt-4-0613", "The bakery is open every day of the week, with extended hours on Fridays "
+     "and Saturdays."),
     # "weekends" is loose: the record closes at 21:00 on Saturday and 20:00 on Sunday; right on one of the two
     ("ragtruth-data2txt-14756-gpt-3.5-turbo-0613", "The café is open from 7:00 am to 8:00 pm on weekdays and from "
      "7:00 am to 9:00 pm on weekends."),

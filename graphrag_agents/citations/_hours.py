@@ -3,7 +3,8 @@
 A business record gives its hours per day (``"hours": {"Monday": "17:30-23:0", ...}``, as in the Yelp records of
 RAGTruth's Data2txt task). An answer that says "open from 11:00 am to 9:00 pm from Tuesday to Sunday" may hold
 every figure of the record and still be wrong for some of those days; "it operates daily" or "seven days a week"
-is wrong when the record gives some day no hours; "closed on Mondays" when it gives Monday hours. This rule reads
+is wrong when the record gives some day no hours; "closed on Mondays" when it gives Monday hours; "extended hours
+on weekends" when those days are open no longer than the others. This rule reads
 a claim's day scopes ("Monday to Friday", "Mon-Fri", "weekdays", "weekends", "on Sundays", "daily") and time
 ranges ("11:00 AM to 9:00 PM", "17:00-21:00", "from 7am until noon"), pairs each range with the scope right
 before it or right after it, and reports a range that matches the record's hours for no such pairing. A time
@@ -37,6 +38,7 @@ _OTHER_HOURS = re.compile(r"\b(?:happy\s+hours?|brunch|breakfast|lunch|dinner|ki
 # A day scope belongs to a time range written at most this many words before or after it.
 _NEAR_WORDS = 5
 _LIST_GAP = re.compile(r"[\s,&]*(?:(?:and|or)\b)?[\s,]*", re.IGNORECASE)
+_EXTENDED = re.compile(r"\b(?:extended|longer|later)\s+(?:opening\s+)?hours\b", re.IGNORECASE)
 _CLOSED = re.compile(rf"\bclosed\s+(?:on\s+)?({_DAY}|weekends?)(?![\w])", re.IGNORECASE)
 _MINUTES_PER_DAY = 24 * 60
 
@@ -152,6 +154,25 @@ def _words_between(claim: str, start: int, end: int) -> int:
     return len(re.findall(r"\w+", claim[start:end])) if end > start else 0
 
 
+def _open_minutes(day: int, hours: Hours) -> int | None:
+    given = hours.days.get(day)
+    if given is None:
+        return None
+    opens, closes = given
+    return (closes if closes > opens else closes + _MINUTES_PER_DAY) - opens
+
+
+def _longer(days: frozenset[int], group: bool, hours: Hours) -> bool:
+    """Whether the record keeps ``days`` open longer than the median of its other days (half of a loose group)."""
+    others = sorted(m for d in set(hours.days) - days if (m := _open_minutes(d, hours)) is not None)
+    compared = [_open_minutes(d, hours) for d in days - hours.unknown]
+    if not others or not compared:
+        return True
+    median = others[len(others) // 2]
+    longer = sum(1 for m in compared if m is not None and m > median)
+    return longer == len(compared) or (group and 2 * longer >= len(compared))
+
+
 def _say(days: frozenset[int]) -> str:
     return ", ".join(_DAYS[d].capitalize() for d in sorted(days))
 
@@ -194,6 +215,13 @@ def hours_finding(claim: str, hours: Hours | None) -> str | None:
             days = frozenset().union(*(s[2] for s in groups[0]))
             return (f"the claim gives {m.group().strip()} for {_say(days)}; the record's hours differ on some of "
                     "those days")
+    for m in _EXTENDED.finditer(claim):
+        after = [j for j, s in enumerate(scopes) if m.end() <= s[0] and _words_between(claim, m.end(), s[0]) <= 3]
+        if after:
+            group = _run(scopes, claim, after[0], 1)
+            days = frozenset().union(*(s[2] for s in group))
+            if not _longer(days, any(s[3] for s in group), hours):
+                return f"the claim says extended hours on {_say(days)}; the record's hours are no longer then"
     if not ranges and _EVERY_DAY.search(claim):
         missing = frozenset(range(7)) - set(hours.days) - hours.unknown
         if missing:
