@@ -73,6 +73,12 @@ def only_claim(result: CitationCheck) -> UnsupportedClaim:
     # "Governor" says what Doug Ducey is; the passage need not repeat it
     ("ragtruth-summary-11400-gpt-3.5-turbo-0613", "Additionally, Arizona Governor Doug Ducey signed legislation "
      "allowing Arizonans to obtain any lab test without a doctor's order.", ["Arizona Governor Doug Ducey"], []),
+    # the passage says ISIS; "ISIL" is another name of the same group
+    ("ragtruth-summary-15778-mistral-7B-instruct", "The Yazidis are being held captive by ISIL in several prisons and "
+     "detention centers across Iraq.", ["ISIL"], []),
+    # the passage says LGBT
+    ("ragtruth-summary-11317-llama-2-13b-chat", "The company's opposition to the laws, which were supported by "
+     "prominent Republicans, reflects the evolving views of the business community on LGBTQ issues.", ["LGBTQ"], []),
     # a title line names no one
     ("ragtruth-summary-15683-mistral-7B-instruct", 'Boston Marathon Bombing Survivor Testifies: "I Was Completely '
      'Terrified"', ["Boston Marathon Bombing Survivor Testifies"], []),
@@ -104,6 +110,20 @@ def test_a_step_number_is_no_figure() -> None:
     ("ragtruth-summary-15599-gpt-4-0613", "Blue Bell has temporarily shut down its Broken Arrow, Oklahoma, plant "
      "over the discovery of listeria contamination in a serving of ice cream originating from that plant.",
      "together"),
+    # a summary merging the article's sentences: it drops some of a sentence's names and adds others (the office,
+    # the state), but none where a dropped name stood, so no name was moved
+    ("ragtruth-summary-13926-llama-2-70b-chat", "The Governor's Office in Pennsylvania has settled a sexual "
+     "harassment claim against a senior aide, Mike Vereb, for $295,000.", "together"),
+    # the student, her university and its city come from different sentences of the article: it shares no start
+    # and end with any one of them, as a sentence with a name put in another's place would
+    ("ragtruth-summary-11349-gpt-4-0613", "Hill was a student at Mount St. Joseph University in Cincinnati, and her "
+     "dream was to play college basketball.", "together"),
+    # the passage's "need not worry as JetBlue will provide alternative flights" negates the worry, not the flights
+    ("ragtruth-summary-13917-gpt-4-0613", "Passengers booked on these routes for 2024 will be offered alternative "
+     "flights or refunds.", "negation"),
+    # "Prosecutors aren't swayed and will seek the death penalty": the seeking is not negated
+    ("ragtruth-summary-11890-gpt-3.5-turbo-0613", "Holmes claims to have been insane at the time, while prosecutors "
+     "seek the death penalty.", "negation"),
 ])
 def test_meaning_rules_leave_real_prose_alone(row_id: str, sentence: str, old_rule: str) -> None:
     assert [c.rule for c in only_claim(check(row_id, sentence, support=False)).conflicts] == [old_rule]
@@ -131,6 +151,9 @@ def test_unsupported_content_is_reported_word_by_word() -> None:
     # "discovery"; ragtruth-summary-15735-mistral-7B-instruct: "died" / "death"; "crashed" / "crash"
     ("discovered", "discovery"), ("died", "death"), ("crashed", "crash"), ("contamination", "contaminated"),
     ("ran", "running"), ("children", "child"), ("three", "3"),
+    # ragtruth-data2txt-13761-gpt-3.5-turbo-0613: "on Tuesdays to Sundays" where the record's keys are "Tuesday" and
+    # "Sunday"; a plural whose singular has an ending of its own ("prices", "price")
+    ("Sundays", "Sunday"), ("Tuesdays", "Tuesday"), ("prices", "price"),
 ])
 def test_inflections_irregular_forms_and_number_words_meet(claim_word: str, evidence_word: str) -> None:
     keys = evidence_keys(frozenset({evidence_word}))
@@ -185,6 +208,109 @@ def test_a_claim_that_agrees_with_the_record_passes() -> None:
     assert check(row_id, "However, outdoor seating is not available.").verified
     assert check(row_id, "The restaurant also accepts reservations, making it convenient for customers to secure a "
                          "table.").verified
+
+
+@pytest.mark.parametrize(("row_id", "sentence", "old_detail"), [
+    # the negation follows the ambience, across "and": it denies reservations, not "divey" (true in the record)
+    ("ragtruth-data2txt-13603-gpt-4-0613", "The restaurant has a classy, divey ambience and does not accept "
+     "reservations.", "the claim denies divey"),
+    # "no" covers the list after it (valet, garage, lot), not the street parking said before it
+    ("ragtruth-data2txt-13603-gpt-4-0613", "While parking is available on the street, there is no valet, garage, or "
+     "lot parking.", "the claim denies street"),
+    # "tourists" are people, not the "touristy" ambience the record gives as false
+    ("ragtruth-data2txt-13619-llama-2-7b-chat", "Despite this, Goodland Kitchen remains a popular spot for both "
+     "locals and tourists, with many appreciating their friendly service.", "the claim states touristy"),
+])
+def test_a_record_attribute_is_read_in_its_own_scope(row_id: str, sentence: str, old_detail: str) -> None:
+    # these clean answers state what the record says; the rule before read a negation anywhere in the clause
+    # and an ambience by any word of its stem, and reported ``old_detail``
+    result = check(row_id, sentence)
+    assert result.verified, result.unsupported
+
+
+def test_a_record_attribute_after_a_negation_in_a_list_is_denied() -> None:
+    # the same record: "valet" and "garage" are false, so denying them is right; "street" is true
+    row_id = "ragtruth-data2txt-13603-gpt-4-0613"
+    sentence = "While parking is available on the street, there is no valet, garage, or lot parking."
+    assert check(row_id, sentence).verified
+    answer = "There is no valet, garage, or street parking [1][2][3][4]."
+    claim = only_claim(check_citations(answer, evidence(row_id)))
+    assert claim.conflicts[0].detail == "the claim denies street; the record gives it as true"
+
+
+@pytest.mark.parametrize(("row_id", "sentence", "amenity"), [
+    # the annotated span "WiFi available": the record gives "WiFi": null and no review mentions it
+    ("ragtruth-data2txt-14690-llama-2-7b-chat", "Sublime is a restaurant located in Santa Barbara, CA, offering "
+     "American (New) cuisine with outdoor seating and WiFi available.", "wifi"),
+    # the annotated span "catering services": neither the record nor a review says catering
+    ("ragtruth-data2txt-13693-mistral-7B-instruct", "However, they do offer takeout and catering services.",
+     "catering"),
+])
+def test_an_amenity_the_record_and_reviews_never_mention(row_id: str, sentence: str, amenity: str) -> None:
+    assert check(row_id, sentence, support=False).verified
+    claim = only_claim(check(row_id, sentence))
+    assert [(c.rule, c.detail) for c in claim.conflicts] == [
+        ("record", f"the claim names {amenity}; neither the record nor a cited review mentions it")]
+    assert claim.unsupported_words == [amenity]
+
+
+@pytest.mark.parametrize(("row_id", "sentence"), [
+    # a line about what the data leaves out names no amenity it offers
+    ("ragtruth-data2txt-14756-gpt-4-0613", "The café has outdoor seating and offers takeout but does not provide "
+     "information on WiFi, music, ambience, reservations, or parking."),
+    # "catering to" is a verb here, not a service
+    ("ragtruth-data2txt-14091-gpt-3.5-turbo-0613", "It is a restaurant that offers gelato and Italian food, catering "
+     "to both vegetarian and gluten-free dietary preferences."),
+])
+def test_no_amenity_is_read_where_none_is_offered(row_id: str, sentence: str) -> None:
+    result = check(row_id, sentence)
+    assert result.verified, result.unsupported
+
+
+@pytest.mark.parametrize(("row_id", "sentence", "detail"), [
+    # the annotated span "Monday to Saturday from 17:00-21:00": the record opens at 17:30 on Monday, until 23:00
+    ("ragtruth-data2txt-13601-gpt-4-0613", "The restaurant operates from Monday to Saturday from 17:00-21:00 and on "
+     "Sunday from 9:00-14:00.", "the claim gives 17:00-21:00 for Monday, Tuesday, Wednesday, Thursday, Friday, "
+     "Saturday; the record's hours differ on some of those days"),
+    # the annotated span "It operates daily": the record gives Monday no hours
+    ("ragtruth-data2txt-14171-gpt-4-0613", "It operates daily from 11:0 to 21:0 and provides amenities like free WiFi, "
+     "outdoor seating, and ample lot parking.", "the claim says open every day; the record gives no hours for Monday"),
+    # the annotated span "with extended hours on weekends": the record gives 9:00-21:00 on every day
+    ("ragtruth-data2txt-14135-llama-2-7b-chat", "The restaurant's hours of operation are Monday through Sunday from "
+     "9:00 AM to 21:00 PM, with extended hours on weekends.", "the claim says extended hours on Saturday, Sunday; the "
+     "record's hours are no longer then"),
+])
+def test_a_claim_against_a_records_opening_hours(row_id: str, sentence: str, detail: str) -> None:
+    assert check(row_id, sentence, support=False).verified  # every figure is in the record
+    claim = only_claim(check(row_id, sentence))
+    assert [(c.rule, c.detail) for c in claim.conflicts] == [("hours", detail)]
+
+
+def test_a_records_hours_say_the_words_about_opening() -> None:
+    # the record gives hours for all seven days; "open seven days a week" is what they say (the hours rule reads it)
+    row_id = "ragtruth-data2txt-14135-gpt-4-0613"
+    sentence = ("Del Pueblo Cafe, located at 5134 Hollister Ave in Santa Barbara, California, is a local Mexican "
+                "restaurant open seven days a week from 9 am to 9 pm.")
+    result = check(row_id, sentence)  # before: 'no cited sentence says "California", "local", "open", "seven", ...'
+    assert result.verified, result.unsupported
+
+
+@pytest.mark.parametrize(("row_id", "sentence"), [
+    # each range with the days written next to it, not the days of the range before
+    ("ragtruth-data2txt-14038-gpt-4-0613", "It operates from 12 PM to 8 PM from Monday to Thursday, 12 PM to 9 PM on "
+     "Fridays, and 11 AM to 9 PM on Saturdays and 11 AM to 8 PM on Sundays."),
+    ("ragtruth-data2txt-14200-gpt-3.5-turbo-0613", "On Thursdays, they have shorter hours from 12:00 PM to 5:45 PM, "
+     "while on Fridays and Saturdays, they extend their operating hours until 10:00 PM."),
+    # the record keeps Friday and Saturday open until 20:00, the other days until 19:00 or earlier
+    ("ragtruth-data2txt-14604-gpt-4-0613", "The bakery is open every day of the week, with extended hours on Fridays "
+     "and Saturdays."),
+    # "weekends" is loose: the record closes at 21:00 on Saturday and 20:00 on Sunday; right on one of the two
+    ("ragtruth-data2txt-14756-gpt-3.5-turbo-0613", "The café is open from 7:00 am to 8:00 pm on weekdays and from "
+     "7:00 am to 9:00 pm on weekends."),
+])
+def test_hours_that_agree_with_the_record_pass(row_id: str, sentence: str) -> None:
+    result = check(row_id, sentence)
+    assert result.verified, result.unsupported
 
 
 # ------------------------------------------------------------------ the session's cache

@@ -6,7 +6,8 @@ Labor Standards Act" name one thing). A name of the claim is found when its init
 acronym the evidence spells out as a run of capitalised words with those initials. A word of a name is also
 found as the adjective of a place the evidence names ("Chinese" for China, "Pakistani" for Pakistan,
 "Scandinavian" for Scandinavia; :func:`place_word_found`), and a title word ("Governor", "President") is how
-the answer refers to someone, not a name the evidence must repeat.
+the answer refers to someone, not a name the evidence must repeat. A few names go by several names that no
+rule derives ("ISIL" for ISIS, "LGBTQ" for LGBT, "Britain" for the UK, "America" for the US; :data:`ALIASES`).
 """
 
 from __future__ import annotations
@@ -15,7 +16,8 @@ import re
 
 from ._text import fold
 
-__all__ = ["TITLE_WORDS", "US_STATES", "acronym_forms", "initials", "name_forms", "place_word_found"]
+__all__ = ["ALIASES", "TITLE_WORDS", "US_STATES", "acronym_forms", "alias_forms", "initials", "name_forms",
+           "place_word_found"]
 
 TITLE_WORDS = frozenset("""
 president governor senator representative congressman congresswoman mayor minister prime chancellor secretary
@@ -41,6 +43,17 @@ US_STATES = {
 }
 """US states and their postal codes: a business record writes "CA" where an answer says "California"."""
 
+ALIASES = tuple(frozenset(group.split(",")) for group in (
+    "us,usa,united states,united states of america,america",
+    "uk,britain,great britain,united kingdom",
+    "isis,isil,islamic state,islamic state of iraq,islamic state of iraq and syria,daesh",
+    "lgbt,lgbtq,lgbtq+,lgbtqia,lgbtqia+,lgbtqi",
+    "eu,european union",
+    "un,united nations",
+))
+"""Names that go by other names no rule derives, folded: each group names one thing."""
+_ALIAS_OF = {form: group for group in ALIASES for form in group}
+
 _ACRONYM = re.compile(r"\b[A-Z][A-Z&]{1,7}s?\b")
 _RUN = re.compile(r"[A-Z][\w'’\-]*(?:\s+(?:(?:of|and|for|the|on|in|&)\s+)*[A-Z][\w'’\-]*)+")
 _DOTTED = re.compile(r"(?<=\b[A-Z])\.(?=[A-Z]\b)|(?<=\b[A-Z]\.[A-Z])\.")
@@ -63,6 +76,12 @@ def name_forms(name: str) -> frozenset[str]:
     if folded in US_STATES:
         forms.add(US_STATES[folded])
     return frozenset(f for f in forms if len(f) >= 2)
+
+
+def alias_forms(name: str) -> frozenset[str]:
+    """The other names of ``name`` in :data:`ALIASES` (folded, without a possessive), or none."""
+    bare = fold(name.replace(".", "").replace("’s", "").replace("'s", "").strip())
+    return _ALIAS_OF.get(bare, frozenset()) - {bare}
 
 
 def place_word_found(word: str, evidence_words: frozenset[str]) -> bool:

@@ -17,9 +17,10 @@ from functools import cached_property
 
 from ._acronyms import acronym_forms
 from ._figures import digit_runs, extract_figures
+from ._hours import Hours, record_hours
 from ._lemmas import evidence_keys
 from ._names import Name, extract_names
-from ._polarity import is_negated, negation_cue
+from ._polarity import is_negated, negation_cue, negation_scope
 from ._records import Attribute, record_attributes
 from ._sentences import split_sentences
 from ._text import LETTERS, claim_text, fold, stem
@@ -86,6 +87,9 @@ class EvidenceSentence:
     """Per clause: its :func:`content_terms`, and its negation cue (None without one)."""
     name_words: frozenset[str] = frozenset()
     """The folded words of the names it states."""
+    scopes: tuple[frozenset[str], ...] = ()
+    """Per clause (as :attr:`clauses`): the content terms its negation cue covers, up to the next "and", "as",
+    "but" ... ("need not worry as JetBlue will provide ..." covers "worry"); empty without a cue."""
 
 
 def _subject(text: str, names: list[Name]) -> frozenset[str]:
@@ -126,6 +130,11 @@ class EvidenceIndex:
         return record_attributes(self.text)
 
     @cached_property
+    def hours(self) -> Hours | None:
+        """Its opening hours when it is a JSON record that gives them (see :mod:`._hours`)."""
+        return record_hours(self.text)
+
+    @cached_property
     def capitalised_words(self) -> frozenset[str]:
         """Folded words it writes capitalised anywhere (places, people, organisations and sentence starts)."""
         return frozenset(fold(w) for w in set(LETTERS.findall(self.text)) if w[0].isupper())
@@ -160,9 +169,10 @@ class EvidenceIndex:
             if i and first in _ANAPHOR_START:
                 context = topic | subjects[i - 1] if first in _PRONOUN_START else topic
             words = frozenset(fold(w) for w in LETTERS.findall(text))
-            clauses = tuple((content_terms(part), negation_cue(part)) for part in CLAUSE_RE.split(text)
-                            if part.strip())
+            parts = [part for part in CLAUSE_RE.split(text) if part.strip()]
+            clauses = tuple((content_terms(part), negation_cue(part)) for part in parts)
             out.append(EvidenceSentence(text=text, words=words, stems=content_stems(text), figures=frozenset(
                 extract_figures(text)), runs=digit_runs(text), context=context, negated=is_negated(text),
-                clauses=clauses, name_words=frozenset(w for name in names[i] for w in name.words)))
+                clauses=clauses, name_words=frozenset(w for name in names[i] for w in name.words),
+                scopes=tuple(negation_scope(part) for part in parts)))
         return tuple(out)

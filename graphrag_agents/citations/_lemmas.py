@@ -71,6 +71,9 @@ def word_key(word: str) -> str:
     for ending in _ENDINGS:
         if folded.endswith(ending) and len(folded) - len(ending) >= _MIN_STEM:
             folded = folded[:-len(ending)]
+            # a plural's singular loses its own ending too, as the singular does ("sundays" -> "sunday" -> "sunda")
+            if ending == "s" and folded[-1] in "ey" and len(folded) - 1 >= _MIN_STEM:
+                folded = folded[:-1]
             break
     # a doubled final consonant is one ("stopped" -> "stopp" -> "stop")
     if len(folded) > _MIN_STEM and folded[-1] == folded[-2] and folded[-1] not in "aeiou":

@@ -44,6 +44,11 @@ read): a wrong claim that changes a name, a negation or one word of a sentence s
 _READ_BY_RULES = frozenset(stem(w) for w in OPPOSITE_WORDS | {
     "doesn", "didn", "isn", "wasn", "weren", "aren", "hasn", "haven", "hadn", "couldn", "wouldn", "shouldn",
     "never", "none", "nothing", "nobody", "nowhere", "neither", "cannot"})
+KEPT = 0.6
+"""With ``anchored``, a clause whose names are not stated together is a moved name only when the sentence keeps at
+least this share of its words as the start and end of one evidence sentence; else it merges sentences' facts."""
+_TOKEN = re.compile(r"\w+")
+_SKIPS = [(a, b) for a in range(6) for b in range(3)]
 _COMMA = re.compile(r",\s+|\s+[—–]\s+|\s*\(|\)\s*")
 
 
@@ -79,7 +84,9 @@ def meaning_findings(text: str, names: Sequence[Name], items: Sequence[EvidenceI
         if findings and findings[0][0] == "together":
             parts = [(a, b) for a, b in _commas(text, start, end)]
             if len(parts) > 1:
-                split = [f for a, b in parts for f in _part(text, a, b, names, items, held, anchored)]
+                # a synthesis is told from a moved name on the whole clause; the parts are read for their facts
+                split = [f for a, b in parts
+                         for f in _part(text, a, b, names, items, held, anchored, synthesis=False)]
                 if not any(rule == "together" for rule, _ in split):
                     findings = split
         out += findings
@@ -133,7 +140,7 @@ def restates(stems: frozenset[str], items: Sequence[EvidenceIndex]) -> tuple[flo
 
 
 def _part(text: str, start: int, end: int, names: Sequence[Name], items: Sequence[EvidenceIndex],
-          held_figures: frozenset[str], anchored: bool = False) -> list[Finding]:
+          held_figures: frozenset[str], anchored: bool = False, synthesis: bool = True) -> list[Finding]:
     """The findings of one clause (or comma-separated part of one) ``text[start:end]``."""
     clause = text[start:end]
     if anchored and (is_instruction(clause) or is_lack_statement(clause)):
@@ -155,17 +162,46 @@ def _part(text: str, start: int, end: int, names: Sequence[Name], items: Sequenc
         if (restated is not None and not restated.name_words - claimed
                 and all(w in restated.words or w in restated.context for w in subject)):
             return []  # it restates a sentence, its subject and every name kept, adding one from elsewhere
+        dropped = restated is not None and bool(restated.name_words - claimed)
+        if synthesis and anchored and dropped and not _substituted(text, items):
+            return []  # a synthesis: it drops some of the sentence's names and adds others, none in its place
         return [("together", support.finding)]
     sentence = support.sentence
     if sentence is None:
         return []
     out: list[Finding] = []
     negated = sentence.negated or (anchored and _negated_nearby(stems, items))
-    polarity = polarity_finding(clause, terms, sentence, negated)
+    polarity = polarity_finding(clause, terms, sentence, negated, scoped=anchored)
     if polarity is not None:
         out.append(("negation", polarity))
     out += [("opposite", f) for f in opposite_findings(words, sentence.words)]
     return out
+
+
+def _substituted(text: str, items: Sequence[EvidenceIndex]) -> bool:
+    """Whether the claim is an evidence sentence with a name put in place of another: it keeps a long common
+    start and end with one sentence (:data:`KEPT` of its words) around what it changed ("Simone Bolelli (born 8
+    October 1985) ..." with "October" replaced). A summary that merges sentences shares no such frame with any
+    one of them, so its names are not moved. Either may open with a few words of its own."""
+    words = _TOKEN.findall(fold(text))
+    for item in items:
+        for sentence in item.sentences:
+            other = _TOKEN.findall(fold(sentence.text))
+            # either may open with words of its own ("According to the passages, ...", "He" for "Lewis")
+            for skip, other_skip in _SKIPS:
+                claim, other_part = words[skip:], other[other_skip:]
+                if (skip or other_skip) and claim[:1] != other_part[:1]:
+                    continue
+                limit = min(len(claim), len(other_part))
+                head = 0
+                while head < limit and claim[head] == other_part[head]:
+                    head += 1
+                tail = 0
+                while tail < limit - head and claim[-1 - tail] == other_part[-1 - tail]:
+                    tail += 1
+                if head + tail < len(claim) and head + tail >= KEPT * len(claim):
+                    return True
+    return False
 
 
 def _negated_nearby(stems: frozenset[str], items: Sequence[EvidenceIndex]) -> bool:

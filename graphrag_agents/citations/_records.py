@@ -6,7 +6,11 @@ word of it is in the evidence, so no other rule sees it. For each cited item tha
 attributes with a true/false value (a top-level key, or a key inside "Ambience", or inside "BusinessParking" and
 "Music" when the claim also says "parking" / "music") are matched by their words (``OutdoorSeating`` ->
 "outdoor seating", ``RestaurantsTakeOut`` -> "take out" or "takeout"), and a clause that names one is checked:
-not negated where the record says false, negated where it says true.
+not negated where the record says false, negated where it says true. A negation covers what follows it in its
+comma-separated part, and the short list items after that part ("there is no valet, garage, or lot parking");
+what comes before it only as the subject of a negated verb ("outdoor seating is not available"), not across
+"and" ("a classy, divey ambience and does not accept reservations" denies no ambience).
+An ambience is named by its own adjective only ("touristy", not "tourists").
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ._lemmas import split_compound, word_key
-from ._polarity import negation_cue
+from ._polarity import negation_at
 from ._text import LETTERS, fold
 
 __all__ = ["Attribute", "record_attributes", "record_finding"]
@@ -31,6 +35,13 @@ _TRUE = frozenset({"true", "yes", "free", "paid", "u'free'", "'free'", "u'paid'"
 _CLAUSES = re.compile(r";|,?\s+but\s+|,?\s+while\s+|,?\s+although\s+|,?\s+however\s+|,?\s+whereas\s+|\.\s",
                       re.IGNORECASE)
 _NEGATED_WORDS = frozenset({"lack", "lacks", "without", "unavailable", "neither"})
+_PARTS = re.compile(r",\s*")
+# A comma-separated part of at most this many words is a list item: it keeps the negation of the part before it.
+_LIST_ITEM_WORDS = 3
+# "outdoor seating is not available": a negated verb after the attribute, with no "and" / "but" between them
+_NEGATED_VERB = re.compile(
+    r"\b(?:is|are|was|were|has|have|had|does|do)\s+not\b|\b(?:is|are|was|were|has|have|does|do)n['’]t\b", re.IGNORECASE)
+_JOINS = re.compile(r"\b(?:and|but|while|with|whereas|though|although)\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -109,16 +120,44 @@ def record_finding(claim: str, attributes: tuple[Attribute, ...]) -> str | None:
     """What a clause of ``claim`` says against a yes/no attribute of the cited records, or None."""
     if not attributes:
         return None
+    said = {word_key(w) for w in LETTERS.findall(claim)}
     for clause in _CLAUSES.split(claim):
-        words = LETTERS.findall(clause)
-        keys = {word_key(w) for w in words}
-        negated = negation_cue(clause) is not None or any(fold(w) in _NEGATED_WORDS for w in words)
-        for attribute in attributes:
-            named = all(k in keys for k in attribute.keys) or attribute.joined in keys
-            if not named or (attribute.group is not None and attribute.group not in keys):
-                continue
-            if negated == attribute.value:
-                said = "denies" if negated else "states"
-                return (f"the claim {said} {attribute.name}; the record gives it as "
-                        f"{str(attribute.value).lower()}")
+        carried = False  # the negation of the part before, carried into a list item
+        for part in _PARTS.split(clause):
+            words = [(m.start(), m.group()) for m in LETTERS.finditer(part)]
+            item = carried and len(words) <= _LIST_ITEM_WORDS
+            cue = negation_at(part)
+            for offset, word in words:
+                if fold(word) in _NEGATED_WORDS and (cue is None or offset < cue):
+                    cue = offset
+            for attribute in attributes:
+                at = _named_at(attribute, words)
+                if at is None or (attribute.group is not None and attribute.group not in said):
+                    continue
+                negated = item or (cue is not None and cue < at) or _negated_after(part, at)
+                if negated == attribute.value:
+                    verb = "denies" if negated else "states"
+                    return (f"the claim {verb} {attribute.name}; the record gives it as "
+                            f"{str(attribute.value).lower()}")
+            carried = item or cue is not None
+    return None
+
+
+def _negated_after(part: str, at: int) -> bool:
+    """Whether the attribute named at ``at`` is the subject of a negated verb after it ("is not available")."""
+    m = _NEGATED_VERB.search(part, at)
+    return m is not None and _JOINS.search(part, at, m.start()) is None
+
+
+def _named_at(attribute: Attribute, words: list[tuple[int, str]]) -> int | None:
+    """Where a part's words name ``attribute`` (the offset of its first word there), or None."""
+    keys = [word_key(w) for _, w in words]
+    if attribute.group is None and attribute.name.islower():
+        # an ambience ("touristy", "casual") is named by its own adjective, not by a word of its stem
+        found = [at for at, w in words if fold(w) == attribute.name.casefold()]
+        return found[0] if found else None
+    if attribute.joined in keys:
+        return words[keys.index(attribute.joined)][0]
+    if all(k in keys for k in attribute.keys):
+        return min(words[keys.index(k)][0] for k in attribute.keys)
     return None

@@ -18,7 +18,7 @@ from ._evidence import FUNCTION_WORDS, EvidenceIndex
 from ._lemmas import key_found, word_key
 from ._text import LETTERS, fold
 
-__all__ = ["GLUE_WORDS", "MAX_SHARE", "MIN_UNSUPPORTED", "unsupported_words"]
+__all__ = ["GLUE_WORDS", "HOURS_WORDS", "MAX_SHARE", "MIN_UNSUPPORTED", "unsupported_words"]
 
 MIN_UNSUPPORTED = 6
 """A sentence is unsupported only when at least this many of its content words are missing from its evidence."""
@@ -46,6 +46,13 @@ hadn couldn wouldn shouldn won
 """Words about the text, the answer or the genre, and discourse words: they state no claim of their own."""
 
 
+HOURS_WORDS = frozenset("""
+open opens opening opened close closes closing closed operate operates operating operation operations hours hour
+daily day days week weekly seven weekday weekdays weekend weekends
+""".split())
+"""Words about opening hours: a record that gives hours per day says them (its days are read by :mod:`._hours`)."""
+
+
 def unsupported_words(claim: str, skip: frozenset[str], items: Sequence[EvidenceIndex]) -> list[str]:
     """The content words of ``claim`` that no item of ``items`` says in any form, when they are enough to
     make it unsupported (see the module docstring); else an empty list.
@@ -56,10 +63,11 @@ def unsupported_words(claim: str, skip: frozenset[str], items: Sequence[Evidence
         items: The evidence it cites.
     """
     words: list[str] = []
+    hours = any(item.hours is not None for item in items)
     for word in LETTERS.findall(claim):
         folded = fold(word)
         if (len(folded) < 3 or folded in FUNCTION_WORDS or folded in GLUE_WORDS or folded in skip
-                or word.isupper()):
+                or word.isupper() or (hours and folded in HOURS_WORDS)):
             continue
         words.append(word)
     if len(words) < MIN_UNSUPPORTED:

@@ -16,9 +16,10 @@ Markdown code are not citations. Then, as the reference's "Evidence and citation
   (``missing_figures``, ``missing_names``; see :mod:`._figures` and :mod:`._names`), or, when all are there,
   whose meaning that evidence contradicts (``conflicts``): names and figures never stated together in one
   sentence (:mod:`._together`), a negation one side has and the other lacks (:mod:`._polarity`), an opposite
-  word or another rank (:mod:`._opposites`), roles reversed (:mod:`._direction`), content words no cited
-  sentence says in any form (:mod:`._support`, listed in ``unsupported_words``), or the verdict of the ``judge``
-  passed in. The evidence's ``source`` (its file path or document id) is not searched.
+  word or another rank (:mod:`._opposites`), roles reversed (:mod:`._direction`), a record's yes/no attribute or
+  opening hours said otherwise (:mod:`._records`, :mod:`._hours`), content words no cited sentence says in any
+  form (:mod:`._support`, listed in ``unsupported_words``), or the verdict of the ``judge`` passed in. The
+  evidence's ``source`` (its file path or document id) is not searched.
 * ``suggested``: for each uncited sentence (the first 20), up to three evidence numbers (newest first) that
   would support it if cited (:mod:`._suggest`); the check never adds a citation itself.
 * ``grounded``: the reference's literal rule: the answer cites at least one number that is real evidence.
@@ -39,11 +40,13 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from ..tools.evidence import Evidence, EvidenceLedger
-from ._acronyms import TITLE_WORDS, name_forms, place_word_found
+from ._acronyms import TITLE_WORDS, alias_forms, name_forms, place_word_found
+from ._amenities import unstated_amenity
 from ._cache import IndexCache
 from ._direction import direction_finding
 from ._evidence import FUNCTION_WORDS, EvidenceIndex
 from ._figures import extract_figures, missing_figures
+from ._hours import hours_finding
 from ._lack import is_lack_statement
 from ._markers import INLINE_CODE_RE, MARKER_RE, parse_marker, resolve_markers
 from ._meaning import meaning_findings
@@ -192,6 +195,14 @@ def _claim(claims: str, evid: list[EvidenceIndex], meaning: bool, support: bool)
     against_record = record_finding(claims, tuple(a for e in evid for a in e.attributes))
     if against_record is not None:
         return _Lacking(conflicts=[ClaimConflict(rule="record", detail=against_record)])
+    amenity = unstated_amenity(claims, evid)
+    if amenity is not None:
+        return _Lacking(conflicts=[ClaimConflict(
+            rule="record", detail=f"the claim names {amenity}; neither the record nor a cited review mentions it")],
+            words=[amenity])
+    against_hours = next((f for e in evid if (f := hours_finding(claims, e.hours)) is not None), None)
+    if against_hours is not None:
+        return _Lacking(conflicts=[ClaimConflict(rule="hours", detail=against_hours)])
     words = unsupported_words(claims, name_words, evid)
     if words:
         shown = ", ".join(f'"{w}"' for w in words[:8])
@@ -202,8 +213,8 @@ def _claim(claims: str, evid: list[EvidenceIndex], meaning: bool, support: bool)
 
 def _name_found(name: Name, evid: list[EvidenceIndex], support: bool) -> bool:
     """Every 3+ letter word of ``name`` is a word of the evidence; with ``support`` also as a plural, a place's
-    adjective or a title word, or the whole name as an acronym the evidence spells out (or the reverse), or a
-    US state's postal code (see :mod:`._acronyms`)."""
+    adjective or a title word, or the whole name as an acronym the evidence spells out (or the reverse), a
+    US state's postal code, or another name of the same thing (see :mod:`._acronyms`)."""
     if all(any(w in e.words for e in evid) for w in name.words):
         return True
     if not support:
@@ -213,7 +224,11 @@ def _name_found(name: Name, evid: list[EvidenceIndex], support: bool) -> bool:
                                    or place_word_found(w, e.capitalised_words) for e in evid) for w in name.words):
         return True
     forms = name_forms(name.text)
-    return any(forms & e.acronyms for e in evid)
+    if any(forms & e.acronyms for e in evid):
+        return True
+    # another name of the same thing ("ISIL" where the evidence says ISIS)
+    return any(all(w in e.words for w in alias.replace("+", "").split()) or alias in e.acronyms
+               for alias in alias_forms(name.text) for e in evid)
 
 
 def known_names(claims: str, names: list[Name], evid: list[EvidenceIndex]) -> list[Name]:
