@@ -1,6 +1,7 @@
 """One table for several ``graphrag-agents eval`` runs of the reference agent, over the questions they all asked.
 
-    python benchmarks/agent_runs_table.py [--questions FIRST-LAST] [--without-choice] LABEL=OUT_DIR [...]
+    python benchmarks/agent_runs_table.py [--questions FIRST-LAST] [--without-choice] [--without-retry]
+        LABEL=OUT_DIR [...]
 
 Each ``OUT_DIR`` is an eval output folder (``results.jsonl``). Runs asked back to back on the same graph with
 the same ``--limit`` may still differ in how far they got (an interrupted run resumes later); the table counts only
@@ -17,6 +18,10 @@ positions, 1-based, of the first run's records). Per run it prints:
 ``--without-choice`` adds, for each run made with the multiple-choice check, the row that run would have given
 without it, computed exactly from its records: a ``not_chosen`` refusal is its draft served (the check runs last,
 so nothing before it changes).
+
+``--without-retry`` adds the row without the hop chain's second look at a failed hop (its subject's own passage
+only): a run that retried would have ended in ``missing_hop`` at that hop (the retry only follows a failed hop),
+so its record becomes that refusal (calls and tokens stay as recorded).
 """
 
 from __future__ import annotations
@@ -80,6 +85,18 @@ def without_choice(record: dict[str, Any]) -> dict[str, Any]:
     return {**record, "agent": served}
 
 
+def without_retry(record: dict[str, Any]) -> dict[str, Any]:
+    """``record`` as the run would have written it without the retry of a failed hop: the ``missing_hop``
+    refusal at that hop."""
+    agent = record["agent"]
+    if not agent.get("hop_retried"):
+        return record
+    refused = {**agent, "abstained": True, "abstain_reason": "missing_hop", "short_answer": "",
+               "served_right": False, "contains": False if record["answerable"] else None,
+               "f1": 0.0 if record["answerable"] else None, "em": 0.0 if record["answerable"] else None}
+    return {**record, "agent": refused}
+
+
 def main(argv: list[str]) -> int:
     """Print the table of the runs named on the command line."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -87,6 +104,8 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--questions", default=None, help="FIRST-LAST: only these positions (1-based)")
     parser.add_argument("--without-choice", action="store_true",
                         help="add each choice-checked run's row without the check (computed from its records)")
+    parser.add_argument("--without-retry", action="store_true",
+                        help="add each run's row without the retry of a failed hop (computed from its records)")
     args = parser.parse_args(argv)
     first, last = 1, None
     if args.questions:
@@ -110,6 +129,8 @@ def main(argv: list[str]) -> int:
         config = json.loads((folder / "config.json").read_text(encoding="utf-8"))
         if args.without_choice and config.get("choice_check"):
             print(_row(f"{label}, without the choice check", [without_choice(loaded[label][i]) for i in order]))
+        if args.without_retry:
+            print(_row(f"{label}, without the hop retry", [without_retry(loaded[label][i]) for i in order]))
     settings = {label: json.loads((folder / "config.json").read_text(encoding="utf-8")) for label, folder in runs}
     for label, config in settings.items():
         print(f"\n{label}: model {config.get('model')}, {config.get('agent_mode')}, drafting "

@@ -90,8 +90,20 @@ async def test_a_missing_sides_paragraph_ends_in_missing_hop(graphs: dict[str, K
 
 async def test_a_side_the_rule_cannot_compare_is_refused(graphs: dict[str, KnowledgeGraph]) -> None:
     # Both sides cited, but the second value is no date: the rule decides nothing, so nothing is served.
-    result, _ = await run(graphs["full"], ORDER, draft("1990", "a 1990 drama"), draft("Ole Brandt", "a 1984 western"))
-    assert result.abstained and result.abstain_reason in ("off_question", "missing_hop")
+    # The second side's hop is drafted again from Red Meadow's own passage (once a run), and fails again.
+    result, model = await run(graphs["full"], ORDER, draft("1990", "a 1990 drama"),
+                              draft("Ole Brandt", "a 1984 western"), draft("Ole Brandt", "a 1984 western"))
+    assert result.abstained and result.abstain_reason == "missing_hop" and len(model.calls) == 3
+    assert "Blue Harbour" not in model.calls[-1][-1].text  # the retry shows only the side's own passage
+
+
+async def test_a_hop_misread_from_another_passage_is_drafted_again_from_its_subjects_own(
+        graphs: dict[str, KnowledgeGraph]) -> None:
+    # The 1.5B model's error on compositional hops: the date of another film among the shown passages. Shown only
+    # the passage titled with the hop's subject, it reads the right one.
+    result, model = await run(graphs["full"], ORDER, draft("1990", "a 1990 drama"),
+                              draft("1990", None), draft("1984", "a 1984 western"))
+    assert not result.abstained and result.short_answer == "Red Meadow" and result.llm_calls == 3 == len(model.calls)
 
 
 async def test_the_old_path_keeps_comparisons_on_one_retrieve(graphs: dict[str, KnowledgeGraph]) -> None:

@@ -1,4 +1,4 @@
-"""``benchmarks/agent_runs_table.py --without-choice``: a choice-checked run's row without the check."""
+"""``benchmarks/agent_runs_table.py --without-choice`` and ``--without-retry``: rows computed from a run's records."""
 
 from __future__ import annotations
 
@@ -23,3 +23,14 @@ def test_a_not_chosen_refusal_is_its_draft_served_and_scored() -> None:
     assert not served["abstained"] and served["served_right"] and served["f1"] == 1.0
     other = {**refused, "agent": {**refused["agent"], "abstain_reason": "missing_hop"}}
     assert table.without_choice(other) is other  # only the choice check's refusals change
+
+
+def test_a_retried_hop_is_the_missing_hop_refusal_without_the_retry() -> None:
+    table = _table()
+    served = {"id": "q", "answerable": True, "answers": ["Stanley"],
+              "agent": {"abstained": False, "abstain_reason": None, "short_answer": "Stanley", "served_right": True,
+                        "f1": 1.0, "hop_retried": True}}
+    refused = table.without_retry(served)["agent"]
+    assert refused["abstained"] and refused["abstain_reason"] == "missing_hop" and not refused["served_right"]
+    plain = {**served, "agent": {**served["agent"], "hop_retried": False}}
+    assert table.without_retry(plain) is plain  # only runs that retried change

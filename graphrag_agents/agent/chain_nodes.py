@@ -38,7 +38,7 @@ from .fit.echo import echo_problem
 from .fit.figures import kind_problem
 from .fit.kind import kind_mismatch, label_index
 from .fit.shown import FitProblem
-from .hop_check import HopStep, MissingHop, chain_text, check_hop, hop_subject
+from .hop_check import HopStep, MissingHop, chain_text, check_hop, hop_subject, same_name
 from .hop_plan import PLAN_SYSTEM_PROMPT, fill, is_comparison, parse_plan, plan_prompt, plan_response_format, rule_hops
 from .prompts import STRUCTURED_SYSTEM_PROMPT
 from .reader import ReaderView, reader_evidence, reader_titles
@@ -57,6 +57,19 @@ HOP_READER = ReaderView(passages=3, facts=1, passage_chars=700, max_chars=2600)
 """The evidence each hop's drafting turn shows: a single-hop question needs fewer passages than the whole
 multi-hop question's view (:class:`ReaderView`'s default, 4), and every hop costs a call, so its prompt is kept
 to about 700 tokens."""
+
+
+FOCUSED_READER = ReaderView(passages=1, facts=0, passage_chars=900, max_chars=1000)
+"""The second look at a failed hop: only the passage titled with the hop's subject."""
+
+
+def _subject_passage(result: RetrieveResult, subject: str) -> RetrieveResult | None:
+    """``result`` holding only its passage titled with ``subject`` (a note in parentheses aside), or None when no
+    passage is, or it is the only item there is to show."""
+    about = [p for p in result.passages if same_name(p.file, subject)]
+    if not about or len(result.passages) < 2:
+        return None
+    return result.model_copy(update={"passages": about[:1], "facts": [], "entities": [], "relations": []})
 
 
 class ChainNodes:
@@ -112,31 +125,52 @@ class ChainNodes:
                       "evidence": result.evidence_numbers(), "error": None})
         if not result.evidence_numbers():
             return {**update, **self.missing(index, question, "retrieve found nothing")}
-        context, shown = reader_evidence(result, HOP_READER)
+        update.update({"labels": [*(state.get("labels") or []),
+                                  *([e.name, [e.label, *e.aliases]] for e in result.entities)]})
+        outcome = await self.draft_hop(state, update, question, subject, result, HOP_READER, config)
+        focused = _subject_passage(result, subject)
+        if (isinstance(outcome, str) and focused is not None and state.get("plan_by") == "rules"
+                and not state.get("hop_retried")):
+            # Case: the 1.5B model answered a hop from a sentence about another thing among the shown passages
+            # (the birthplace of another director); shown only the passage about the hop's subject, it reads the
+            # subject's own sentence. Once a run, so a rule-planned 2-hop question stays within 4 calls.
+            update["hop_retried"] = True
+            outcome = await self.draft_hop(state, update, question, subject, focused, FOCUSED_READER, config)
+        if isinstance(outcome, str):
+            return {**update, **self.missing(index, question, outcome)}
+        step = HopStep(index=index + 1, question=question, subject=subject, answer=outcome[0], evidence=[outcome[1]])
+        return {**update, "chain": [*chain, step]}
+
+    async def draft_hop(self, state: State, update: Update, question: str, subject: str, result: RetrieveResult,
+                        view: ReaderView, config: RunnableConfig) -> tuple[str, int] | str:
+        """One structured draft of a hop from ``result`` shown by ``view``, checked: (answer, the evidence number
+        stating it with the subject), or why it failed. Records the call in ``update``."""
+        nodes = self.nodes
+        context, shown = reader_evidence(result, view)
         prompt = [SystemMessage(STRUCTURED_SYSTEM_PROMPT), HumanMessage(draft_prompt(question, context))]
         response = await nodes.structured.ainvoke(prompt, config)
-        update.update({"llm_calls": state.get("llm_calls", 0) + 1,
-                       "tokens": add_usage(state.get("tokens"), response),
-                       "context": "\n\n".join(filter(None, [state.get("context", ""), context])),
-                       "shown": [*(state.get("shown") or []), *shown], "draft": response.text,
-                       "labels": [*(state.get("labels") or []),
-                                  *([e.name, [e.label, *e.aliases]] for e in result.entities)]})
+        update.update({"llm_calls": update.get("llm_calls", state.get("llm_calls", 0)) + 1,
+                       "tokens": add_usage(update.get("tokens", state.get("tokens")), response),
+                       "context": "\n\n".join(filter(None, [update.get("context", state.get("context", "")),
+                                                             context])),
+                       "shown": [*(update.get("shown", state.get("shown")) or []), *shown], "draft": response.text})
         draft = parse_draft(response.text)
         if draft is None or draft.declines:
-            return {**update, "short_answer": draft.answer if draft else "",
-                    **self.missing(index, question, "the evidence does not answer it")}
+            update["short_answer"] = draft.answer if draft else ""
+            return "the evidence does not answer it"
         update["short_answer"] = draft.answer
         problem = self.hop_misfit(question, draft.answer, subject, update["labels"])
         if problem is not None:
-            return {**update, "fit": [problem.detail], **self.missing(index, question, problem.detail)}
-        n, check = await check_hop(draft, subject, session, shown, nodes.accept, dict(reader_titles(result, shown)))
+            update["fit"] = [problem.detail]
+            return problem.detail
+        n, check = await check_hop(draft, subject, nodes.session(state), shown, nodes.accept,
+                                   dict(reader_titles(result, shown)))
         if check is not None:
             update["citation_check"] = check.model_dump(mode="json")
         if n is None:
-            return {**update, **self.missing(index, question, f"no cited sentence states {subject or 'it'} and "
-                                                              f"{draft.answer!r} together")}
-        step = HopStep(index=index + 1, question=question, subject=subject, answer=draft.answer, evidence=[n])
-        return {**update, "chain": [*chain, step]}
+            return f"no cited sentence states {subject or 'it'} and {draft.answer!r} together"
+        update["fit"] = []
+        return draft.answer, n
 
     def hop_misfit(self, question: str, answer: str, subject: str,
                    labels: list[Any]) -> FitProblem | None:

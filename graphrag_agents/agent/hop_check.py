@@ -29,7 +29,8 @@ from .drafting import StructuredDraft, render_draft
 from .fit.names import question_names, quoted_names, words
 from .gate import AcceptRule
 
-__all__ = ["HopStep", "MissingHop", "chain_text", "check_hop", "hop_subject", "passage_topic", "render_hop"]
+__all__ = ["HopStep", "MissingHop", "chain_text", "check_hop", "hop_subject", "passage_topic", "render_hop",
+           "same_name"]
 
 _REFERENCE = re.compile(r"#(\d)")
 _POSSESSIVE = re.compile(r"['’]s$")
@@ -97,7 +98,7 @@ async def check_hop(draft: StructuredDraft, subject: str, session: GraphRAGToolk
     tried: list[int] = [n for n in draft.evidence if n in shown_set]
     bare = await _check_claim(render_hop(subject, draft.answer, None), session)
     held = {n for suggestion in bare.suggested for n in suggestion.evidence}
-    about = [n for n in shown if titles and _same_name(titles.get(n, ""), subject)]
+    about = [n for n in shown if titles and same_name(titles.get(n, ""), subject)]
     tried += [n for n in [*shown, *about] if (n in held or n in about) and n not in tried]
     last: CitationCheck | None = bare
     for n in tried[:_MAX_TRIES]:
@@ -122,14 +123,14 @@ def _subject_forms(subject: str, n: int, titles: Mapping[int, str] | None, sessi
     with it, as the passage's opening name."""
     forms = [subject]
     item = session.ledger.get(n)
-    if titles and item is not None and _same_name(titles.get(n, ""), subject):
+    if titles and item is not None and same_name(titles.get(n, ""), subject):
         topic = passage_topic(item.content)
         if topic and words(topic) != words(subject):
             forms.append(topic)
     return forms
 
 
-def _same_name(title: str, subject: str) -> bool:
+def same_name(title: str, subject: str) -> bool:
     """Whether a passage title is the subject's name (its note in parentheses aside: "Dark River (2017 film)")."""
     bare = re.sub(r"\s*\([^()]*\)\s*$", "", title)
     return bool(subject) and bool(words(bare)) and words(bare) == words(re.sub(r"\s*\([^()]*\)\s*$", "", subject))

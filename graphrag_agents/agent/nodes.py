@@ -149,7 +149,7 @@ class Nodes:
             "revisions": 0, "repaired": False, "tool_rounds": 0, "best_score": None, "context": "",
             "short_answer": "", "shown": None, "shown_titles": [], "fit": [], "confirmed": None,
             "confidence": None, "hops": [], "comparison": None, "plan_by": None, "chain": [], "missing_hop": None,
-            "choice": None, "labels": [],
+            "choice": None, "labels": [], "hop_retried": False,
         }
 
     async def gate(self, state: State) -> Update:

@@ -148,6 +148,8 @@ class GroundedAgentState(TypedDict, total=False):
     None when it did not run."""
     labels: list[Any]
     """(name, labels) of the entity cards the chain's retrieves returned (the answer-kind rule reads them)."""
+    hop_retried: bool
+    """Whether a failed hop of this run was drafted again from its subject's own passage (once a run)."""
 
 
 def add_usage(tokens: TokenUsage | None, message: AIMessage) -> TokenUsage:
