@@ -26,14 +26,15 @@ from __future__ import annotations
 
 import asyncio
 import re
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from ..store.graph import GraphStore
 from ._cypher import QueryVector
 from .bridge import bridge_candidates, titled_candidates
-from .candidates import Candidate
+from .candidates import Candidate, TermWeights
 from .fulltext import query_terms, term_weights
+from .written_names import written_names
 
 __all__ = ["CHAINS", "TEXT_POOL", "ChainSettings", "chain_coverage", "extend_chains", "question_idf", "read_words"]
 
@@ -103,7 +104,7 @@ async def read_words(store: GraphStore, ids: Collection[str], merged: Mapping[st
     """Fill ``known`` with the words (title + text) of the chunks ``ids``: from the text a hop query brought,
     else in one query for the rest."""
     for cid in ids:
-        if cid not in known and merged[cid].text:
+        if cid not in known and (merged[cid].loaded or merged[cid].text):
             known[cid] = _words(f"{merged[cid].title} {merged[cid].text}")
     missing = [cid for cid in ids if cid not in known]
     if not missing:
@@ -118,10 +119,12 @@ def _with_chains(ids: Sequence[str], merged: Mapping[str, Candidate]) -> list[st
     return list(dict.fromkeys(link for cid in ids for link in _chain(cid, merged)))
 
 
-async def question_idf(store: GraphStore, question: str) -> dict[str, float]:
+async def question_idf(store: GraphStore, question: str,
+                       weighted: Awaitable[TermWeights] | None = None) -> dict[str, float]:
     """The idf of each of the question's content words found in the chunks (cached counts, see
-    :func:`~.fulltext.term_weights`): what a chain's coverage is weighed by."""
-    weights, _ = await term_weights(store, "Chunk", query_terms(question))
+    :func:`~.fulltext.term_weights`; ``weighted``: those weights, when already asked for): what a chain's
+    coverage is weighed by."""
+    weights, _ = await (weighted if weighted is not None else term_weights(store, "Chunk", query_terms(question)))
     return {str(t): float(w) for t, w in weights}
 
 
@@ -130,12 +133,13 @@ async def extend_chains(store: GraphStore, idf: Mapping[str, float], vector: Que
                         score: Callable[[Candidate, float], float], expanded: Collection[str], k: int,
                         merge: Callable[[Sequence[Candidate]], None], document_ids: Sequence[str] | None = None,
                         settings: ChainSettings = CHAINS,
-                        words: dict[str, frozenset[str]] | None = None) -> dict[str, float]:
+                        words: dict[str, frozenset[str]] | None = None, text_names: bool = True) -> dict[str, float]:
     """Run the rounds over ``merged`` (grown in place through ``merge``); return each candidate's chain coverage.
 
     ``idf`` weighs the question's words (:func:`question_idf`), ``score`` ranks a candidate given its chain
     coverage so far, ``expanded`` are the chunks the first round already followed, ``k`` bounds each expansion
-    query, ``words`` are the word sets already read (:func:`read_words`; filled in place).
+    query, ``words`` are the word sets already read (:func:`read_words`; filled in place); with ``text_names``
+    the titled hops also look up the names the followed passages' text writes (:mod:`.written_names`).
     """
     words = {} if words is None else words
     followed = set(expanded)
@@ -156,8 +160,10 @@ async def extend_chains(store: GraphStore, idf: Mapping[str, float], vector: Que
             break
         followed.update(frontier)
         seeds = [(cid, settings.decay ** round_ / (i + 1)) for i, cid in enumerate(frontier)]
+        written = {cid: written_names(merged[cid].text) for cid in frontier
+                   if text_names and merged[cid].loaded}
         found = await asyncio.gather(
-            titled_candidates(store, seeds, vector, k, document_ids),
+            titled_candidates(store, seeds, vector, k, document_ids, written),
             bridge_candidates(store, seeds, vector, k, (), document_ids) if settings.bridge else _nothing())
         merge([c for group in found for c in group])
         pool = _with_chains(ranked()[:TEXT_POOL], merged)
