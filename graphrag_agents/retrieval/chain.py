@@ -64,8 +64,19 @@ class ChainSettings:
 CHAINS = ChainSettings()
 
 
-def _words(text: str) -> frozenset[str]:
-    return frozenset(_WORD.findall(text.lower()))
+def _words(text: str, vocabulary: re.Pattern[str] | None = None) -> frozenset[str]:
+    return frozenset((vocabulary or _WORD).findall(text.lower()))
+
+
+def _finder(vocabulary: Collection[str] | None) -> re.Pattern[str] | None:
+    """A pattern finding the words of ``vocabulary`` where they stand as whole words (as :data:`_WORD` splits
+    them): one scan of a text for the question's words, instead of a set of all its words."""
+    if vocabulary is None:
+        return None
+    if not vocabulary:
+        return re.compile(r"(?!)")
+    words = "|".join(re.escape(w) for w in sorted(vocabulary, key=lambda w: (-len(w), w)))
+    return re.compile(rf"(?<![^\W_])(?:{words})(?![^\W_])")
 
 
 def _chain(cid: str, merged: Mapping[str, Candidate]) -> list[str]:
@@ -100,19 +111,21 @@ def chain_coverage(merged: Mapping[str, Candidate], words: Mapping[str, frozense
 
 
 async def read_words(store: GraphStore, ids: Collection[str], merged: Mapping[str, Candidate],
-                     known: dict[str, frozenset[str]]) -> None:
-    """Fill ``known`` with the words (title + text) of the chunks ``ids``: from the text a hop query brought,
-    else in one query for the rest."""
+                     known: dict[str, frozenset[str]], vocabulary: Collection[str] | None = None) -> None:
+    """Fill ``known`` with the words (title + text) of the chunks ``ids``, only those of ``vocabulary`` when
+    given (the question's: all that coverage counts): from the text their query brought, else in one query for
+    the rest."""
+    finder = _finder(vocabulary)
     for cid in ids:
         if cid not in known and (merged[cid].loaded or merged[cid].text):
-            known[cid] = _words(f"{merged[cid].title} {merged[cid].text}")
+            known[cid] = _words(f"{merged[cid].title} {merged[cid].text}", finder)
     missing = [cid for cid in ids if cid not in known]
     if not missing:
         return
     rows = await store.ro_query("UNWIND $ids AS cid MATCH (c:Chunk {id: cid}) RETURN c.id, c.text",
                                 {"ids": missing})
     for cid, text in rows:
-        known[str(cid)] = _words(f"{merged[str(cid)].title} {text or ''}")
+        known[str(cid)] = _words(f"{merged[str(cid)].title} {text or ''}", finder)
 
 
 def _with_chains(ids: Sequence[str], merged: Mapping[str, Candidate]) -> list[str]:
@@ -150,7 +163,7 @@ async def extend_chains(store: GraphStore, idf: Mapping[str, float], vector: Que
         return sorted(merged, key=lambda cid: (-score(merged[cid], coverage.get(cid, 0.0)), cid))
 
     pool = _with_chains(ranked()[:TEXT_POOL], merged)
-    await read_words(store, pool, merged, words)
+    await read_words(store, pool, merged, words, idf.keys())
     coverage = chain_coverage(merged, words, idf)
     best = max(coverage.values(), default=0.0)
     for round_ in range(1, settings.rounds + 1):
@@ -167,7 +180,7 @@ async def extend_chains(store: GraphStore, idf: Mapping[str, float], vector: Que
             bridge_candidates(store, seeds, vector, k, (), document_ids) if settings.bridge else _nothing())
         merge([c for group in found for c in group])
         pool = _with_chains(ranked()[:TEXT_POOL], merged)
-        await read_words(store, pool, merged, words)
+        await read_words(store, pool, merged, words, idf.keys())
         coverage = chain_coverage(merged, words, idf)
         now = max(coverage.values(), default=0.0)
         if now <= best:

@@ -162,7 +162,7 @@ async def passages(store: GraphStore, question: str, vector: QueryVector, top_k:
                             bridge_candidates(store, seeds[:SEEDS], vector, pool, named, document_ids),
                             titled_candidates(store, seeds[:HOP_SEEDS], vector, pool, document_ids,
                                               _written(direct, seeds[:HOP_SEEDS]) if text_names else None),
-                            read_words(store, [c.chunk_id for c in ranked[:TEXT_POOL]], direct, words)
+                            read_words(store, [c.chunk_id for c in ranked[:TEXT_POOL]], direct, words, idf.keys())
                             if chained else _nothing())
     try:
         by_entity, bridged, titled, _ = await second
