@@ -203,10 +203,12 @@ def test_written_names_are_the_spans_a_text_writes_as_a_name() -> None:
                           "He married J. M. Barrie's niece, Princess Moe-a-Mai (Tamatoa V), in Paris.")
     for name in ("Louis, Count of Évreux", "Margaret of Artois", "J. M. Barrie", "Tamatoa V", "Paris"):
         assert name in names
+    for name in ("Princess", "J. M"):  # a name goes on past a capitalised word
+        assert name not in names
     assert "He" not in names  # a lone stopword
     assert not any(n.startswith("Artois He") for n in names)  # never past the end of a sentence
     assert not any("(" in n or ")" in n for n in names)  # nor into a parenthesis
-    assert len(written_names(" ".join(f"Name{i}" for i in range(500)))) == MAX_NAMES
+    assert len(written_names(" ".join(f"Name{i} and" for i in range(500)))) == MAX_NAMES
 
 
 DUCHESS = _doc("duchess", "Adelaide of Burgundy", [

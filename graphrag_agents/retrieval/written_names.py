@@ -5,9 +5,11 @@ cuts a long name: "the daughter of Hugh IV, Duke of Burgundy" gives "Hugh IV" an
 of Artois" gives "Marie" and "Artois", and neither is the title "Hugh IV, Duke of Burgundy" or "Marie of
 Artois" of the paragraph the question needs next. So the titled hop also looks up the spans the text itself
 writes as a name: from a capitalised word, through capitalised words, numbers and the small words inside names
-("of", "de", "von", ...), commas included ("Louis, Count of Évreux"), ending on a capitalised word, never past
-the end of a sentence or into a parenthesis. Every such span of up to ``MAX_WORDS`` words is a candidate (most
-title nothing; the lookup is one index seek each).
+("of", "de", "von", ...), commas included ("Louis, Count of Évreux"), ending on a capitalised word where a name
+can end (before a comma, a small word or a word that is not capitalised: "George Grey, 2nd Earl of Kent" gives
+"George Grey" and "George Grey, 2nd Earl of Kent" but not "George"), never past the end of a sentence or into a
+parenthesis. Every such span of up to ``MAX_WORDS`` words is a candidate (most title nothing; the lookup is one
+index seek each).
 
 No model: a word's case and punctuation only. Bounds: ``MAX_WORDS`` words a span, ``MAX_NAMES`` spans a
 passage (the earliest first).
@@ -72,11 +74,19 @@ def written_names(text: str) -> tuple[str, ...]:
             if not word or not _inner(word):
                 break
             parts.append(raw if i > start else raw.lstrip(_OPEN))
-            if _capital(word) and not (i == start and word.lower() in STOPWORDS):
-                name = " ".join([*parts[:-1], word])
-                names.setdefault(name, None)
+            stop = bool(_STOP.search(raw.rstrip(","))) and not _INITIAL.match(raw.lstrip(_OPEN))
+            if (_capital(word) and not (i == start and word.lower() in STOPWORDS)
+                    and (stop or raw.endswith(",") or not _capital(_next(words, i)))):
+                names.setdefault(" ".join([*parts[:-1], word]), None)
                 if len(names) >= MAX_NAMES:
                     return tuple(names)
-            if _STOP.search(raw.rstrip(",")) and not _INITIAL.match(raw.lstrip(_OPEN)):
+            if stop:
                 break
     return tuple(names)
+
+
+def _next(words: list[str], i: int) -> str:
+    """The word after ``i`` as a name would continue with it ("" when none would)."""
+    if i + 1 >= len(words) or words[i + 1][:1] in _OPEN:
+        return ""
+    return _clean(words[i + 1])
