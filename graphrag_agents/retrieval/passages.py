@@ -172,14 +172,20 @@ async def passages(store: GraphStore, question: str, vector: QueryVector, top_k:
     merged = _merge([list(direct.values()), by_entity, bridged, titled])
     total = weights.total + chains.weight
 
+    base: dict[str, float] = {}  # the features but the chain's, per candidate (until a merge changes them)
+
     def fused(c: Candidate, coverage: float) -> float:
-        return (_relevance(c, keys, weights) + weights.bridge * _bridge(c) + weights.hop * c.hop
-                + chains.weight * coverage) / total
+        own = base.get(c.chunk_id)
+        if own is None:
+            own = base[c.chunk_id] = (_relevance(c, keys, weights) + weights.bridge * _bridge(c)
+                                      + weights.hop * c.hop)
+        return (own + chains.weight * coverage) / total
 
     coverage: dict[str, float] = {}
     if chained:
         def grow(found: Sequence[Candidate]) -> None:
             merged.update(_merge([list(merged.values()), found]))
+            base.clear()
 
         followed = [cid for cid, _ in seeds[:max(SEEDS, HOP_SEEDS)]]
         coverage = await extend_chains(store, idf, vector, merged, fused, followed, pool, grow, document_ids,

@@ -51,42 +51,32 @@ def _capital(word: str) -> bool:
     return word[:1].isupper()
 
 
-def _inner(word: str) -> bool:
-    return _capital(word) or word[:1].isdigit() or word.lower() in _INSIDE
-
-
 @functools.lru_cache(maxsize=2048)
 def written_names(text: str) -> tuple[str, ...]:
     """The spans of ``text`` written like a name (module docstring), in order of their first word, at most
     ``MAX_NAMES``; each starts and ends on a capitalised word and is not a lone stopword ("He", "The")."""
     words = text.split()
+    clean = [_clean(w) for w in words]
+    capital = [_capital(w) for w in clean]
+    inner = [bool(w) and (c or w[:1].isdigit() or w.lower() in _INSIDE) for w, c in zip(clean, capital, strict=True)]
+    opens = [w[:1] in _OPEN for w in words]
+    stops = [bool(_STOP.search(w.rstrip(","))) and not _INITIAL.match(w.lstrip(_OPEN)) for w in words]
+    # whether a name goes on with the next word's capital (then it cannot end here)
+    goes_on = [i + 1 < len(words) and not opens[i + 1] and capital[i + 1] for i in range(len(words))]
     names: dict[str, None] = {}
-    for start, first in enumerate(words):
-        head = _clean(first)
-        if not _capital(head):
+    for start in range(len(words)):
+        if not capital[start]:
             continue
         parts: list[str] = []
         for i in range(start, min(len(words), start + MAX_WORDS)):
-            raw = words[i]
-            if i > start and raw[:1] in _OPEN:
-                break  # a parenthesis or a quote opens another phrase
-            word = _clean(raw)
-            if not word or not _inner(word):
-                break
-            parts.append(raw if i > start else raw.lstrip(_OPEN))
-            stop = bool(_STOP.search(raw.rstrip(","))) and not _INITIAL.match(raw.lstrip(_OPEN))
-            if (_capital(word) and not (i == start and word.lower() in STOPWORDS)
-                    and (stop or raw.endswith(",") or not _capital(_next(words, i)))):
-                names.setdefault(" ".join([*parts[:-1], word]), None)
+            if (i > start and opens[i]) or not inner[i]:
+                break  # a parenthesis or a quote opens another phrase; a lower-case word ends the name
+            parts.append(words[i] if i > start else words[i].lstrip(_OPEN))
+            if (capital[i] and not (i == start and clean[i].lower() in STOPWORDS)
+                    and (stops[i] or words[i].endswith(",") or not goes_on[i])):
+                names.setdefault(" ".join([*parts[:-1], clean[i]]), None)
                 if len(names) >= MAX_NAMES:
                     return tuple(names)
-            if stop:
+            if stops[i]:
                 break
     return tuple(names)
-
-
-def _next(words: list[str], i: int) -> str:
-    """The word after ``i`` as a name would continue with it ("" when none would)."""
-    if i + 1 >= len(words) or words[i + 1][:1] in _OPEN:
-        return ""
-    return _clean(words[i + 1])
