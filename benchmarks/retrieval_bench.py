@@ -95,6 +95,9 @@ VARIANTS: dict[str, tuple[PassageWeights, ChainSettings]] = {
     "per-document-1": (WEIGHTS, CHAINS),
     "per-document-2": (WEIGHTS, CHAINS),
     "no-text-names": (WEIGHTS, CHAINS),  # the previous release's titled hop: entity names only
+    "ppr-0.5": (WEIGHTS, ChainSettings(ppr=0.5)),  # + personalized PageRank over the candidates' entities
+    "ppr-1": (WEIGHTS, ChainSettings(ppr=1.0)),
+    "ppr-2": (WEIGHTS, ChainSettings(ppr=2.0)),
 }
 """``--variants``: the passages path with one part changed (an ablation), each over every question."""
 

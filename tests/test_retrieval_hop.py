@@ -233,3 +233,23 @@ async def test_the_titled_hop_follows_a_name_the_text_writes_but_the_extractor_c
     assert "titled" in next(h for h in hits if h.document_id == "duke").found_by
     off = await passages(kg.store, question, vector, 3, text_names=False)
     assert not any("titled" in h.found_by for h in off)
+
+
+async def test_personalized_pagerank_favours_the_chunks_linked_to_the_question_entities(kg: KnowledgeGraph) -> None:
+    from graphrag_agents.retrieval.candidates import Candidate
+    from graphrag_agents.retrieval.chain import ChainSettings
+    from graphrag_agents.retrieval.names import Anchor
+    from graphrag_agents.retrieval.passages import passages
+    from graphrag_agents.retrieval.ppr import ppr_feature
+
+    await _build(kg, FILM, DIRECTOR, MOTHER, *RIVERS)
+    merged = {cid: Candidate(cid, cid.split("#")[0], "", 0.0) for cid in ("film#0", "director#0", "mother#0",
+                                                                          "river0#0")}
+    walk = await ppr_feature(kg.store, merged, [Anchor(entity_id("Person", "Alan Kreel"), 1.0)])
+    assert max(walk.values()) == 1.0
+    assert walk["director#0"] > walk["mother#0"] > walk.get("river0#0", 0.0)  # one link, two links, none
+    assert await ppr_feature(kg.store, merged, []) == {}  # no seed, no walk
+    question = "Which river did the mother of the director of Zorbatron live near?"
+    vector = kg.embedder.embed([question])[0].tolist()
+    hits = await passages(kg.store, question, vector, 3, chains=ChainSettings(ppr=1.0))
+    assert "film" in {h.document_id for h in hits}

@@ -59,6 +59,8 @@ class ChainSettings:
     """Whether later rounds follow shared entities too (bridge expansion), not only titled hops."""
     ends_only: bool = True
     """Whether a round follows only passages a hop reached (extending chains), not any best passage."""
+    ppr: float = 0.0
+    """Weight of the personalized PageRank feature (:mod:`.ppr`; 0: not run, measured no gain)."""
 
 
 CHAINS = ChainSettings()

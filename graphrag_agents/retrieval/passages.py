@@ -3,8 +3,9 @@
 Candidates (:mod:`.candidates`, :mod:`.bridge`): the chunks nearest the question's embedding, the best
 keyword (BM25-style) matches, (bridge expansion) chunks sharing a rare entity with the two best vector or
 keyword matches, (the titled second hop) the documents titled by an entity the three best matches
-mention, and (:mod:`.chain`) further titled hops from the chains' ends, while a round adds coverage of the
-question. Each candidate is scored on features that all lie in [0, 1]:
+mention or by a name their text writes (:mod:`.written_names`), and (:mod:`.chain`) further titled hops from
+the chains' ends, while a round adds coverage of the question. Every candidate query returns the chunk's text,
+heading and path with it, so the passages returned need no further read. Each candidate is scored on features that all lie in [0, 1]:
 
 ============  ======  ==============================================================================
 feature       weight  value
@@ -51,6 +52,7 @@ from .chain import CHAINS, TEXT_POOL, ChainSettings, extend_chains, question_idf
 from .fulltext import query_terms, term_weights
 from .hits import PassageHit
 from .names import Anchor, name_keys
+from .ppr import ppr_feature
 from .written_names import written_names
 
 __all__ = ["SEEDS", "WEIGHTS", "ChainSettings", "PassageWeights", "dense_passages", "fetch_passages", "passages"]
@@ -191,6 +193,10 @@ async def passages(store: GraphStore, question: str, vector: QueryVector, top_k:
         coverage = await extend_chains(store, idf, vector, merged, fused, followed, pool, grow, document_ids,
                                        chains, words, text_names)
     score = {cid: fused(c, coverage.get(cid, 0.0)) for cid, c in merged.items()}
+    if chains.ppr > 0:  # a measured option (ppr.py)
+        walk = await ppr_feature(store, merged, found_anchors)
+        score = {cid: (value * total + chains.ppr * walk.get(cid, 0.0)) / (total + chains.ppr)
+                 for cid, value in score.items()}
     best = spread(sorted(merged, key=lambda cid: (-score[cid], cid))[:top_k], merged, per_document)
     texts = await fetch_passages(store, [cid for cid in best if not merged[cid].loaded])
     hits: list[PassageHit] = []
