@@ -5,7 +5,8 @@ keyword (BM25-style) matches, (bridge expansion) chunks sharing a rare entity wi
 keyword matches, (the titled second hop) the documents titled by an entity the three best matches
 mention or by a name their text writes (:mod:`.written_names`), and (:mod:`.chain`) further titled hops from
 the chains' ends, while a round adds coverage of the question. Every candidate query returns the chunk's text,
-heading and path with it, so the passages returned need no further read. Each candidate is scored on features that all lie in [0, 1]:
+heading and path with it, so the passages returned need no further read. Each candidate is scored on
+features that all lie in [0, 1]:
 
 ============  ======  ==============================================================================
 feature       weight  value
