@@ -72,6 +72,8 @@ def _scores(run: _Run, gold: list[Sequence[str]], subset: Sequence[int]) -> list
 
 SPREAD = {"per-document-0": 0, "per-document-1": 1, "per-document-2": 2}
 """Variants that cap a document's chunks ranked before the others' (``passages(per_document=...)``)."""
+NO_TEXT_NAMES = {"no-text-names"}
+"""Variants whose titled hops follow the entities only, not the names the text writes (``text_names=False``)."""
 VARIANTS: dict[str, tuple[PassageWeights, ChainSettings]] = {
     "default": (WEIGHTS, CHAINS),  # rounds extend the chains' ends by titled hops, chains scored by coverage
     "one-hop": (WEIGHTS, ChainSettings(rounds=0, weight=0.0)),  # the previous release: no rounds, no chain score
@@ -92,6 +94,10 @@ VARIANTS: dict[str, tuple[PassageWeights, ChainSettings]] = {
     "per-document-0": (WEIGHTS, CHAINS),
     "per-document-1": (WEIGHTS, CHAINS),
     "per-document-2": (WEIGHTS, CHAINS),
+    "no-text-names": (WEIGHTS, CHAINS),  # the previous release's titled hop: entity names only
+    "ppr-0.5": (WEIGHTS, ChainSettings(ppr=0.5)),  # + personalized PageRank over the candidates' entities
+    "ppr-1": (WEIGHTS, ChainSettings(ppr=1.0)),
+    "ppr-2": (WEIGHTS, ChainSettings(ppr=2.0)),
 }
 """``--variants``: the passages path with one part changed (an ablation), each over every question."""
 
@@ -120,7 +126,8 @@ async def _variant_runs(kg: KnowledgeGraph, questions: list[Question], top_k: in
             weights, chains = VARIANTS[name]
             start = time.perf_counter()
             hits = await passages(kg.store, q.question, vector, top_k, anchors=_ready(found), weights=weights,
-                                  chains=chains, per_document=SPREAD.get(name, PER_DOCUMENT))
+                                  chains=chains, per_document=SPREAD.get(name, PER_DOCUMENT),
+                                  text_names=name not in NO_TEXT_NAMES)
             runs[name].latency_s.append(time.perf_counter() - start)
             runs[name].docs.append([h.document_id for h in hits])
     return runs

@@ -194,3 +194,62 @@ def test_spread_lets_every_document_have_its_turn_before_a_documents_further_chu
     assert spread(ranked, merged, 0) == ranked
     assert spread(ranked, merged, 1) == ["a#0", "b#0", "c#0", "a#1", "a#2"]
     assert spread(ranked, merged, 2) == ["a#0", "a#1", "b#0", "c#0", "a#2"]
+
+
+def test_written_names_are_the_spans_a_text_writes_as_a_name() -> None:
+    from graphrag_agents.retrieval.written_names import MAX_NAMES, written_names
+
+    names = written_names("Charles (1305 - 1336) was the son of Louis, Count of Évreux and Margaret of Artois. "
+                          "He married J. M. Barrie's niece, Princess Moe-a-Mai (Tamatoa V), in Paris.")
+    for name in ("Louis, Count of Évreux", "Margaret of Artois", "J. M. Barrie", "Tamatoa V", "Paris"):
+        assert name in names
+    for name in ("Princess", "J. M"):  # a name goes on past a capitalised word
+        assert name not in names
+    assert "He" not in names  # a lone stopword
+    assert not any(n.startswith("Artois He") for n in names)  # never past the end of a sentence
+    assert not any("(" in n or ")" in n for n in names)  # nor into a parenthesis
+    assert len(written_names(" ".join(f"Name{i} and" for i in range(500)))) == MAX_NAMES
+
+
+DUCHESS = _doc("duchess", "Adelaide of Burgundy", [
+    "Adelaide of Burgundy (c. 1233 - 1273) was a daughter of Hugh IV, Duke of Burgundy by his first wife."],
+    ["Hugh IV", "Burgundy"])  # the extractor cut the father's name in two
+DUKE = _doc("duke", "Hugh IV, Duke of Burgundy", [
+    "Hugh IV of Burgundy (1213 - 1272) was the son of Odo III and Alice de Vergy."], ["Odo III"])
+
+
+async def test_the_titled_hop_follows_a_name_the_text_writes_but_the_extractor_cut(kg: KnowledgeGraph) -> None:
+    from graphrag_agents.retrieval.passages import passages
+    from graphrag_agents.retrieval.written_names import written_names
+
+    await _build(kg, DUCHESS, DUKE, *OTHERS)
+    question = "Who is the paternal grandfather of Adelaide of Burgundy?"
+    vector = kg.embedder.embed([question])[0].tolist()
+    assert not await titled_candidates(kg.store, [("duchess#0", 1.0)], vector, 10)  # the entities title nothing
+    written = {"duchess#0": written_names(DUCHESS.chunks[0].text)}
+    found = await titled_candidates(kg.store, [("duchess#0", 1.0)], vector, 10, written=written)
+    assert [(c.document_id, c.hop, c.parent) for c in found] == [("duke", 1.0, "duchess#0")]
+    hits = await passages(kg.store, question, vector, 3)
+    assert "titled" in next(h for h in hits if h.document_id == "duke").found_by
+    off = await passages(kg.store, question, vector, 3, text_names=False)
+    assert not any("titled" in h.found_by for h in off)
+
+
+async def test_personalized_pagerank_favours_the_chunks_linked_to_the_question_entities(kg: KnowledgeGraph) -> None:
+    from graphrag_agents.retrieval.candidates import Candidate
+    from graphrag_agents.retrieval.chain import ChainSettings
+    from graphrag_agents.retrieval.names import Anchor
+    from graphrag_agents.retrieval.passages import passages
+    from graphrag_agents.retrieval.ppr import ppr_feature
+
+    await _build(kg, FILM, DIRECTOR, MOTHER, *RIVERS)
+    merged = {cid: Candidate(cid, cid.split("#")[0], "", 0.0) for cid in ("film#0", "director#0", "mother#0",
+                                                                          "river0#0")}
+    walk = await ppr_feature(kg.store, merged, [Anchor(entity_id("Person", "Alan Kreel"), 1.0)])
+    assert max(walk.values()) == 1.0
+    assert walk["director#0"] > walk["mother#0"] > walk.get("river0#0", 0.0)  # one link, two links, none
+    assert await ppr_feature(kg.store, merged, []) == {}  # no seed, no walk
+    question = "Which river did the mother of the director of Zorbatron live near?"
+    vector = kg.embedder.embed([question])[0].tolist()
+    hits = await passages(kg.store, question, vector, 3, chains=ChainSettings(ppr=1.0))
+    assert "film" in {h.document_id for h in hits}

@@ -14,11 +14,11 @@ they link everything to everything, and skipping them also bounds the fan-out of
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 
 from ..store.graph import GraphStore
 from ._cypher import QueryVector, vector_param
-from .candidates import COSINE, Candidate
+from .candidates import CHUNK_COLUMNS, COSINE, Candidate
 
 __all__ = ["HUB_MENTIONS", "TITLE_HUB", "bridge_candidates", "titled_candidates"]
 
@@ -55,23 +55,26 @@ async def bridge_candidates(store: GraphStore, seeds: Sequence[tuple[str, float]
         "WITH c, sum(w) AS weight, collect([e.name_key, w]) AS via, collect(s[0])[0] AS parent "
         "ORDER BY weight DESC LIMIT $k "
         f"OPTIONAL MATCH (d:Document {{id: c.document_id}}) RETURN c.id, c.document_id, d.title, {COSINE}, "
-        "weight, via, parent, c.text",
+        f"{CHUNK_COLUMNS}, weight, via, parent",
         {"seeds": [[cid, float(w)] for cid, w in seeds],
          "per_seed": _ENTITIES_PER_SEED, "hub": HUB_MENTIONS, "exclude": list(exclude_entities),
          "v": vector_param(vector), "k": int(k), "docs": list(document_ids or [])},
     )
     found = []
-    for cid, doc_id, title, cosine, _weight, via, parent, text in rows:
+    for cid, doc_id, title, cosine, text, heading, path, _weight, via, parent in rows:
         found.append(Candidate(chunk_id=str(cid), document_id=str(doc_id), title=str(title or ""),
                                cosine=float(cosine), bridge_via=[(str(n), float(w)) for n, w in via or []],
-                               found_by=["bridge"], parent=str(parent or ""), text=str(text or "")))
+                               found_by=["bridge"], parent=str(parent or ""), text=str(text or ""),
+                               heading=str(heading or ""), path=str(path or ""), loaded=True))
     return found
 
 
 _TITLED = (
     "UNWIND $seeds AS s MATCH (sc:Chunk {id: s[0]}) "
-    "CALL { WITH sc MATCH (e:__Entity__)-[:MENTIONED_IN]->(sc) RETURN e LIMIT $per_seed } "
-    "WITH s, sc, e.name AS name "
+    "CALL { WITH sc OPTIONAL MATCH (e:__Entity__)-[:MENTIONED_IN]->(sc) WITH e LIMIT $per_seed "
+    "RETURN collect(e.name) AS mentioned } "
+    # the entities' names and the names the seed's text writes (s[2])
+    "UNWIND mentioned + s[2] AS name WITH DISTINCT s, sc, name "
     # The range reads the Document.title index; the exact test keeps only "name" and "name (...)"
     "CALL { WITH name, sc MATCH (d:Document) WHERE d.title >= name AND d.title <= (name + ' )') "
     "AND (d.title = name OR d.title STARTS WITH (name + ' (')) AND d.id <> sc.document_id {filter}"
@@ -82,32 +85,38 @@ _TITLED = (
     "WITH d, collect(s)[0] AS best WITH d, best[1] AS weight, best[0] AS parent ORDER BY weight DESC LIMIT $k "
     "CALL { WITH d MATCH (c:Chunk {document_id: d.id}) WITH c LIMIT $scan "
     f"WITH c, {COSINE} AS cos ORDER BY cos DESC LIMIT 1 RETURN c, cos }} "
-    "RETURN c.id, c.document_id, d.title, cos, weight, parent, c.text"
+    "RETURN c.id, c.document_id, d.title, cos, c.text, c.heading, d.path, weight, parent"
 )
 
 
 async def titled_candidates(store: GraphStore, seeds: Sequence[tuple[str, float]], vector: QueryVector, k: int,
-                            document_ids: Sequence[str] | None = None) -> list[Candidate]:
-    """The documents titled by an entity the ``seeds`` (chunk id, seed weight) mention: per document its chunk
-    nearest the question, with ``hop`` = the weight of the best seed that names it; at most ``k``.
+                            document_ids: Sequence[str] | None = None,
+                            written: Mapping[str, Sequence[str]] | None = None) -> list[Candidate]:
+    """The documents titled by an entity the ``seeds`` (chunk id, seed weight) mention, or by a name their text
+    writes (``written``: per seed chunk id, :func:`~.written_names.written_names` of its text): per document its
+    chunk nearest the question, with ``hop`` = the weight of the best seed that names it; at most ``k``.
 
     The second hop of a bridge question: the best paragraph for "the pianist who recorded Live at Shelly's
     Manne-Hole" names Les McCann, and the document *titled* "Les McCann" (or "Les McCann (pianist)") is the
     one about him, whether or not its own text repeats the name the way the entity extractor wrote it. A name
     titling more than ``TITLE_HUB`` documents is not followed. One read-only query through the
-    ``Document.title`` index (per seed at most 50 entities, per entity at most ``TITLE_HUB`` + 1 documents read).
+    ``Document.title`` index (per seed at most 50 entities and the names written, per name at most
+    ``TITLE_HUB`` + 1 documents read).
     """
     if not seeds:
         return []
+    written = written or {}
     rows = await store.ro_query(
         _TITLED.replace("{filter}", "AND d.id IN $docs " if document_ids else ""),
-        {"seeds": [[cid, float(w)] for cid, w in seeds], "per_seed": _ENTITIES_PER_SEED, "k": int(k),
+        {"seeds": [[cid, float(w), list(written.get(cid, ()))] for cid, w in seeds],
+         "per_seed": _ENTITIES_PER_SEED, "k": int(k),
          "hub": TITLE_HUB, "hub1": TITLE_HUB + 1, "scan": _DOC_SCAN, "v": vector_param(vector),
          "docs": list(document_ids or [])},
     )
     found = []
-    for cid, doc_id, title, cosine, weight, parent, text in rows:
+    for cid, doc_id, title, cosine, text, heading, path, weight, parent in rows:
         found.append(Candidate(chunk_id=str(cid), document_id=str(doc_id), title=str(title or ""),
                                cosine=float(cosine), hop=float(weight), found_by=["titled"],
-                               parent=str(parent or ""), text=str(text or "")))
+                               parent=str(parent or ""), text=str(text or ""), heading=str(heading or ""),
+                               path=str(path or ""), loaded=True))
     return found

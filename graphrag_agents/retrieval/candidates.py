@@ -7,14 +7,16 @@ Three independent searches, each one bounded read-only query:
 * :func:`entity_candidates`: chunks that the entities found in the question are MENTIONED_IN.
 
 Every candidate comes with its cosine similarity to the question (computed by the server on the stored
-vector), its document id and title, so fusion never fetches a chunk's text or vector.
+vector), its document id, title and path, and the chunk's text and heading: chain scoring reads the words of
+the best candidates, the titled hop the names their text writes, and the passages returned need no further
+read (a chunk's vector never crosses the wire).
 """
 
 from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Sequence
+from collections.abc import Awaitable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,12 +26,14 @@ from ._cypher import QueryVector, cosine, vector_param
 from .fulltext import MAX_DF, POSTINGS_CAP, query_terms, term_weights
 from .names import Anchor
 
-__all__ = ["INDEX_BREADTH", "Candidate", "entity_candidates", "index_breadth", "lexical_candidates", "loose_key",
-           "title_key", "vector_candidates"]
+__all__ = ["CHUNK_COLUMNS", "INDEX_BREADTH", "Candidate", "TermWeights", "candidate", "entity_candidates",
+           "index_breadth", "lexical_candidates", "loose_key", "title_key", "vector_candidates"]
 
 COSINE = cosine("c")
 """Cypher for the cosine similarity of chunk ``c`` to the question vector ``$v`` (0 before finalize)."""
 _WITH_TITLE = "OPTIONAL MATCH (d:Document {id: c.document_id}) "
+CHUNK_COLUMNS = "c.text, c.heading, d.path"
+"""What a candidate query returns after ``c.id, c.document_id, d.title, cos``: read by :func:`candidate`."""
 _FILTER_SCAN = 20_000
 """With a document filter, vector search scans at most this many chunks of those documents, exactly."""
 INDEX_BREADTH = 100
@@ -85,14 +89,21 @@ class Candidate:
     parent: str = ""
     """The chunk whose entity led here (bridge or titled hop; empty for a direct match): a link of its chain."""
     text: str = ""
-    """The chunk's text when its query read it (the hops do, for chain scoring), else empty."""
+    """The chunk's text (when ``loaded``)."""
     found_by: list[str] = field(default_factory=list)
+    heading: str = ""
+    path: str = ""
+    """The chunk's heading and its document's path (when ``loaded``)."""
+    loaded: bool = False
+    """Whether its query read the chunk's text, heading and path (every candidate query does)."""
 
 
-def _candidate(row: Sequence[Any], signal: str) -> Candidate:
-    cid, doc_id, title, cosine = row[:4]
+def candidate(row: Sequence[Any], signal: str) -> Candidate:
+    """A candidate from a row ``c.id, c.document_id, d.title, cos,`` + :data:`CHUNK_COLUMNS`."""
+    cid, doc_id, title, cosine, text, heading, path = row[:7]
     return Candidate(chunk_id=str(cid), document_id=str(doc_id), title=str(title or ""), cosine=float(cosine),
-                     found_by=[signal])
+                     found_by=[signal], text=str(text or ""), heading=str(heading or ""), path=str(path or ""),
+                     loaded=True)
 
 
 async def vector_candidates(store: GraphStore, vector: QueryVector, k: int,
@@ -110,8 +121,9 @@ async def vector_candidates(store: GraphStore, vector: QueryVector, k: int,
     else:
         query = ("CALL db.idx.vector.queryNodes('Chunk', 'embedding', $search, vecf32($v)) YIELD node, score "
                  "WITH node AS c, 1 - score AS cos ORDER BY cos DESC LIMIT $k ")
-    rows = await store.ro_query(query + _WITH_TITLE + "RETURN c.id, c.document_id, d.title, cos", params)
-    return [_candidate(row, "vector") for row in rows]
+    rows = await store.ro_query(
+        query + _WITH_TITLE + f"RETURN c.id, c.document_id, d.title, cos, {CHUNK_COLUMNS}", params)
+    return [candidate(row, "vector") for row in rows]
 
 
 _LEXICAL = (
@@ -128,12 +140,17 @@ _LEXICAL = (
     "WITH x[0] AS c, x[1] / $total * ($k1 + 1) / (1 + $k1 * (1 - $b + $b * x[2] / avglen)) AS lex "
     "ORDER BY lex DESC LIMIT $k "
     + _WITH_TITLE
-    + f"RETURN c.id, c.document_id, d.title, {COSINE}, lex"
+    + f"RETURN c.id, c.document_id, d.title, {COSINE}, {CHUNK_COLUMNS}, lex"
 )
 
 
+TermWeights = tuple[list[list[str | float]], float]
+"""What :func:`~.fulltext.term_weights` returns: ``[[term, idf], ...]`` and their summed idf."""
+
+
 async def lexical_candidates(store: GraphStore, question: str, vector: QueryVector, k: int,
-                             document_ids: Sequence[str] | None = None) -> list[Candidate]:
+                             document_ids: Sequence[str] | None = None, *,
+                             weighted: Awaitable[TermWeights] | None = None) -> list[Candidate]:
     """The ``k`` chunks that best match the question's content words, BM25-style, best first.
 
     FalkorDB's full-text score counts term occurrences but not how rare a term is (a paragraph saying "rock"
@@ -145,11 +162,12 @@ async def lexical_candidates(store: GraphStore, question: str, vector: QueryVect
     contains over the idf of all the question's terms (the share of the question it covers), times BM25's
     length factor (k1 = 1.2, b = 0.75, against the mean length of the 100 best chunks), capped at 1. One
     query for the chunks (plus one the first time a term is seen, to count it); only ``k`` rows come back.
+    ``weighted``: the question's term weights when the caller already asks for them (chain scoring does).
     """
     terms = query_terms(question)
     if not terms:
         return []
-    weights, total = await term_weights(store, "Chunk", terms)
+    weights, total = await (weighted if weighted is not None else term_weights(store, "Chunk", terms))
     if not weights:
         return []
     query = _LEXICAL.replace("{filter}", "WITH w, node WHERE node.document_id IN $docs "
@@ -160,9 +178,9 @@ async def lexical_candidates(store: GraphStore, question: str, vector: QueryVect
     })
     found = []
     for row in rows:
-        candidate = _candidate(row, "fulltext")
-        candidate.lexical = min(1.0, max(0.0, float(row[4])))
-        found.append(candidate)
+        found_chunk = candidate(row, "fulltext")
+        found_chunk.lexical = min(1.0, max(0.0, float(row[7])))
+        found.append(found_chunk)
     return found
 
 
@@ -181,13 +199,13 @@ async def entity_candidates(store: GraphStore, anchors: Sequence[Anchor], vector
         f"CALL {{ WITH e MATCH (e)-[:MENTIONED_IN]->(c:Chunk) {doc_filter}WITH c LIMIT $scan "
         f"WITH c, {COSINE} AS cos ORDER BY cos DESC LIMIT $per RETURN c, cos }} "
         "WITH c, cos, sum(a[1]) AS weight ORDER BY weight DESC, cos DESC LIMIT $k "
-        + _WITH_TITLE + "RETURN c.id, c.document_id, d.title, cos, weight",
+        + _WITH_TITLE + f"RETURN c.id, c.document_id, d.title, cos, {CHUNK_COLUMNS}, weight",
         {"anchors": [[a.entity_id, float(a.weight)] for a in anchors], "v": vector_param(vector),
          "scan": _ENTITY_SCAN, "per": int(per_entity), "k": int(k), "docs": list(document_ids or [])},
     )
     found = []
     for row in rows:
-        candidate = _candidate(row, "entity")
-        candidate.entity = min(1.0, float(row[4]))
-        found.append(candidate)
+        found_chunk = candidate(row, "entity")
+        found_chunk.entity = min(1.0, float(row[7]))
+        found.append(found_chunk)
     return found

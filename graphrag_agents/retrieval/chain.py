@@ -26,14 +26,15 @@ from __future__ import annotations
 
 import asyncio
 import re
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from ..store.graph import GraphStore
 from ._cypher import QueryVector
 from .bridge import bridge_candidates, titled_candidates
-from .candidates import Candidate
+from .candidates import Candidate, TermWeights
 from .fulltext import query_terms, term_weights
+from .written_names import written_names
 
 __all__ = ["CHAINS", "TEXT_POOL", "ChainSettings", "chain_coverage", "extend_chains", "question_idf", "read_words"]
 
@@ -58,13 +59,26 @@ class ChainSettings:
     """Whether later rounds follow shared entities too (bridge expansion), not only titled hops."""
     ends_only: bool = True
     """Whether a round follows only passages a hop reached (extending chains), not any best passage."""
+    ppr: float = 0.0
+    """Weight of the personalized PageRank feature (:mod:`.ppr`; 0: not run, measured no gain)."""
 
 
 CHAINS = ChainSettings()
 
 
-def _words(text: str) -> frozenset[str]:
-    return frozenset(_WORD.findall(text.lower()))
+def _words(text: str, vocabulary: re.Pattern[str] | None = None) -> frozenset[str]:
+    return frozenset((vocabulary or _WORD).findall(text.lower()))
+
+
+def _finder(vocabulary: Collection[str] | None) -> re.Pattern[str] | None:
+    """A pattern finding the words of ``vocabulary`` where they stand as whole words (as :data:`_WORD` splits
+    them): one scan of a text for the question's words, instead of a set of all its words."""
+    if vocabulary is None:
+        return None
+    if not vocabulary:
+        return re.compile(r"(?!)")
+    words = "|".join(re.escape(w) for w in sorted(vocabulary, key=lambda w: (-len(w), w)))
+    return re.compile(rf"(?<![^\W_])(?:{words})(?![^\W_])")
 
 
 def _chain(cid: str, merged: Mapping[str, Candidate]) -> list[str]:
@@ -99,29 +113,33 @@ def chain_coverage(merged: Mapping[str, Candidate], words: Mapping[str, frozense
 
 
 async def read_words(store: GraphStore, ids: Collection[str], merged: Mapping[str, Candidate],
-                     known: dict[str, frozenset[str]]) -> None:
-    """Fill ``known`` with the words (title + text) of the chunks ``ids``: from the text a hop query brought,
-    else in one query for the rest."""
+                     known: dict[str, frozenset[str]], vocabulary: Collection[str] | None = None) -> None:
+    """Fill ``known`` with the words (title + text) of the chunks ``ids``, only those of ``vocabulary`` when
+    given (the question's: all that coverage counts): from the text their query brought, else in one query for
+    the rest."""
+    finder = _finder(vocabulary)
     for cid in ids:
-        if cid not in known and merged[cid].text:
-            known[cid] = _words(f"{merged[cid].title} {merged[cid].text}")
+        if cid not in known and (merged[cid].loaded or merged[cid].text):
+            known[cid] = _words(f"{merged[cid].title} {merged[cid].text}", finder)
     missing = [cid for cid in ids if cid not in known]
     if not missing:
         return
     rows = await store.ro_query("UNWIND $ids AS cid MATCH (c:Chunk {id: cid}) RETURN c.id, c.text",
                                 {"ids": missing})
     for cid, text in rows:
-        known[str(cid)] = _words(f"{merged[str(cid)].title} {text or ''}")
+        known[str(cid)] = _words(f"{merged[str(cid)].title} {text or ''}", finder)
 
 
 def _with_chains(ids: Sequence[str], merged: Mapping[str, Candidate]) -> list[str]:
     return list(dict.fromkeys(link for cid in ids for link in _chain(cid, merged)))
 
 
-async def question_idf(store: GraphStore, question: str) -> dict[str, float]:
+async def question_idf(store: GraphStore, question: str,
+                       weighted: Awaitable[TermWeights] | None = None) -> dict[str, float]:
     """The idf of each of the question's content words found in the chunks (cached counts, see
-    :func:`~.fulltext.term_weights`): what a chain's coverage is weighed by."""
-    weights, _ = await term_weights(store, "Chunk", query_terms(question))
+    :func:`~.fulltext.term_weights`; ``weighted``: those weights, when already asked for): what a chain's
+    coverage is weighed by."""
+    weights, _ = await (weighted if weighted is not None else term_weights(store, "Chunk", query_terms(question)))
     return {str(t): float(w) for t, w in weights}
 
 
@@ -130,12 +148,13 @@ async def extend_chains(store: GraphStore, idf: Mapping[str, float], vector: Que
                         score: Callable[[Candidate, float], float], expanded: Collection[str], k: int,
                         merge: Callable[[Sequence[Candidate]], None], document_ids: Sequence[str] | None = None,
                         settings: ChainSettings = CHAINS,
-                        words: dict[str, frozenset[str]] | None = None) -> dict[str, float]:
+                        words: dict[str, frozenset[str]] | None = None, text_names: bool = True) -> dict[str, float]:
     """Run the rounds over ``merged`` (grown in place through ``merge``); return each candidate's chain coverage.
 
     ``idf`` weighs the question's words (:func:`question_idf`), ``score`` ranks a candidate given its chain
     coverage so far, ``expanded`` are the chunks the first round already followed, ``k`` bounds each expansion
-    query, ``words`` are the word sets already read (:func:`read_words`; filled in place).
+    query, ``words`` are the word sets already read (:func:`read_words`; filled in place); with ``text_names``
+    the titled hops also look up the names the followed passages' text writes (:mod:`.written_names`).
     """
     words = {} if words is None else words
     followed = set(expanded)
@@ -146,7 +165,7 @@ async def extend_chains(store: GraphStore, idf: Mapping[str, float], vector: Que
         return sorted(merged, key=lambda cid: (-score(merged[cid], coverage.get(cid, 0.0)), cid))
 
     pool = _with_chains(ranked()[:TEXT_POOL], merged)
-    await read_words(store, pool, merged, words)
+    await read_words(store, pool, merged, words, idf.keys())
     coverage = chain_coverage(merged, words, idf)
     best = max(coverage.values(), default=0.0)
     for round_ in range(1, settings.rounds + 1):
@@ -156,12 +175,14 @@ async def extend_chains(store: GraphStore, idf: Mapping[str, float], vector: Que
             break
         followed.update(frontier)
         seeds = [(cid, settings.decay ** round_ / (i + 1)) for i, cid in enumerate(frontier)]
+        written = {cid: written_names(merged[cid].text) for cid in frontier
+                   if text_names and merged[cid].loaded}
         found = await asyncio.gather(
-            titled_candidates(store, seeds, vector, k, document_ids),
+            titled_candidates(store, seeds, vector, k, document_ids, written),
             bridge_candidates(store, seeds, vector, k, (), document_ids) if settings.bridge else _nothing())
         merge([c for group in found for c in group])
         pool = _with_chains(ranked()[:TEXT_POOL], merged)
-        await read_words(store, pool, merged, words)
+        await read_words(store, pool, merged, words, idf.keys())
         coverage = chain_coverage(merged, words, idf)
         now = max(coverage.values(), default=0.0)
         if now <= best:

@@ -3,8 +3,10 @@
 Candidates (:mod:`.candidates`, :mod:`.bridge`): the chunks nearest the question's embedding, the best
 keyword (BM25-style) matches, (bridge expansion) chunks sharing a rare entity with the two best vector or
 keyword matches, (the titled second hop) the documents titled by an entity the three best matches
-mention, and (:mod:`.chain`) further titled hops from the chains' ends, while a round adds coverage of the
-question. Each candidate is scored on features that all lie in [0, 1]:
+mention or by a name their text writes (:mod:`.written_names`), and (:mod:`.chain`) further titled hops from
+the chains' ends, while a round adds coverage of the question. Every candidate query returns the chunk's text,
+heading and path with it, so the passages returned need no further read. Each candidate is scored on
+features that all lie in [0, 1]:
 
 ============  ======  ==============================================================================
 feature       weight  value
@@ -48,8 +50,11 @@ from .candidates import (
     vector_candidates,
 )
 from .chain import CHAINS, TEXT_POOL, ChainSettings, extend_chains, question_idf, read_words
+from .fulltext import query_terms, term_weights
 from .hits import PassageHit
 from .names import Anchor, name_keys
+from .ppr import ppr_feature
+from .written_names import written_names
 
 __all__ = ["SEEDS", "WEIGHTS", "ChainSettings", "PassageWeights", "dense_passages", "fetch_passages", "passages"]
 
@@ -102,6 +107,8 @@ def _merge(groups: Sequence[Sequence[Candidate]]) -> dict[str, Candidate]:
             have.bridge_via = have.bridge_via or cand.bridge_via
             have.parent = have.parent or cand.parent
             have.found_by += [s for s in cand.found_by if s not in have.found_by]
+            if cand.loaded and not have.loaded:
+                have.text, have.heading, have.path, have.loaded = cand.text, cand.heading, cand.path, True
     return merged
 
 
@@ -120,7 +127,8 @@ def _bridge(cand: Candidate) -> float:
 async def passages(store: GraphStore, question: str, vector: QueryVector, top_k: int, *,
                    anchors: Awaitable[Sequence[Anchor]] | None = None,
                    document_ids: Sequence[str] | None = None, weights: PassageWeights = WEIGHTS,
-                   chains: ChainSettings = CHAINS, per_document: int = PER_DOCUMENT) -> list[PassageHit]:
+                   chains: ChainSettings = CHAINS, per_document: int = PER_DOCUMENT,
+                   text_names: bool = True) -> list[PassageHit]:
     """The ``top_k`` best chunks for the question, scored as the module docstring describes, best first.
 
     ``anchors`` are the entities found in the question, awaited while the vector and keyword searches run;
@@ -128,19 +136,23 @@ async def passages(store: GraphStore, question: str, vector: QueryVector, top_k:
     search, then bridge expansion and the titled hop (seeded by the best direct matches, with the direct
     matches' words read alongside), then up to ``chains.rounds`` titled hops from the chains' ends
     (:mod:`.chain`; fewer when a round adds no coverage), then the texts of the ``top_k`` best.
-    ``chains=ChainSettings(rounds=0, weight=0)`` scores as the previous release did.
+    ``chains=ChainSettings(rounds=0, weight=0)`` scores as the previous release did. ``text_names``: the titled
+    hops also look up the names the seeds' text writes (:mod:`.written_names`), not only their entities'.
     """
     pool = _pool(top_k)
     vector = vector_param(vector)
     keys = frozenset(loose_key(k) for k, info in name_keys(question).items() if info.cased)
     chained = chains.rounds > 0 or chains.weight > 0
+    # the keyword search and the chain score weigh the question's words alike: asked for once
+    weighted = asyncio.ensure_future(term_weights(store, "Chunk", query_terms(question)))
     first = asyncio.gather(vector_candidates(store, vector, pool, document_ids),
-                           lexical_candidates(store, question, vector, pool, document_ids), _listed(anchors),
-                           question_idf(store, question) if chained else _no_idf())
+                           lexical_candidates(store, question, vector, pool, document_ids, weighted=weighted),
+                           _listed(anchors), question_idf(store, question, weighted) if chained else _no_idf())
     try:
         by_vector, by_keyword, found_anchors, idf = await first
     except BaseException:
         first.cancel()
+        weighted.cancel()
         raise
     direct = _merge([by_vector, by_keyword])
     # Seeds come from the direct signals only, so bridge expansion runs alongside the entity search
@@ -151,8 +163,9 @@ async def passages(store: GraphStore, question: str, vector: QueryVector, top_k:
     second = asyncio.gather(entity_candidates(store, found_anchors, vector, pool, document_ids=document_ids)
                             if weights.entity > 0 else _nothing(),
                             bridge_candidates(store, seeds[:SEEDS], vector, pool, named, document_ids),
-                            titled_candidates(store, seeds[:HOP_SEEDS], vector, pool, document_ids),
-                            read_words(store, [c.chunk_id for c in ranked[:TEXT_POOL]], direct, words)
+                            titled_candidates(store, seeds[:HOP_SEEDS], vector, pool, document_ids,
+                                              _written(direct, seeds[:HOP_SEEDS]) if text_names else None),
+                            read_words(store, [c.chunk_id for c in ranked[:TEXT_POOL]], direct, words, idf.keys())
                             if chained else _nothing())
     try:
         by_entity, bridged, titled, _ = await second
@@ -162,27 +175,37 @@ async def passages(store: GraphStore, question: str, vector: QueryVector, top_k:
     merged = _merge([list(direct.values()), by_entity, bridged, titled])
     total = weights.total + chains.weight
 
+    base: dict[str, float] = {}  # the features but the chain's, per candidate (until a merge changes them)
+
     def fused(c: Candidate, coverage: float) -> float:
-        return (_relevance(c, keys, weights) + weights.bridge * _bridge(c) + weights.hop * c.hop
-                + chains.weight * coverage) / total
+        own = base.get(c.chunk_id)
+        if own is None:
+            own = base[c.chunk_id] = (_relevance(c, keys, weights) + weights.bridge * _bridge(c)
+                                      + weights.hop * c.hop)
+        return (own + chains.weight * coverage) / total
 
     coverage: dict[str, float] = {}
     if chained:
         def grow(found: Sequence[Candidate]) -> None:
             merged.update(_merge([list(merged.values()), found]))
+            base.clear()
 
         followed = [cid for cid, _ in seeds[:max(SEEDS, HOP_SEEDS)]]
         coverage = await extend_chains(store, idf, vector, merged, fused, followed, pool, grow, document_ids,
-                                       chains, words)
+                                       chains, words, text_names)
     score = {cid: fused(c, coverage.get(cid, 0.0)) for cid, c in merged.items()}
+    if chains.ppr > 0:  # a measured option (ppr.py)
+        walk = await ppr_feature(store, merged, found_anchors)
+        score = {cid: (value * total + chains.ppr * walk.get(cid, 0.0)) / (total + chains.ppr)
+                 for cid, value in score.items()}
     best = spread(sorted(merged, key=lambda cid: (-score[cid], cid))[:top_k], merged, per_document)
-    texts = await fetch_passages(store, best)
+    texts = await fetch_passages(store, [cid for cid in best if not merged[cid].loaded])
     hits: list[PassageHit] = []
     for cid in best:
-        hit = texts.get(cid)
+        cand = merged[cid]
+        hit = texts.get(cid) or _hit(cand)
         if hit is None:  # deleted between the searches and now
             continue
-        cand = merged[cid]
         # a document's further chunks, moved behind the other documents' best (spread), score no higher than
         # the chunk before them, so the list stays best first by score; the top_k chosen are the same
         hit.score = round(min(score[cid], hits[-1].score if hits else 1.0), 4)
@@ -190,6 +213,19 @@ async def passages(store: GraphStore, question: str, vector: QueryVector, top_k:
         hit.found_by = list(cand.found_by)
         hits.append(hit)
     return hits
+
+
+def _hit(cand: Candidate) -> PassageHit | None:
+    """The passage of a candidate whose query read its text (None if none did)."""
+    if not cand.loaded:
+        return None
+    return PassageHit(chunk_id=cand.chunk_id, document_id=cand.document_id, text=cand.text, score=0.0,
+                      title=cand.title, path=cand.path, heading=cand.heading)
+
+
+def _written(found: dict[str, Candidate], seeds: Sequence[tuple[str, float]]) -> dict[str, Sequence[str]]:
+    """Per seed, the names its text writes (a seed whose text no query read has none)."""
+    return {cid: written_names(found[cid].text) for cid, _ in seeds if cid in found and found[cid].loaded}
 
 
 def spread(ranked: Sequence[str], merged: dict[str, Candidate], per_document: int) -> list[str]:

@@ -85,6 +85,15 @@ async def retrieve(store: GraphStore, embedder: Embedder, question: str, *, path
     async def run_links() -> list[RelationHit]:
         return await links(store, vector, await anchors(), top_k, expand_hops, docs)
 
+    async def entities() -> list[EntityHit]:
+        # the cards are read as soon as the names are found, while the other paths still run
+        exact, fuzzy = await asyncio.gather(asyncio.shield(exact_task), asyncio.shield(fuzzy_task))
+        named = {h.entity_id for h in exact}
+        fuzzy = [h for h in fuzzy if h.entity_id not in named][:top_k]
+        found = (exact if "exact_names" in chosen else []) + (fuzzy if "fuzzy_names" in chosen else [])
+        await add_cards(store, found)  # the entity cards' documents and aliases
+        return found
+
     tasks: list[asyncio.Future[Any]] = [exact_task, fuzzy_task]
     facts_task: asyncio.Future[list[RelationHit]] = asyncio.ensure_future(
         facts(store, vector, top_k, docs) if "facts" in chosen else _empty())
@@ -93,22 +102,19 @@ async def retrieve(store: GraphStore, embedder: Embedder, question: str, *, path
     passages_task: asyncio.Future[list[PassageHit]] = asyncio.ensure_future(
         passages(store, question, vector, top_k, anchors=anchors(), document_ids=docs)
         if "passages" in chosen else _empty())
-    tasks += [facts_task, links_task, passages_task]
+    entities_task: asyncio.Future[list[EntityHit]] = asyncio.ensure_future(entities())
+    tasks += [facts_task, links_task, passages_task, entities_task]
     try:
-        exact, fuzzy, hits.facts, hits.relations, hits.passages = await asyncio.gather(
-            exact_task, fuzzy_task, facts_task, links_task, passages_task)
+        hits.entities, hits.facts, hits.relations, hits.passages = await asyncio.gather(
+            entities_task, facts_task, links_task, passages_task)
     except BaseException:
         await _cancel(tasks)
         raise
-    named = {h.entity_id for h in exact}
-    fuzzy = [h for h in fuzzy if h.entity_id not in named][:top_k]
-    hits.entities = (exact if "exact_names" in chosen else []) + (fuzzy if "fuzzy_names" in chosen else [])
     if min_score is not None:
         hits.entities = [h for h in hits.entities if h.score >= min_score]
         hits.relations = [h for h in hits.relations if h.score >= min_score]
         hits.facts = [h for h in hits.facts if h.score >= min_score]
         hits.passages = [h for h in hits.passages if h.score >= min_score]
-    await add_cards(store, hits.entities)  # the entity cards' documents and aliases
     return hits
 
 
