@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from .compare_plan import Comparison
 
@@ -63,12 +64,12 @@ Date = tuple[int, int | None, int | None]
 """(year, month, day); a negative year is BC."""
 
 
+@dataclass(frozen=True)
 class Decision:
-    """What the comparison rule concluded: the answer, or why it could not decide."""
+    """What the comparison rule concluded: the answer, or (``answer`` None) why it could not decide."""
 
-    def __init__(self, answer: str | None, reason: str = "") -> None:
-        self.answer = answer
-        self.reason = reason
+    answer: str | None
+    reason: str = ""
 
 
 def decide(comparison: Comparison, values: Sequence[str]) -> Decision:
