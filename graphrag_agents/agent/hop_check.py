@@ -99,7 +99,7 @@ async def check_hop(draft: StructuredDraft, subject: str, session: GraphRAGToolk
     bare = await _check_claim(render_hop(subject, draft.answer, None), session)
     held = {n for suggestion in bare.suggested for n in suggestion.evidence}
     about = [n for n in shown if titles and same_name(titles.get(n, ""), subject)]
-    tried += [n for n in [*shown, *about] if (n in held or n in about) and n not in tried]
+    tried += [n for n in shown if (n in held or n in about) and n not in tried]
     last: CitationCheck | None = bare
     for n in tried[:_MAX_TRIES]:
         for named in _subject_forms(subject, n, titles, session):
