@@ -21,6 +21,7 @@ from typing import Any
 from ..citations._names import extract_names
 from ..tools.render import shorten
 from .drafting import first_json_object
+from .fit.figures import MONTHS
 from .fit.names import words
 
 __all__ = ["CHOICE_SYSTEM_PROMPT", "NONE_OF_THESE", "choice_options", "choice_prompt",
@@ -36,9 +37,8 @@ _YES_NO = frozenset({"yes", "no"})
 _ITEM_CHARS = 600
 # A month or a weekday alone (a capitalised word of a date: "June"), or a pronoun opening a sentence ("He"), is
 # no alternative to a name.
-_NOT_ALTERNATIVES = frozenset("""january february march april may june july august september october november
-december monday tuesday wednesday thursday friday saturday sunday he she it they his her its their him them we i
-you this that these those there""".split())
+_NOT_ALTERNATIVES = frozenset((*MONTHS, *"""monday tuesday wednesday thursday friday saturday sunday he she it
+they his her its their him them we i you this that these those there""".split()))
 _YEAR = re.compile(r"(?<!\d)(1\d{3}|20\d{2})(?!\d)")
 _DATE = re.compile(r"\b\d{1,2} (?:January|February|March|April|May|June|July|August|September|October|November|"
                    r"December) \d{3,4}\b|\b(?:January|February|March|April|May|June|July|August|September|October|"

@@ -19,11 +19,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .compare_plan import Comparison
+from .fit.figures import MONTHS
 
 __all__ = ["Decision", "decide", "read_date", "same_value"]
 
-_MONTHS = {name: i for i, name in enumerate(
-    "january february march april may june july august september october november december".split(), 1)}
+_MONTHS = {name: i for i, name in enumerate(MONTHS, 1)}
 _MONTHS.update({name[:3]: i for name, i in list(_MONTHS.items())})
 _MONTHS["sept"] = 9
 _YEAR = re.compile(r"\b(?P<year>\d{1,4})\s*(?P<era>bc|bce|b\.c\.|ad|ce|a\.d\.)?(?!\d)", re.IGNORECASE)

@@ -28,7 +28,7 @@ from typing import Literal
 
 from typing_extensions import TypedDict
 
-from .fit.names import letters
+from .fit.names import letters, without_note
 from .fit.sides import both_sides, choice_options
 
 __all__ = ["Comparison", "comparison_plan", "option_span"]
@@ -183,5 +183,5 @@ def _without(question: str, options: list[str]) -> str:
 def _bare(option: str) -> str:
     """An option without its parenthesised note, the name a passage writes ("Illusions (1982 Film)" ->
     "Illusions")."""
-    bare = re.sub(r"\s*\([^()]*\)\s*$", "", option).strip()
+    bare = without_note(option)
     return bare if letters(bare) else option

@@ -26,7 +26,7 @@ from ..citations import check_citations
 from ..tools.citations import CitationCheck
 from ..tools.toolkit import GraphRAGToolkit
 from .drafting import StructuredDraft, render_draft
-from .fit.names import question_names, quoted_names, words
+from .fit.names import question_names, quoted_names, without_note, words
 from .gate import AcceptRule
 
 __all__ = ["HopStep", "MissingHop", "chain_text", "check_hop", "hop_subject", "passage_topic", "render_hop",
@@ -132,8 +132,8 @@ def _subject_forms(subject: str, n: int, titles: Mapping[int, str] | None, sessi
 
 def same_name(title: str, subject: str) -> bool:
     """Whether a passage title is the subject's name (its note in parentheses aside: "Dark River (2017 film)")."""
-    bare = re.sub(r"\s*\([^()]*\)\s*$", "", title)
-    return bool(subject) and bool(words(bare)) and words(bare) == words(re.sub(r"\s*\([^()]*\)\s*$", "", subject))
+    bare = words(without_note(title))
+    return bool(subject) and bool(bare) and bare == words(without_note(subject))
 
 
 async def _check_claim(claim: str, session: GraphRAGToolkit) -> CitationCheck:

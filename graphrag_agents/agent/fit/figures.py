@@ -18,11 +18,14 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-__all__ = ["Figure", "Reader", "first_metres", "first_year", "kind_problem", "order_problem"]
+__all__ = ["MONTHS", "Figure", "Reader", "first_metres", "first_year", "kind_problem", "order_problem"]
 
 _NUMBER_WORDS = ("one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|hundred"
                  "|thousand|million|billion|dozen|several|many|no|none")
-_MONTHS = "january|february|march|april|may|june|july|august|september|october|november|december"
+MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+          "november", "december")
+"""The month names, folded, in order."""
+_MONTHS = "|".join(MONTHS)
 _ASKS_NUMBER = re.compile(r"\bhow (?:many|much)\b|\bwhat (?:number|amount) of\b", re.IGNORECASE)
 # "When was ...?" (not a title such as "When Harry Met Sally ...").
 _ASKS_DATE = re.compile(r"\b(?:what|which) (?:year|decade|century)\b|^\s*when (?:was|were|is|are|did|does|do|has|"

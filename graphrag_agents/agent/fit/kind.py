@@ -17,6 +17,7 @@ from collections.abc import Mapping, Sequence
 from typing import Literal
 
 from .bridge import ASKED
+from .figures import MONTHS
 from .names import words
 from .shown import FitProblem
 
@@ -37,7 +38,7 @@ _ASKS = [(kind, re.compile(rf"^\s*(?:in |at |for |from |of |by )?(?:what|which)\
 _HEAD_KINDS = [(kind, re.compile(rf"^(?:{heads})$")) for kind, heads in _HEADS]
 _WHO = re.compile(r"^\s*(?:who|whom)\b", re.IGNORECASE)
 _WHERE = re.compile(r"^\s*where\b", re.IGNORECASE)
-_MONTHS = "january|february|march|april|may|june|july|august|september|october|november|december"
+_MONTHS = "|".join(MONTHS)
 _DATE_ONLY = re.compile(rf"^(?:(?:\d{{1,4}}|{_MONTHS}|bc|ad|bce|ce|c|circa|th|st|nd|rd|s)\W*)+$", re.IGNORECASE)
 _NUMBER_ONLY = re.compile(r"^[\d.,\s%]+$")
 # NER / ontology labels, by the kind they are.

@@ -11,9 +11,10 @@ from ...citations._text import fold
 from ...retrieval.candidates import title_key
 from .shown import ShownItem
 
-__all__ = ["phrase", "question_names", "quoted_names", "subject_item", "words"]
+__all__ = ["phrase", "question_names", "quoted_names", "subject_item", "without_note", "words"]
 
 _WORD = re.compile(r"[^\W_]+")
+_NOTE = re.compile(r"\s*\([^()]*\)\s*$")
 _QUOTED = re.compile(r"[\"“]([^\"“”]{2,120})[\"”]")
 _LETTERS = re.compile(r"[^\W\d_]{3,}")
 # Question words that open a sentence and are capitalised for that reason alone.
@@ -65,6 +66,11 @@ def letters(text: str) -> tuple[str, ...]:
 def phrase(text: str) -> str:
     """``text`` as folded words between spaces, to find one phrase inside another."""
     return f" {' '.join(fold(w) for w in _WORD.findall(text))} "
+
+
+def without_note(name: str) -> str:
+    """``name`` without a trailing note in parentheses ("Dark River (2017 film)" -> "Dark River")."""
+    return _NOTE.sub("", name).strip()
 
 
 def words(text: str) -> frozenset[str]:
