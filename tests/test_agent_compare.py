@@ -4,13 +4,12 @@ the date / same-value readings on the mixed sets' wording."""
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from test_agent_hops import _write, draft, run
+from test_agent_hops import draft, open_graphs, run
 
 from graphrag_agents.agent.compare import decide, read_date, same_value
 from graphrag_agents.agent.compare_plan import Comparison, comparison_plan, option_span
@@ -36,18 +35,9 @@ async def graphs(data_dir: Path, embedder: Any) -> AsyncIterator[dict[str, Knowl
     lind = ("lind", LIND, [("Mara Lind", "Person")])
     brandt = ("brandt", BRANDT, [("Ole Brandt", "Person")])
     portnoy = ("portnoy", PORTNOY, [("Mike Portnoy", "Person")])
-    made: dict[str, KnowledgeGraph] = {}
-    for key, docs in (("full", [blue, red, lind, brandt, portnoy]), ("missing", [blue, lind])):
-        kg = await KnowledgeGraph.open(graph=f"compare_{key}_{uuid.uuid4().hex[:8]}", data_dir=str(data_dir),
-                                       embedder=embedder)
-        await _write(kg, docs)
-        made[key] = kg
-    try:
+    async with open_graphs("compare", {"full": [blue, red, lind, brandt, portnoy], "missing": [blue, lind]},
+                           data_dir, embedder) as made:
         yield made
-    finally:
-        for kg in made.values():
-            await kg.store.delete()
-            await kg.close()
 
 
 async def test_an_order_comparison_is_decided_by_the_cited_dates(graphs: dict[str, KnowledgeGraph]) -> None:

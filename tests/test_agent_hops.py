@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import uuid
 from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -44,6 +45,24 @@ async def _write(kg: KnowledgeGraph, docs: list[tuple[str, str, list[tuple[str, 
     await kg.finalize()
 
 
+@asynccontextmanager
+async def open_graphs(prefix: str, sets: dict[str, list[tuple[str, str, list[tuple[str, str]]]]], data_dir: Path,
+                      embedder: Any) -> AsyncIterator[dict[str, KnowledgeGraph]]:
+    """One graph per key of ``sets``, each with its documents written (:func:`_write`); deleted on exit."""
+    made: dict[str, KnowledgeGraph] = {}
+    try:
+        for key, docs in sets.items():
+            kg = await KnowledgeGraph.open(graph=f"{prefix}_{key}_{uuid.uuid4().hex[:8]}", data_dir=str(data_dir),
+                                           embedder=embedder)
+            made[key] = kg
+            await _write(kg, docs)
+        yield made
+    finally:
+        for kg in made.values():
+            await kg.store.delete()
+            await kg.close()
+
+
 @pytest.fixture(scope="module")
 async def graphs(data_dir: Path, embedder: Any) -> AsyncIterator[dict[str, KnowledgeGraph]]:
     """``full``: both paragraphs of each question; ``missing``: the second paragraph (the director's, the
@@ -52,18 +71,9 @@ async def graphs(data_dir: Path, embedder: Any) -> AsyncIterator[dict[str, Knowl
     director = ("director", DIRECTOR, [("Mara Lind", "Person"), ("Uppsala", "Location")])
     township = ("township", TOWNSHIP, [("Van Hook Township", "Location"), ("Mountrail County", "Location")])
     county = ("county", COUNTY, [("Mountrail County", "Location"), ("Stanley", "Location")])
-    made: dict[str, KnowledgeGraph] = {}
-    for key, docs in (("full", [film, director, township, county]), ("missing", [film, township])):
-        kg = await KnowledgeGraph.open(graph=f"hops_{key}_{uuid.uuid4().hex[:8]}", data_dir=str(data_dir),
-                                       embedder=embedder)
-        await _write(kg, docs)
-        made[key] = kg
-    try:
+    async with open_graphs("hops", {"full": [film, director, township, county], "missing": [film, township]},
+                           data_dir, embedder) as made:
         yield made
-    finally:
-        for kg in made.values():
-            await kg.store.delete()
-            await kg.close()
 
 
 def draft(answer: str, claim: str | None) -> Callable[[list[BaseMessage]], AIMessage]:
