@@ -31,6 +31,9 @@ DIRECTOR = "Mara Lind is a Swedish film director. She was born in Uppsala."
 COUNTY_QUESTION = "What is the seat of the county where Van Hook Township is located?"
 TOWNSHIP = "Van Hook Township is a township in Mountrail County, North Dakota."
 COUNTY = "Mountrail County is a county in North Dakota. Its county seat is Stanley."
+SEQUEL = ("Blue Harbour 2 is a 1996 drama film directed by Otto Berg. A sequel to the 1990 film Blue Harbour, it "
+          "was shot in Aarhus.")
+BERG = "Otto Berg was born in Aarhus in 1950."
 
 
 async def _write(kg: KnowledgeGraph, docs: list[tuple[str, str, list[tuple[str, str]]]]) -> None:
@@ -66,13 +69,16 @@ async def open_graphs(prefix: str, sets: dict[str, list[tuple[str, str, list[tup
 @pytest.fixture(scope="module")
 async def graphs(data_dir: Path, embedder: Any) -> AsyncIterator[dict[str, KnowledgeGraph]]:
     """``full``: both paragraphs of each question; ``missing``: the second paragraph (the director's, the
-    county's) removed, as in the mixed sets' unanswerable half."""
+    county's) removed, as in the mixed sets' unanswerable half; ``sequel``: the film, its director and a sequel
+    by another director."""
     film = ("film", FILM, [("Blue Harbour", "Work"), ("Mara Lind", "Person")])
     director = ("director", DIRECTOR, [("Mara Lind", "Person"), ("Uppsala", "Location")])
     township = ("township", TOWNSHIP, [("Van Hook Township", "Location"), ("Mountrail County", "Location")])
     county = ("county", COUNTY, [("Mountrail County", "Location"), ("Stanley", "Location")])
-    async with open_graphs("hops", {"full": [film, director, township, county], "missing": [film, township]},
-                           data_dir, embedder) as made:
+    sequel = ("sequel", SEQUEL, [("Blue Harbour 2", "Work"), ("Otto Berg", "Person"), ("Aarhus", "Location")])
+    berg = ("berg", BERG, [("Otto Berg", "Person"), ("Aarhus", "Location")])
+    async with open_graphs("hops", {"full": [film, director, township, county], "missing": [film, township],
+                                    "sequel": [film, director, sequel, berg]}, data_dir, embedder) as made:
         yield made
 
 
@@ -186,6 +192,17 @@ async def test_a_hop_answer_of_the_wrong_kind_is_missing(graphs: dict[str, Knowl
                           draft("Blue Harbour", "directed by Mara Lind"))
     assert result.abstain_reason == "missing_hop" and result.missing_hop is not None
     assert "asks for a place" in result.missing_hop["reason"]
+
+
+async def test_a_sequels_passage_does_not_answer_for_the_film(graphs: dict[str, KnowledgeGraph]) -> None:
+    # 2Wiki mixed, "Who is the mother of the director of film Student Of The Year?": the 1.5B model cited "Student
+    # of the Year 2 is a 2019 ... film ... directed by Punit Malhotra", and the hop passed because the subject is
+    # read inside the sequel's name. Now the hop fails there, and its second look reads the film's own passage.
+    result, _ = await run(graphs["sequel"], QUESTION, draft("Otto Berg", "directed by Otto Berg"),
+                          draft("Mara Lind", "directed by Mara Lind"), draft("Uppsala", "born in Uppsala"),
+                          pick("Uppsala"))
+    assert [step["answer"] for step in result.chain] == ["Mara Lind", "Uppsala"]
+    assert not result.abstained and result.short_answer == "Uppsala" and result.llm_calls == 4
 
 
 # -- the rules, read alone ------------------------------------------------------------------------------------

@@ -23,6 +23,7 @@ from typing import Any
 from typing_extensions import TypedDict
 
 from ..citations import check_citations
+from ..citations._sentences import split_sentences
 from ..tools.citations import CitationCheck
 from ..tools.toolkit import GraphRAGToolkit
 from .drafting import StructuredDraft, render_draft
@@ -102,6 +103,8 @@ async def check_hop(draft: StructuredDraft, subject: str, session: GraphRAGToolk
     tried += [n for n in shown if (n in held or n in about) and n not in tried]
     last: CitationCheck | None = bare
     for n in tried[:_MAX_TRIES]:
+        if titles and _only_inside_longer_title(session, n, titles.get(n, ""), subject, draft.answer):
+            continue
         for named in _subject_forms(subject, n, titles, session):
             check = await _check_claim(render_hop(named, draft.answer, n), session)
             if accept(check):
@@ -128,6 +131,24 @@ def _subject_forms(subject: str, n: int, titles: Mapping[int, str] | None, sessi
         if topic and words(topic) != words(subject):
             forms.append(topic)
     return forms
+
+
+def _only_inside_longer_title(session: GraphRAGToolkit, n: int, title: str, subject: str, answer: str) -> bool:
+    """Whether item ``n`` is a passage about a longer name that starts with the subject (its title is "Student of
+    the Year 2" for the subject "Student of the Year") and names the subject, in every sentence stating the
+    answer, only inside that longer name. Such a passage is about the sequel: the check's co-occurrence rule reads
+    the subject inside "Student of the Year 2 ... directed by Punit Malhotra" and passed the sequel's director as
+    the film's (2Wiki mixed, "Who is the mother of the director of film Student Of The Year?")."""
+    longer = without_note(title).casefold()
+    named = subject.casefold()
+    item = session.ledger.get(n)
+    if (item is None or not named or words(subject) <= words(answer) or not longer.startswith(named)
+            or len(longer) == len(named) or longer[len(named)].isalnum()):
+        return False
+    text = item.content
+    stating = [text[s.start:s.end].casefold() for s in split_sentences(text)]
+    stating = [sentence for sentence in stating if answer.casefold() in sentence]
+    return bool(stating) and all(named not in sentence.replace(longer, "") for sentence in stating)
 
 
 def same_name(title: str, subject: str) -> bool:
