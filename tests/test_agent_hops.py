@@ -18,6 +18,7 @@ from graphrag_agents.agent import REFUSAL, GroundedAnswer, build_grounded_agent
 from graphrag_agents.agent.choice import NONE_OF_THESE, choice_options, parse_choice
 from graphrag_agents.agent.fit.bridge import bridge_problem
 from graphrag_agents.agent.fit.kind import expected_kind, kind_mismatch, label_index
+from graphrag_agents.agent.fit.life_event import asked_event, states_event
 from graphrag_agents.agent.hop_check import hop_subject
 from graphrag_agents.agent.hop_plan import fill, is_comparison, parse_plan, rule_hops
 from graphrag_agents.ingest.records import ChunkRecord, DocumentBatch, DocumentRecord, EntityRecord, entity_id
@@ -33,7 +34,7 @@ TOWNSHIP = "Van Hook Township is a township in Mountrail County, North Dakota."
 COUNTY = "Mountrail County is a county in North Dakota. Its county seat is Stanley."
 SEQUEL = ("Blue Harbour 2 is a 1996 drama film directed by Otto Berg. A sequel to the 1990 film Blue Harbour, it "
           "was shot in Aarhus.")
-BERG = "Otto Berg was born in Aarhus in 1950."
+BERG = "Otto Berg was born in Aarhus in 1950. Otto Berg lived in Odense for twenty years."
 
 
 async def _write(kg: KnowledgeGraph, docs: list[tuple[str, str, list[tuple[str, str]]]]) -> None:
@@ -203,6 +204,43 @@ async def test_a_sequels_passage_does_not_answer_for_the_film(graphs: dict[str, 
                           pick("Uppsala"))
     assert [step["answer"] for step in result.chain] == ["Mara Lind", "Uppsala"]
     assert not result.abstained and result.short_answer == "Uppsala" and result.llm_calls == 4
+
+
+async def test_a_birth_hop_needs_a_sentence_that_says_born(graphs: dict[str, KnowledgeGraph]) -> None:
+    # 2Wiki mixed: "When was Brad Booth born?" passed on "In 2012, Brad Booth ... failed to repay ...", and "Where
+    # was Fridrikh Ermler born?" on "the house in Leningrad where he lived". Here "lived in Odense" names the
+    # director and the town together, and both drafts of the hop cite it.
+    result, _ = await run(graphs["sequel"], "Where was the director of film Blue Harbour 2 born?",
+                          draft("Otto Berg", "directed by Otto Berg"), draft("Odense", "lived in Odense"),
+                          draft("Odense", "lived in Odense"))
+    assert result.abstain_reason == "missing_hop" and result.missing_hop is not None
+    assert result.missing_hop["question"] == "Where was Otto Berg born?"
+
+
+@pytest.mark.parametrize(("text", "answer", "event", "stated"), [
+    ("In 2012, Brad Booth by his own admission failed to repay $28,000.", "2012", "born", False),
+    ("Brad Booth (born 1970) is a Canadian poker player. In 2012 he failed to repay a debt.", "1970", "born", True),
+    ("A memorial plaque was placed on the house in Leningrad where he lived.", "Leningrad", "born", False),
+    ("Frank Borzage (April 23, 1894 – June 19, 1962) was an American film director.", "June 19, 1962", "died",
+     True),
+    ("He died in Paris in 1901 after a long illness.", "Paris", "died", True),
+    ("He moved to Paris in 1901.", "Paris", "died", False),
+])
+def test_a_birth_or_death_is_stated_as_one(text: str, answer: str, event: str, stated: bool) -> None:
+    assert states_event(text, answer, event) is stated
+
+
+def test_a_titles_number_belongs_to_the_subject() -> None:
+    # "film Blue Harbour 2" was read as "Blue Harbour": the sequel's hop then asked about the first film.
+    assert hop_subject("", "Who is the director of film Blue Harbour 2?", []) == "Blue Harbour 2"
+    assert hop_subject("", "Where was Mara Lind born in 1950?", []) == "Mara Lind"
+
+
+def test_the_event_a_hop_asks_about() -> None:
+    assert asked_event("When was Patrik Lácha born?") == "born"
+    assert asked_event("What is the place of birth of Mara Lind?") == "born"
+    assert asked_event("Where did Frank Borzage die?") == "died"
+    assert asked_event("Who is the director of film Blue Harbour?") is None
 
 
 # -- the rules, read alone ------------------------------------------------------------------------------------

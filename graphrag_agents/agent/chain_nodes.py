@@ -164,7 +164,7 @@ class ChainNodes:
             update["fit"] = [problem.detail]
             return problem.detail
         n, check = await check_hop(draft, subject, nodes.session(state), shown, nodes.accept,
-                                   dict(reader_titles(result, shown)))
+                                   dict(reader_titles(result, shown)), question)
         if check is not None:
             update["citation_check"] = check.model_dump(mode="json")
         if n is None:

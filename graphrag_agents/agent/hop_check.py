@@ -27,6 +27,7 @@ from ..citations._sentences import split_sentences
 from ..tools.citations import CitationCheck
 from ..tools.toolkit import GraphRAGToolkit
 from .drafting import StructuredDraft, render_draft
+from .fit.life_event import asked_event, states_event
 from .fit.names import question_names, quoted_names, without_note, words
 from .gate import AcceptRule
 
@@ -35,6 +36,7 @@ __all__ = ["HopStep", "MissingHop", "chain_text", "check_hop", "hop_subject", "p
 
 _REFERENCE = re.compile(r"#(\d)")
 _POSSESSIVE = re.compile(r"['’]s$")
+_TITLE_NUMBER = re.compile(r" \d{1,3}\b(?![,.]?\d)")
 _MAX_TRIES = 4
 # A passage's opening name: capitalised words (joined by "de", "von", ... or initials) up to the first
 # parenthesis, comma or lowercase word.
@@ -74,7 +76,11 @@ def hop_subject(template: str, question: str, answers: Sequence[str]) -> str:
     if quoted:
         return quoted[0].text
     names = sorted(question_names(question), key=lambda n: (-len(n.words), n.start))
-    return _POSSESSIVE.sub("", names[0].text) if names else ""
+    if not names:
+        return ""
+    # A title's number is part of it ("film Student Of The Year 2"), though a name is read as capitalised words.
+    number = _TITLE_NUMBER.match(question, names[0].start + len(names[0].text))
+    return _POSSESSIVE.sub("", names[0].text + (number.group() if number else ""))
 
 
 def render_hop(subject: str, answer: str, n: int | None) -> str:
@@ -87,14 +93,16 @@ def render_hop(subject: str, answer: str, n: int | None) -> str:
 
 
 async def check_hop(draft: StructuredDraft, subject: str, session: GraphRAGToolkit, shown: Sequence[int],
-                    accept: AcceptRule, titles: Mapping[int, str] | None = None) -> tuple[int | None,
-                                                                                          CitationCheck | None]:
+                    accept: AcceptRule, titles: Mapping[int, str] | None = None,
+                    question: str = "") -> tuple[int | None, CitationCheck | None]:
     """The evidence number whose one sentence states ``subject`` and ``draft.answer`` together (the check passes
     citing it alone), and that check; (None, the last failed check) when no shown item does.
 
     ``titles`` (evidence number -> passage title): a passage titled with the subject names it in its own words,
     often longer ("Michael Stephen Portnoy (born April 20, 1967)" under the title "Mike Portnoy"), so its claim
-    reads the subject as the passage's opening name (:func:`passage_topic`)."""
+    reads the subject as the passage's opening name (:func:`passage_topic`). ``question`` (the hop's): a birth or
+    a death it asks about must be stated as one (:mod:`.fit.life_event`)."""
+    event = asked_event(question)
     shown_set = set(shown)
     tried: list[int] = [n for n in draft.evidence if n in shown_set]
     bare = await _check_claim(render_hop(subject, draft.answer, None), session)
@@ -104,6 +112,9 @@ async def check_hop(draft: StructuredDraft, subject: str, session: GraphRAGToolk
     last: CitationCheck | None = bare
     for n in tried[:_MAX_TRIES]:
         if titles and _only_inside_longer_title(session, n, titles.get(n, ""), subject, draft.answer):
+            continue
+        item = session.ledger.get(n)
+        if event and item is not None and not states_event(item.content, draft.answer, event):
             continue
         for named in _subject_forms(subject, n, titles, session):
             check = await _check_claim(render_hop(named, draft.answer, n), session)

@@ -63,7 +63,8 @@ async def check_tools_chain(question: str, reply: str, final: StructuredDraft, s
     chain: list[HopStep] = []
     for i, (hop, hop_question) in enumerate(zip(hops, questions, strict=True)):
         subject = chain[-1]["answer"] if chain else hop_subject("", hop_question, [])
-        n, _ = await check_hop(hop, subject, session, issued, accept) if hop.answer else (None, None)
+        n, _ = (await check_hop(hop, subject, session, issued, accept, question=hop_question) if hop.answer
+                else (None, None))
         if n is None:
             return ToolsChain(chain, MissingHop(index=i + 1, question=hop_question,
                                                 reason=f"no cited sentence states {subject or 'it'} and "

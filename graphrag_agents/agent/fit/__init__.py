@@ -8,6 +8,7 @@ One rule family per module, each module naming the case it came from:
 * :mod:`.figures`: the kind of figure a question asks for (a number, a date) and a comparison's order;
 * :mod:`.kind`: the kind of thing a question asks for (a person, a place, ...) against the answer's entity card;
 * :mod:`.bridge`: the answer is not an entity the question itself describes;
+* :mod:`.life_event`: a hop about a birth or a death is answered by a sentence that states one;
 
 :mod:`.rules` runs them all (:func:`answer_fit`); :mod:`.names` and :mod:`.shown` hold what they share. The
 agent's core (graph, nodes, gate, state) calls :func:`answer_fit` only.
