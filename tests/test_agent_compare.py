@@ -178,6 +178,22 @@ def test_same_value_folds_demonyms_and_accents() -> None:
     assert not same_value("British", "American")
 
 
+def test_a_comparison_by_country_decides_only_on_countries() -> None:
+    # 2Wiki mixed, "Are both businesses, Google and Banco De Ponce, located in the same country?" (unanswerable):
+    # the sides were answered "California" and "Puerto Rico", and "no" was served.
+    planned = comparison_plan("Are both businesses, Google and Banco De Ponce, located in the same country?")
+    assert planned is not None and planned[1]["what"] == "country"
+    refused = decide(planned[1], ["California", "Puerto Rico"])
+    assert refused.answer is None and "country the rule knows: 'California', 'Puerto Rico'" in refused.reason
+    assert decide(planned[1], ["American", "United States"]).answer == "yes"
+    assert decide(planned[1], ["Sweden", "French"]).answer == "no"
+    # A plan stored by the previous release has no "what": it decides as before.
+    stored = Comparison(kind="same", pick=None, options=["A", "B"], finals=[0, 1], subjects=["A", "B"])
+    assert decide(stored, ["California", "Puerto Rico"]).answer == "no"
+    place = comparison_plan("Were both Mara Lind and Otto Berg born in the same place?")
+    assert place is not None and decide(place[1], ["Uppsala", "Aarhus"]).answer == "no"
+
+
 @pytest.mark.parametrize(("text", "topic"), [
     ("Michael Stephen Portnoy (born April 20, 1967) is an American drummer.", "Michael Stephen Portnoy"),
     ("Ludwig van Beethoven was a German composer.", "Ludwig van Beethoven"),

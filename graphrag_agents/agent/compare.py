@@ -5,7 +5,10 @@ model.
   ``1961``, ``300 BC``); the option with the earlier (``pick="min"``) or later date is the answer. Dates that do
   not read, or that are equal as far as both are written, decide nothing: the run is refused, never guessed.
 * **same**: yes when the two values name the same thing once folded: case, accents, a leading "the", a demonym
-  for its country ("American" and "United States", "Roman" and "Rome"); otherwise no.
+  for its country ("American" and "United States", "Roman" and "Rome"); otherwise no. A comparison by country,
+  nationality or citizenship decides only when both values are countries of the rule's table: "Which country is
+  Google located in?" was answered "California", and "no" was served on a question whose other side's value was
+  "Puerto Rico".
 
 Case: the 1.5B model picks the wrong side of "Who was born first, A or B?" about as often as the right one even
 with both dates cited; the dates themselves it copies well.
@@ -21,7 +24,7 @@ from dataclasses import dataclass
 from .compare_plan import Comparison
 from .fit.figures import MONTHS
 
-__all__ = ["Decision", "decide", "read_date", "same_value"]
+__all__ = ["Decision", "decide", "is_country", "read_date", "same_value"]
 
 _MONTHS = {name: i for i, name in enumerate(MONTHS, 1)}
 _MONTHS.update({name[:3]: i for name, i in list(_MONTHS.items())})
@@ -57,6 +60,7 @@ _DEMONYMS = {
     "lithuania": ("lithuanian",), "iceland": ("icelandic",), "slovenia": ("slovenian", "slovene"),
     "slovakia": ("slovak",), "malaysia": ("malaysian",), "singapore": ("singaporean",), "taiwan": ("taiwanese",),
 }
+_COUNTRY_WORDS = frozenset({"country", "nationality", "citizenship"})
 _CANONICAL = {alias: country for country, aliases in _DEMONYMS.items() for alias in (country, *aliases)}
 _LEADING = re.compile(r"^(?:the|republic of|kingdom of|state of)\s+")
 
@@ -76,6 +80,12 @@ def decide(comparison: Comparison, values: Sequence[str]) -> Decision:
     """The answer ``comparison`` gives for the sides' checked ``values`` (one per option, in order)."""
     options = comparison["options"]
     if comparison["kind"] == "same":
+        if comparison.get("what") in _COUNTRY_WORDS:
+            unknown = [repr(v) for v in values if not is_country(v)]
+            if unknown:
+                # 2Wiki mixed: "Which country is Google located in?" answered "California", then "no" was served.
+                return Decision(None, f"not a country the rule knows: {', '.join(unknown)}; the sides cannot be "
+                                      "compared by country")
         return Decision("yes" if same_value(values[0], values[1]) else "no")
     dates = [read_date(value) for value in values]
     if any(date is None for date in dates):
@@ -135,6 +145,11 @@ def same_value(a: str, b: str) -> bool:
     """Whether two values name the same thing (folded case and accents, a demonym for its country)."""
     fa, fb = _canonical(a), _canonical(b)
     return bool(fa) and (fa == fb)
+
+
+def is_country(value: str) -> bool:
+    """Whether ``value`` names a country of the rule's table, or its demonym ("Swedish", "the United States")."""
+    return _canonical(value) in _DEMONYMS
 
 
 def _canonical(value: str) -> str:

@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 from typing import Literal
 
-from typing_extensions import TypedDict
+from typing_extensions import NotRequired, TypedDict
 
 from .fit.names import letters, without_note
 from .fit.sides import both_sides, choice_options
@@ -47,6 +47,9 @@ class Comparison(TypedDict):
     """For each option, the 0-based index of the hop whose answer is its value."""
     subjects: list[str]
     """For each hop, the name its check reads with the answer ('' for a hop that names an earlier answer)."""
+    what: NotRequired[str]
+    """What a ``same`` comparison compares ("country", "nationality", "place", ...); absent in plans stored by
+    earlier releases."""
 
 
 _PERSON_RELATIONS = ("director", "composer", "performer", "producer", "author", "writer", "creator", "founder",
@@ -125,7 +128,10 @@ def comparison_plan(question: str) -> tuple[list[str], Comparison] | None:
             steps.append(ask.format(x=option))
             subjects.append(subject)
         finals.append(len(steps) - 1)
-    return steps, Comparison(kind=kind, pick=pick, options=options, finals=finals, subjects=subjects)
+    plan = Comparison(kind=kind, pick=pick, options=options, finals=finals, subjects=subjects)
+    if same is not None:
+        plan["what"] = " ".join(same["what"].lower().split())
+    return steps, plan
 
 
 def _order_step(question: str) -> str | None:
