@@ -45,7 +45,7 @@ US_STATES = {
 
 ALIASES = tuple(frozenset(group.split(",")) for group in (
     "us,usa,united states,united states of america,america",
-    "uk,britain,great britain,united kingdom",
+    "uk,britain,great britain,united kingdom,british",
     "isis,isil,islamic state,islamic state of iraq,islamic state of iraq and syria,daesh",
     "lgbt,lgbtq,lgbtq+,lgbtqia,lgbtqia+,lgbtqi",
     "eu,european union",

@@ -48,10 +48,13 @@ from ._evidence import FUNCTION_WORDS, EvidenceIndex
 from ._figures import extract_figures, missing_figures
 from ._hours import hours_finding
 from ._lack import is_lack_statement
+from ._lemmas import word_key
 from ._markers import INLINE_CODE_RE, MARKER_RE, parse_marker, resolve_markers
 from ._meaning import meaning_findings
 from ._names import Name, extract_names
-from ._prose import is_about_answer, is_sentence_start, is_title, strip_list_marker, to_24_hours
+from ._number_words import missing_count_words
+from ._opening import opens_with_common_word
+from ._prose import is_about_answer, is_instruction, is_sentence_start, is_title, strip_list_marker, to_24_hours
 from ._records import record_finding
 from ._sentences import split_sentences
 from ._suggest import Holders
@@ -179,6 +182,8 @@ def _claim(claims: str, evid: list[EvidenceIndex], meaning: bool, support: bool)
         return _Lacking(figures=figures_missing, names=names_missing)
     if not meaning or is_lack_statement(claims):
         return None
+    # the support rule skips every name's words: the literal rule found each name (as an alias too)
+    checked_words = frozenset(w for n in names for w in n.words)
     if support:
         # a name found as an acronym or a plural is checked; the sentence rules look for names word by word
         names = [n for n in names if all(any(w in e.words for e in evid) for w in n.words)]
@@ -203,7 +208,12 @@ def _claim(claims: str, evid: list[EvidenceIndex], meaning: bool, support: bool)
     against_hours = next((f for e in evid if (f := hours_finding(claims, e.hours)) is not None), None)
     if against_hours is not None:
         return _Lacking(conflicts=[ClaimConflict(rule="hours", detail=against_hours)])
-    words = unsupported_words(claims, name_words, evid)
+    counts = missing_count_words(claims, evid)
+    if counts:
+        shown = ", ".join(f'"{w}"' for w in counts)
+        return _Lacking(conflicts=[ClaimConflict(rule="support", detail=f"no cited sentence gives {shown} (as "
+                                                 "a word or in digits)")], words=counts)
+    words = unsupported_words(claims, checked_words, evid)
     if words:
         shown = ", ".join(f'"{w}"' for w in words[:8])
         return _Lacking(conflicts=[ClaimConflict(rule="support", detail=f"no cited sentence says {shown}")],
@@ -258,7 +268,12 @@ def _ordinary(word: str, claims: str, name: Name, evid: list[EvidenceIndex]) -> 
         return True
     if any(word in e.words for e in evid):
         return False  # the evidence writes it only capitalised: a name
-    return word.endswith(_ORDINARY_ENDINGS) or claims[name.start + len(word):].startswith(",")
+    if word.endswith(_ORDINARY_ENDINGS) or claims[name.start + len(word):].startswith(","):
+        return True
+    if any(word_key(word) in e.lowercase_keys for e in evid):
+        return True  # another form of a word the evidence writes in lowercase ("Survivor" for "survivors")
+    # an instruction ("Check out ...") or a word the English tagger reads as no proper noun ("Prior to ...")
+    return word.isascii() and (is_instruction(claims.lstrip()) or opens_with_common_word(claims))
 
 
 def _agrees(claims: str, names: list[Name], support: bool) -> Callable[[EvidenceIndex], bool]:
