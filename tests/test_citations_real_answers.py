@@ -93,6 +93,10 @@ def only_claim(result: CitationCheck) -> UnsupportedClaim:
     ("ragtruth-summary-15683-gpt-4-0613", "Survivor Steve Woolfenden, a biomedical researcher, gave moving testimony "
      "about the injuries he and his son sustained from the blast, and the aid they received from bystanders.",
      ["Survivor Steve Woolfenden"], []),
+    # the answer spells out the acronym the passage writes, and gives it in parentheses
+    ("ragtruth-summary-13872-gpt-4-0613", "The US Citizenship and Immigration Services (USCIS) has taken steps to "
+     "expedite the process, including providing mobile biometric services and using email and SMS alerts.",
+     ["US Citizenship"], []),
     # the passage says "British" and "Americans": Britain and the United States are the countries it means
     ("ragtruth-summary-15740-mistral-7B-instruct", "The simple yet poignant messages were written by soldiers from "
      "various countries, including Australia, the United States, and Britain.", ["United States", "Britain"], []),
@@ -111,6 +115,15 @@ def test_a_step_number_is_no_figure() -> None:
     answer = sentence + " [1]"
     assert only_claim(check_citations(answer, evidence(row_id), support=False)).missing_figures == ["3"]
     assert check_citations(answer, evidence(row_id)).unsupported == []
+
+
+def test_a_reference_to_the_evidence_is_no_figure() -> None:
+    # the real sentence of ragtruth-summary-15735-mistral-7B-instruct's row, attributed to its passage the way QA
+    # answers over numbered passages do
+    row_id = "ragtruth-summary-15735-mistral-7B-instruct"
+    answer = "According to passage 1, a man has died at Walt Disney World Speedway's Exotic Driving Experience [1]."
+    assert only_claim(check_citations(answer, evidence(row_id), support=False)).missing_figures == ["1"]
+    assert check_citations(answer, evidence(row_id)).verified
 
 
 @pytest.mark.parametrize(("row_id", "sentence", "old_rule"), [

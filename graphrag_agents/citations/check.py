@@ -40,7 +40,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from ..tools.evidence import Evidence, EvidenceLedger
-from ._acronyms import TITLE_WORDS, alias_forms, name_forms, place_word_found
+from ._acronyms import TITLE_WORDS, alias_forms, defined_acronyms, name_forms, place_word_found
 from ._amenities import unstated_amenity
 from ._cache import IndexCache
 from ._direction import direction_finding
@@ -54,7 +54,15 @@ from ._meaning import meaning_findings
 from ._names import Name, extract_names
 from ._number_words import missing_count_words
 from ._opening import opens_with_common_word
-from ._prose import is_about_answer, is_instruction, is_sentence_start, is_title, strip_list_marker, to_24_hours
+from ._prose import (
+    blank_evidence_references,
+    is_about_answer,
+    is_instruction,
+    is_sentence_start,
+    is_title,
+    strip_list_marker,
+    to_24_hours,
+)
 from ._records import record_finding
 from ._sentences import split_sentences
 from ._suggest import Holders
@@ -171,13 +179,15 @@ def _claim(claims: str, evid: list[EvidenceIndex], meaning: bool, support: bool)
     if support:
         if is_about_answer(claims) or is_title(claims):
             return None
-        claims = strip_list_marker(claims)
+        claims = blank_evidence_references(strip_list_marker(claims))
     names = extract_names(claims)
     if support:
         names = known_names(claims, names, evid)
     figures_missing = missing_figures(to_24_hours(claims) if support else claims,
                                       [e.figures for e in evid], [e.runs for e in evid])
-    names_missing = list(dict.fromkeys(nm.text for nm in names if not _name_found(nm, evid, support)))
+    defined = _defined_acronyms(claims, evid) if support else []
+    names_missing = list(dict.fromkeys(nm.text for nm in names if not _name_found(nm, evid, support)
+                                       and not any(a <= nm.start < b for a, b in defined)))
     if figures_missing or names_missing:
         return _Lacking(figures=figures_missing, names=names_missing)
     if not meaning or is_lack_statement(claims):
@@ -239,6 +249,13 @@ def _name_found(name: Name, evid: list[EvidenceIndex], support: bool) -> bool:
     # another name of the same thing ("ISIL" where the evidence says ISIS)
     return any(all(w in e.words for w in alias.replace("+", "").split()) or alias in e.acronyms
                for alias in alias_forms(name.text) for e in evid)
+
+
+def _defined_acronyms(claims: str, evid: list[EvidenceIndex]) -> list[tuple[int, int]]:
+    """The spans of the claim's names spelled out before an acronym in parentheses that the evidence writes
+    (or another name of it): "US Citizenship and Immigration Services (USCIS)" where the evidence says USCIS."""
+    return [(start, end) for start, end, acronym in defined_acronyms(claims)
+            if any(form in e.acronyms or form in e.words for form in {acronym, *alias_forms(acronym)} for e in evid)]
 
 
 def known_names(claims: str, names: list[Name], evid: list[EvidenceIndex]) -> list[Name]:
