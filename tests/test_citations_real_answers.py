@@ -93,6 +93,9 @@ def only_claim(result: CitationCheck) -> UnsupportedClaim:
     ("ragtruth-summary-15683-gpt-4-0613", "Survivor Steve Woolfenden, a biomedical researcher, gave moving testimony "
      "about the injuries he and his son sustained from the blast, and the aid they received from bystanders.",
      ["Survivor Steve Woolfenden"], []),
+    # the first word after a line's label starts its sentence
+    ("ragtruth-data2txt-14552-llama-2-70b-chat", "* Reviews: Mixed, with some positive comments about the bartender "
+     "and green chile sauce, and negative comments about service, food quality, and cleanliness.", ["Mixed"], []),
     # the answer spells out the acronym the passage writes, and gives it in parentheses
     ("ragtruth-summary-13872-gpt-4-0613", "The US Citizenship and Immigration Services (USCIS) has taken steps to "
      "expedite the process, including providing mobile biometric services and using email and SMS alerts.",
@@ -115,6 +118,13 @@ def test_a_step_number_is_no_figure() -> None:
     answer = sentence + " [1]"
     assert only_claim(check_citations(answer, evidence(row_id), support=False)).missing_figures == ["3"]
     assert check_citations(answer, evidence(row_id)).unsupported == []
+
+
+def test_a_greeting_is_no_name() -> None:
+    # the real sentence of ragtruth-summary-15735-mistral-7B-instruct's row, after a greeting as chat answers open
+    row_id = "ragtruth-summary-15735-mistral-7B-instruct"
+    answer = "Hi there! A man has died at Walt Disney World Speedway's Exotic Driving Experience [1]."
+    assert check_citations(answer, evidence(row_id)).verified
 
 
 def test_a_reference_to_the_evidence_is_no_figure() -> None:
@@ -184,6 +194,9 @@ def test_unsupported_content_is_reported_word_by_word() -> None:
     # Evident Conflict: "just six players remaining" where the article says seven
     ("ragtruth-summary-13857-mistral-7B-instruct", "With only two weeks left in the game and just six players "
      "remaining, there is no time for mistakes.", ["six"]),
+    # three reviews are the evidence items [2]-[4]: a count of the evidence itself is not read
+    ("ragtruth-data2txt-13673-llama-2-7b-chat", "Reviews: Three reviews are provided in the structured data, each "
+     "offering a different perspective on the restaurant.", []),
     # a clean answer: the article writes the count in digits ("8 tips")
     ("ragtruth-summary-15747-gpt-3.5-turbo-0613", "Jiang offers eight tips for making rejection work for you, "
      "including not being afraid to ask for something and not running away after a rejection.", []),

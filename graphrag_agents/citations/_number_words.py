@@ -5,7 +5,8 @@ A figure written with digits is checked by the literal rule; a count written as 
 "twenty") states a number just as much, and real answers get it wrong ("just six players remaining" for
 seven). A cardinal from two to ninety is missing when the cited evidence writes it neither as the word nor as
 its digits. "one" (a pronoun as often as a number) and vague words ("dozens", "hundreds") are not read, nor a
-compound ("twenty-five", "four-year-old") or "seven days a week" (opening days, read by :mod:`._hours`).
+compound ("twenty-five", "four-year-old"), "seven days a week" (opening days, read by :mod:`._hours`) or a count
+of the evidence itself ("three reviews", "both passages").
 """
 
 from __future__ import annotations
@@ -24,9 +25,11 @@ nineteen twenty thirty forty fifty sixty seventy eighty ninety
 """.split())
 """The count words read: cardinals two to twenty and the tens."""
 # a count word on its own, not in a compound ("twenty-five", "four-year-old"), nor in "seven days a week" (the
-# hours rule reads opening days)
+# hours rule reads opening days), nor counting the evidence itself ("three reviews", "two passages")
 _COUNT = re.compile(r"(?<![\w\-])(" + "|".join(sorted(COUNT_WORDS, key=len, reverse=True)) + r")(?![\w\-])"
-                    r"(?!\s+days?\s+(?:a|per|each)\s+week)", re.IGNORECASE)
+                    r"(?!\s+days?\s+(?:a|per|each)\s+week)"
+                    r"(?!\s+(?:[^\W\d_]+\s+)?(?:reviews?|passages?|documents?|sources?|articles?|items?)\b)",
+                    re.IGNORECASE)
 
 
 def missing_count_words(claim: str, items: Sequence[EvidenceIndex]) -> list[str]:

@@ -44,6 +44,7 @@ _EVIDENCE_REF = re.compile(
 )
 _CLOCK = re.compile(r"\b(\d{1,2})(?:[:.](\d{2}))?\s*([ap])\.?\s?m\b\.?", re.IGNORECASE)
 _WORD = re.compile(r"[^\W\d_][\w'’\-]*")
+_LABEL = re.compile(r"(?:[^\W\d_]+\s*){1,2}\d{0,2}\s*:", re.IGNORECASE)
 _LEADING = "\"'([{*_“‘«¿¡<-–—•· \t"
 
 
@@ -89,5 +90,7 @@ def is_title(text: str) -> bool:
 
 
 def is_sentence_start(text: str, offset: int) -> bool:
-    """Whether ``offset`` is the first word of ``text`` (after quotes, brackets, bullets and spaces)."""
-    return not text[:offset].strip(_LEADING)
+    """Whether ``offset`` is the first word of ``text`` (after quotes, brackets, bullets and spaces), or the
+    first word after a leading label ("Note: Always ...", "Tip 2: Keep ...")."""
+    before = text[:offset].strip(_LEADING)
+    return not before or _LABEL.fullmatch(before) is not None
