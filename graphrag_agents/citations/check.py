@@ -18,7 +18,8 @@ Markdown code are not citations. Then, as the reference's "Evidence and citation
   sentence (:mod:`._together`), a negation one side has and the other lacks (:mod:`._polarity`), an opposite
   word or another rank (:mod:`._opposites`), roles reversed (:mod:`._direction`), a record's yes/no attribute or
   opening hours said otherwise (:mod:`._records`, :mod:`._hours`), content words no cited sentence says in any
-  form (:mod:`._support`, listed in ``unsupported_words``), or the verdict of the ``judge`` passed in. The
+  form (:mod:`._support`, listed in ``unsupported_words``) or a count in words it does not give
+  (:mod:`._number_words`), or the verdict of the ``judge`` passed in. The
   evidence's ``source`` (its file path or document id) is not searched.
 * ``suggested``: for each uncited sentence (the first 20), up to three evidence numbers (newest first) that
   would support it if cited (:mod:`._suggest`); the check never adds a citation itself.
@@ -27,9 +28,10 @@ Markdown code are not citations. Then, as the reference's "Evidence and citation
 
 The default reads real answers (``support=True``): claim support and relation direction run, the sentence rules
 compare a clause only with an evidence sentence it restates, and ordinary prose is no claim: a sentence's first
-capital that the evidence writes as an ordinary word, an acronym's expansion, a plural, a US state for its postal
-code, a step number, a clock time in am/pm, an instruction, a line introducing the answer or a title
-(:mod:`._prose`, :mod:`._acronyms`). ``support=False`` gives the rule book before them; ``meaning=False`` runs
+capital that the evidence writes as an ordinary word or that is no proper noun (:mod:`._opening`), an acronym's
+expansion, a plural, a US state for its postal code, a step number, a reference to the evidence ("passage 2"), a
+clock time in am/pm, an instruction, a greeting, a line introducing the answer or a title (:mod:`._prose`,
+:mod:`._acronyms`). ``support=False`` gives the rule book before them; ``meaning=False`` runs
 the literal rules only. Headings and table header rows make no claims and are not checked. Run time is linear in
 the answer's length; a session passes its :class:`IndexCache` so each evidence item is read once.
 """
@@ -84,6 +86,7 @@ _MAX_SUGGESTED_SENTENCES = 20
 _MEANING_CHARS = 2000
 # Endings of ordinary words, not names: a sentence-initial "Individuals" or "Politically" is no missing name.
 _INFLECTIONS = ("s", "es", "ed", "ing", "ly")
+_OPENING_MARKS = "\"'([{*_“‘«<-–—•· \t"
 _ORDINARY_ENDINGS = ("ly", "ing", "ed", "ness", "tion", "tions", "als", "ity", "ment", "ments", "ous", "ive",
                      "ful", "less", "able", "ists", "ers", "ies")
 
@@ -188,6 +191,8 @@ def _claim(claims: str, evid: list[EvidenceIndex], meaning: bool, support: bool)
     defined = _defined_acronyms(claims, evid) if support else []
     names_missing = list(dict.fromkeys(nm.text for nm in names if not _name_found(nm, evid, support)
                                        and not any(a <= nm.start < b for a, b in defined)))
+    if support and not figures_missing and len(names_missing) == 1 and _common_opening(claims, names_missing[0]):
+        names, names_missing = [n for n in names if n.text != names_missing[0]], []
     if figures_missing or names_missing:
         return _Lacking(figures=figures_missing, names=names_missing)
     if not meaning or is_lack_statement(claims):
@@ -251,6 +256,15 @@ def _name_found(name: Name, evid: list[EvidenceIndex], support: bool) -> bool:
                for alias in alias_forms(name.text) for e in evid)
 
 
+def _common_opening(claims: str, name: str) -> bool:
+    """Whether ``name``, the claim's only missing name, is its one-word, unaccented opening that the tagger reads
+    as no proper noun ("Prior to the change, ...", "Similar incidents ..."). The tagger is the costly step, so it
+    is asked only when its answer alone decides the claim."""
+    first = claims.lstrip(_OPENING_MARKS)
+    return (" " not in name and name.isascii() and first.startswith(name)
+            and (len(first) == len(name) or not first[len(name)].isalnum()) and opens_with_common_word(claims))
+
+
 def _defined_acronyms(claims: str, evid: list[EvidenceIndex]) -> list[tuple[int, int]]:
     """The spans of the claim's names spelled out before an acronym in parentheses that the evidence writes
     (or another name of it): "US Citizenship and Immigration Services (USCIS)" where the evidence says USCIS."""
@@ -289,8 +303,7 @@ def _ordinary(word: str, claims: str, name: Name, evid: list[EvidenceIndex]) -> 
         return True
     if any(word_key(word) in e.lowercase_keys for e in evid):
         return True  # another form of a word the evidence writes in lowercase ("Survivor" for "survivors")
-    # an instruction ("Check out ...") or a word the English tagger reads as no proper noun ("Prior to ...")
-    return word.isascii() and (is_instruction(claims.lstrip()) or opens_with_common_word(claims))
+    return word.isascii() and is_instruction(claims.lstrip())  # "Check out the solution video ..."
 
 
 def _agrees(claims: str, names: list[Name], support: bool) -> Callable[[EvidenceIndex], bool]:
