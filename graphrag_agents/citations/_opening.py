@@ -3,8 +3,9 @@ incidents", "Stay tuned" (private).
 
 A sentence starts with a capital, so a first word the evidence never writes is no missing name unless it is a
 proper noun. spaCy's tagger (the ``ner`` extra) tells: "Prior" is an adverb, "Multiple" an adjective, "Check"
-a verb, while "Leech came from ..." is a proper noun. It is asked only about a first word the evidence lacks in
-every form, and its answer is cached by sentence. Without spaCy, no first word is read as ordinary this way.
+a verb, while "Leech came from ..." is a proper noun. The check asks it only about a one-word opening the
+evidence lacks in every form when that word alone would make the claim unsupported (a call costs milliseconds),
+and its answer is cached by sentence. Without spaCy, no first word is read as ordinary this way.
 """
 
 from __future__ import annotations
