@@ -191,7 +191,7 @@ def test_unsupported_content_is_reported_word_by_word() -> None:
     # Evident Baseless Info: the article gives no number of children (span "raising two children")
     ("ragtruth-summary-13870-mistral-7B-instruct", "Tameka discussed her journey as a mother and entrepreneur, "
      "balancing her work and raising two children.", ["two"]),
-    # Evident Conflict: "just six players remaining" where the article says seven
+    # Evident Conflict: "just six players remaining" where the article has the final five
     ("ragtruth-summary-13857-mistral-7B-instruct", "With only two weeks left in the game and just six players "
      "remaining, there is no time for mistakes.", ["six"]),
     # three reviews are the evidence items [2]-[4]: a count of the evidence itself is not read

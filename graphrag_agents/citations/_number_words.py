@@ -1,12 +1,12 @@
-"""Counts written in words that the evidence does not give: "Four workers were killed" where it says three
-(private).
+"""Counts written in words that the evidence does not give: "raising two children" where the article gives no
+number (private).
 
 A figure written with digits is checked by the literal rule; a count written as a word ("four", "six",
-"twenty") states a number just as much, and real answers get it wrong ("just six players remaining" for
-seven). A cardinal from two to ninety is missing when the cited evidence writes it neither as the word nor as
-its digits. "one" (a pronoun as often as a number) and vague words ("dozens", "hundreds") are not read, nor a
-compound ("twenty-five", "four-year-old"), "seven days a week" (opening days, read by :mod:`._hours`) or a count
-of the evidence itself ("three reviews", "both passages").
+"twenty") states a number just as much, and real answers get it wrong ("just six players remaining" where the
+article has the final five). A cardinal from two to ninety is missing when the cited evidence writes it neither
+as the word nor as its digits. "one" (a pronoun as often as a number) and vague words ("dozens", "hundreds") are
+not read, nor a compound ("twenty-five", "four-year-old"), "seven days a week" (opening days, read by
+:mod:`._hours`) or a count of the evidence itself ("three reviews", "two passages").
 """
 
 from __future__ import annotations
