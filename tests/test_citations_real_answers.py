@@ -82,6 +82,27 @@ def only_claim(result: CitationCheck) -> UnsupportedClaim:
     # a title line names no one
     ("ragtruth-summary-15683-mistral-7B-instruct", 'Boston Marathon Bombing Survivor Testifies: "I Was Completely '
      'Terrified"', ["Boston Marathon Bombing Survivor Testifies"], []),
+    # a first word the passage lacks that is tagged as no proper noun: "Prior" is an adverb
+    ("ragtruth-summary-11779-gpt-4-0613", "Prior to the change, American citizens and permanent residents who "
+     "inquired with the government about being denied aircraft boarding received a letter that neither confirmed "
+     "nor denied their inclusion on the no-fly list.", ["Prior"], []),
+    # an instruction's verb is no name
+    ("ragtruth-summary-11840-llama-2-13b-chat", "Check out the solution video from Georgia Tech mathematician Matt "
+     "Baker.", ["Check"], []),
+    # "Survivor" is the singular of the passage's lowercase "survivors"
+    ("ragtruth-summary-15683-gpt-4-0613", "Survivor Steve Woolfenden, a biomedical researcher, gave moving testimony "
+     "about the injuries he and his son sustained from the blast, and the aid they received from bystanders.",
+     ["Survivor Steve Woolfenden"], []),
+    # the first word after a line's label starts its sentence
+    ("ragtruth-data2txt-14552-llama-2-70b-chat", "* Reviews: Mixed, with some positive comments about the bartender "
+     "and green chile sauce, and negative comments about service, food quality, and cleanliness.", ["Mixed"], []),
+    # the answer spells out the acronym the passage writes, and gives it in parentheses
+    ("ragtruth-summary-13872-gpt-4-0613", "The US Citizenship and Immigration Services (USCIS) has taken steps to "
+     "expedite the process, including providing mobile biometric services and using email and SMS alerts.",
+     ["US Citizenship"], []),
+    # the passage says "British" and "Americans": Britain and the United States are the countries it means
+    ("ragtruth-summary-15740-mistral-7B-instruct", "The simple yet poignant messages were written by soldiers from "
+     "various countries, including Australia, the United States, and Britain.", ["United States", "Britain"], []),
 ])
 def test_ordinary_prose_is_no_missing_name_or_figure(row_id: str, sentence: str, old_names: list[str],
                                                      old_figures: list[str]) -> None:
@@ -97,6 +118,22 @@ def test_a_step_number_is_no_figure() -> None:
     answer = sentence + " [1]"
     assert only_claim(check_citations(answer, evidence(row_id), support=False)).missing_figures == ["3"]
     assert check_citations(answer, evidence(row_id)).unsupported == []
+
+
+def test_a_greeting_is_no_name() -> None:
+    # the real sentence of ragtruth-summary-15735-mistral-7B-instruct's row, after a greeting as chat answers open
+    row_id = "ragtruth-summary-15735-mistral-7B-instruct"
+    answer = "Hi there! A man has died at Walt Disney World Speedway's Exotic Driving Experience [1]."
+    assert check_citations(answer, evidence(row_id)).verified
+
+
+def test_a_reference_to_the_evidence_is_no_figure() -> None:
+    # the real sentence of ragtruth-summary-15735-mistral-7B-instruct's row, attributed to its passage the way QA
+    # answers over numbered passages do
+    row_id = "ragtruth-summary-15735-mistral-7B-instruct"
+    answer = "According to passage 1, a man has died at Walt Disney World Speedway's Exotic Driving Experience [1]."
+    assert only_claim(check_citations(answer, evidence(row_id), support=False)).missing_figures == ["1"]
+    assert check_citations(answer, evidence(row_id)).verified
 
 
 @pytest.mark.parametrize(("row_id", "sentence", "old_rule"), [
@@ -118,6 +155,10 @@ def test_a_step_number_is_no_figure() -> None:
     # and end with any one of them, as a sentence with a name put in another's place would
     ("ragtruth-summary-11349-gpt-4-0613", "Hill was a student at Mount St. Joseph University in Cincinnati, and her "
      "dream was to play college basketball.", "together"),
+    # the place and the car are named in different sentences of the article, which the claim joins: it keeps no
+    # sentence's start and end around a name put in another's place
+    ("ragtruth-summary-15735-gpt-4-0613", "A man has died at Walt Disney World Speedway's Exotic Driving Experience "
+     "after a Lamborghini crashed into a guardrail.", "together"),
     # the passage's "need not worry as JetBlue will provide alternative flights" negates the worry, not the flights
     ("ragtruth-summary-13917-gpt-4-0613", "Passengers booked on these routes for 2024 will be offered alternative "
      "flights or refunds.", "negation"),
@@ -144,6 +185,28 @@ def test_unsupported_content_is_reported_word_by_word() -> None:
     assert claim.unsupported_words == ["cause", "explosion", "remains", "unknown", "experts", "spark", "ignited",
                                        "hydrogen", "leak"]
     assert '"explosion"' in claim.conflicts[0].detail
+
+
+@pytest.mark.parametrize(("row_id", "sentence", "counts"), [
+    # Evident Baseless Info: the article gives no number of children (span "raising two children")
+    ("ragtruth-summary-13870-mistral-7B-instruct", "Tameka discussed her journey as a mother and entrepreneur, "
+     "balancing her work and raising two children.", ["two"]),
+    # Evident Conflict: "just six players remaining" where the article has the final five
+    ("ragtruth-summary-13857-mistral-7B-instruct", "With only two weeks left in the game and just six players "
+     "remaining, there is no time for mistakes.", ["six"]),
+    # three reviews are the evidence items [2]-[4]: a count of the evidence itself is not read
+    ("ragtruth-data2txt-13673-llama-2-7b-chat", "Reviews: Three reviews are provided in the structured data, each "
+     "offering a different perspective on the restaurant.", []),
+    # a clean answer: the article writes the count in digits ("8 tips")
+    ("ragtruth-summary-15747-gpt-3.5-turbo-0613", "Jiang offers eight tips for making rejection work for you, "
+     "including not being afraid to ask for something and not running away after a rejection.", []),
+])
+def test_a_count_in_words_must_be_in_the_evidence(row_id: str, sentence: str, counts: list[str]) -> None:
+    result = check(row_id, sentence)
+    found = [w for u in result.unsupported for w in u.unsupported_words]
+    assert found == counts
+    if counts:
+        assert f'"{counts[0]}"' in only_claim(result).conflicts[0].detail
 
 
 @pytest.mark.parametrize(("claim_word", "evidence_word"), [

@@ -8,6 +8,8 @@ found as the adjective of a place the evidence names ("Chinese" for China, "Paki
 "Scandinavian" for Scandinavia; :func:`place_word_found`), and a title word ("Governor", "President") is how
 the answer refers to someone, not a name the evidence must repeat. A few names go by several names that no
 rule derives ("ISIL" for ISIS, "LGBTQ" for LGBT, "Britain" for the UK, "America" for the US; :data:`ALIASES`).
+An answer that spells out an acronym and gives it in parentheses ("US Citizenship and Immigration Services
+(USCIS)") names what the acronym names (:func:`defined_acronyms`).
 """
 
 from __future__ import annotations
@@ -16,8 +18,8 @@ import re
 
 from ._text import fold
 
-__all__ = ["ALIASES", "TITLE_WORDS", "US_STATES", "acronym_forms", "alias_forms", "initials", "name_forms",
-           "place_word_found"]
+__all__ = ["ALIASES", "TITLE_WORDS", "US_STATES", "acronym_forms", "alias_forms", "defined_acronyms", "initials",
+           "name_forms", "place_word_found"]
 
 TITLE_WORDS = frozenset("""
 president governor senator representative congressman congresswoman mayor minister prime chancellor secretary
@@ -45,7 +47,7 @@ US_STATES = {
 
 ALIASES = tuple(frozenset(group.split(",")) for group in (
     "us,usa,united states,united states of america,america",
-    "uk,britain,great britain,united kingdom",
+    "uk,britain,great britain,united kingdom,british",
     "isis,isil,islamic state,islamic state of iraq,islamic state of iraq and syria,daesh",
     "lgbt,lgbtq,lgbtq+,lgbtqia,lgbtqia+,lgbtqi",
     "eu,european union",
@@ -100,6 +102,30 @@ def place_word_found(word: str, evidence_words: frozenset[str]) -> bool:
         if stem in (other, base) or (base.startswith(stem) and len(base) - len(stem) <= 1):
             return True
     return False
+
+
+_DEFINED = re.compile(r"(" + _RUN.pattern + r"|[A-Z][\w'’\-]*)\s*\(([A-Z][A-Za-z&.]{1,9})\)")
+
+
+def defined_acronyms(text: str) -> list[tuple[int, int, str]]:
+    """Each spelled-out name followed by its acronym in parentheses: (start, end, the acronym folded), when the
+    acronym's letters are the initials of the name's last words (an all-caps word gives all its letters: "US
+    Citizenship and Immigration Services (USCIS)")."""
+    out: list[tuple[int, int, str]] = []
+    for m in _DEFINED.finditer(text):
+        acronym = fold(m.group(2).replace(".", "").replace("&", ""))
+        acronym = acronym[:-1] if m.group(2).endswith("s") and len(acronym) > 2 else acronym
+        words = list(re.finditer(r"\S+", m.group(1)))
+        letters = ""
+        for word in reversed(words):
+            if word.group() in _SMALL:
+                continue
+            letters = (fold(word.group()) if word.group().isupper() and len(word.group()) >= 2
+                       else fold(word.group()[0])) + letters
+            if letters == acronym:
+                out.append((m.start(1) + word.start(), m.end(), acronym))
+                break
+    return out
 
 
 def acronym_forms(text: str) -> frozenset[str]:

@@ -18,7 +18,7 @@ from functools import cached_property
 from ._acronyms import acronym_forms
 from ._figures import digit_runs, extract_figures
 from ._hours import Hours, record_hours
-from ._lemmas import evidence_keys
+from ._lemmas import evidence_keys, word_key
 from ._names import Name, extract_names
 from ._polarity import is_negated, negation_cue, negation_scope
 from ._records import Attribute, record_attributes
@@ -143,6 +143,11 @@ class EvidenceIndex:
     def lowercase_words(self) -> frozenset[str]:
         """The words it writes in lowercase: ordinary words, not names."""
         return frozenset(w for w in set(LETTERS.findall(self.text)) if w.islower())
+
+    @cached_property
+    def lowercase_keys(self) -> frozenset[str]:
+        """The :func:`~._lemmas.word_key` of each word it writes in lowercase ("survivor" for "survivors")."""
+        return frozenset(word_key(w) for w in self.lowercase_words)
 
     @cached_property
     def acronyms(self) -> frozenset[str]:

@@ -47,6 +47,10 @@ _READ_BY_RULES = frozenset(stem(w) for w in OPPOSITE_WORDS | {
 KEPT = 0.6
 """With ``anchored``, a clause whose names are not stated together is a moved name only when the sentence keeps at
 least this share of its words as the start and end of one evidence sentence; else it merges sentences' facts."""
+SHORT_CLAUSE = 12
+"""With ``anchored``, a clause of more words than this that adds a name to the sentence it restates, keeping no
+start and end of that sentence, joins several sentences' facts (a summary's synthesis); a shorter one that does
+so ("Judd Winick produced the film with Warner Bros" for "The film was produced by Warner Bros") moves a name."""
 _TOKEN = re.compile(r"\w+")
 _SKIPS = [(a, b) for a in range(6) for b in range(3)]
 _COMMA = re.compile(r",\s+|\s+[—–]\s+|\s*\(|\)\s*")
@@ -163,8 +167,8 @@ def _part(text: str, start: int, end: int, names: Sequence[Name], items: Sequenc
                 and all(w in restated.words or w in restated.context for w in subject)):
             return []  # it restates a sentence, its subject and every name kept, adding one from elsewhere
         dropped = restated is not None and bool(restated.name_words - claimed)
-        if synthesis and anchored and dropped and not _substituted(text, items):
-            return []  # a synthesis: it drops some of the sentence's names and adds others, none in its place
+        if synthesis and anchored and (dropped or len(words) > SHORT_CLAUSE) and not _substituted(text, items):
+            return []  # a synthesis: it joins names of several sentences and keeps no one sentence's frame
         return [("together", support.finding)]
     sentence = support.sentence
     if sentence is None:

@@ -37,7 +37,7 @@ conclusion sources source result results based given born known located founded 
 written directed produced is are was were be been being has have had do does did can could shall should
 might must to of none nothing everyone everything someone something anyone anything nobody let let's
 hope thanks thank sure great ok okay please sorry unfortunately fortunately surprisingly briefly essentially
-basically simply hopefully sadly luckily well
+basically simply hopefully sadly luckily well hi hello hey
 """
 OPENERS = frozenset(_OPENER_WORDS.split())
 # Lowercase words that may sit inside a name: "University of California", "Ludwig van Beethoven".

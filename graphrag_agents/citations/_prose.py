@@ -2,18 +2,20 @@
 
 Real answers are written for people: "Step 1:" and "1)" number steps, they do not state figures; "Do not uncover
 the pan" is an instruction, not a negated claim about the world; "Individuals with IBS ..." starts with a capital
-because sentences do; "9:00 PM" is the "21:0" of a record. :func:`strip_list_marker` removes a leading step
-number or list marker before the rules read a sentence, :func:`is_instruction` tells the polarity rule to leave
-an imperative alone, :func:`is_sentence_start` tells the name rule which capital is only the sentence's first
-letter, :func:`to_24_hours` reads clock times the way records write them, and :func:`is_about_answer` and
-:func:`is_title` find the lines that introduce or title the answer.
+because sentences do; "9:00 PM" is the "21:0" of a record; "Passage 2 says" numbers the evidence.
+:func:`strip_list_marker` removes a leading step number or list marker before the rules read a sentence,
+:func:`blank_evidence_references` the numbers of references to the evidence, :func:`is_instruction` tells the
+polarity rule to leave an imperative alone, :func:`is_sentence_start` tells the name rule which capital is only
+the sentence's first letter, :func:`to_24_hours` reads clock times the way records write them, and
+:func:`is_about_answer` and :func:`is_title` find the lines that introduce or title the answer.
 """
 
 from __future__ import annotations
 
 import re
 
-__all__ = ["is_about_answer", "is_instruction", "is_sentence_start", "is_title", "strip_list_marker", "to_24_hours"]
+__all__ = ["blank_evidence_references", "is_about_answer", "is_instruction", "is_sentence_start", "is_title",
+           "strip_list_marker", "to_24_hours"]
 
 _LIST_MARKER = re.compile(
     r"^\W{0,3}(?:(?:step|part|tip|option|phase|stage|day|round|item|point|no\.?|number|#)\s*\d{1,3}[a-z]?\b\s*[:.)\-–—]?"
@@ -34,8 +36,15 @@ _ABOUT_ANSWER = re.compile(
     r"text|paragraph|passage|objective|breakdown|list)\b",
     re.IGNORECASE,
 )
+# "Passage 2", "passages 1 and 3", "Document [3]": a reference to the evidence itself, not a figure of the world
+_EVIDENCE_REF = re.compile(
+    r"\b(?:passages?|documents?|sources?|paragraphs?|excerpts?|snippets?|contexts?)\s*(?:#\s*|no\.\s*)?"
+    r"\[?\d{1,2}\]?(?:\s*(?:,|and|&|or|to|-)\s*\[?\d{1,2}\]?)*",
+    re.IGNORECASE,
+)
 _CLOCK = re.compile(r"\b(\d{1,2})(?:[:.](\d{2}))?\s*([ap])\.?\s?m\b\.?", re.IGNORECASE)
 _WORD = re.compile(r"[^\W\d_][\w'’\-]*")
+_LABEL = re.compile(r"(?:[^\W\d_]+\s*){1,2}\d{0,2}\s*:", re.IGNORECASE)
 _LEADING = "\"'([{*_“‘«¿¡<-–—•· \t"
 
 
@@ -49,6 +58,14 @@ def strip_list_marker(text: str) -> str:
 def is_instruction(clause: str) -> bool:
     """Whether ``clause`` opens with an imperative ("Do not uncover the pan", "Avoid ...", "Stir in ...")."""
     return _INSTRUCTION.match(clause) is not None
+
+
+def blank_evidence_references(text: str) -> str:
+    """``text`` with the numbers of its references to the evidence ("Passage 2 says ...", "passages 1 and 3")
+    blanked to spaces, offsets kept: they number the evidence, they state no figure."""
+    def blank(m: re.Match[str]) -> str:
+        return re.sub(r"\d", " ", m.group())
+    return _EVIDENCE_REF.sub(blank, text)
 
 
 def to_24_hours(text: str) -> str:
@@ -73,5 +90,7 @@ def is_title(text: str) -> bool:
 
 
 def is_sentence_start(text: str, offset: int) -> bool:
-    """Whether ``offset`` is the first word of ``text`` (after quotes, brackets, bullets and spaces)."""
-    return not text[:offset].strip(_LEADING)
+    """Whether ``offset`` is the first word of ``text`` (after quotes, brackets, bullets and spaces), or the
+    first word after a leading label ("Note: Always ...", "Tip 2: Keep ...")."""
+    before = text[:offset].strip(_LEADING)
+    return not before or _LABEL.fullmatch(before) is not None

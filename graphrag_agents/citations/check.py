@@ -18,7 +18,8 @@ Markdown code are not citations. Then, as the reference's "Evidence and citation
   sentence (:mod:`._together`), a negation one side has and the other lacks (:mod:`._polarity`), an opposite
   word or another rank (:mod:`._opposites`), roles reversed (:mod:`._direction`), a record's yes/no attribute or
   opening hours said otherwise (:mod:`._records`, :mod:`._hours`), content words no cited sentence says in any
-  form (:mod:`._support`, listed in ``unsupported_words``), or the verdict of the ``judge`` passed in. The
+  form (:mod:`._support`, listed in ``unsupported_words``) or a count in words it does not give
+  (:mod:`._number_words`), or the verdict of the ``judge`` passed in. The
   evidence's ``source`` (its file path or document id) is not searched.
 * ``suggested``: for each uncited sentence (the first 20), up to three evidence numbers (newest first) that
   would support it if cited (:mod:`._suggest`); the check never adds a citation itself.
@@ -27,9 +28,10 @@ Markdown code are not citations. Then, as the reference's "Evidence and citation
 
 The default reads real answers (``support=True``): claim support and relation direction run, the sentence rules
 compare a clause only with an evidence sentence it restates, and ordinary prose is no claim: a sentence's first
-capital that the evidence writes as an ordinary word, an acronym's expansion, a plural, a US state for its postal
-code, a step number, a clock time in am/pm, an instruction, a line introducing the answer or a title
-(:mod:`._prose`, :mod:`._acronyms`). ``support=False`` gives the rule book before them; ``meaning=False`` runs
+capital that the evidence writes as an ordinary word or that is no proper noun (:mod:`._opening`), an acronym's
+expansion, a plural, a US state for its postal code, a step number, a reference to the evidence ("passage 2"), a
+clock time in am/pm, an instruction, a greeting, a line introducing the answer or a title (:mod:`._prose`,
+:mod:`._acronyms`). ``support=False`` gives the rule book before them; ``meaning=False`` runs
 the literal rules only. Headings and table header rows make no claims and are not checked. Run time is linear in
 the answer's length; a session passes its :class:`IndexCache` so each evidence item is read once.
 """
@@ -40,7 +42,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from ..tools.evidence import Evidence, EvidenceLedger
-from ._acronyms import TITLE_WORDS, alias_forms, name_forms, place_word_found
+from ._acronyms import TITLE_WORDS, alias_forms, defined_acronyms, name_forms, place_word_found
 from ._amenities import unstated_amenity
 from ._cache import IndexCache
 from ._direction import direction_finding
@@ -48,10 +50,21 @@ from ._evidence import FUNCTION_WORDS, EvidenceIndex
 from ._figures import extract_figures, missing_figures
 from ._hours import hours_finding
 from ._lack import is_lack_statement
+from ._lemmas import word_key
 from ._markers import INLINE_CODE_RE, MARKER_RE, parse_marker, resolve_markers
 from ._meaning import meaning_findings
 from ._names import Name, extract_names
-from ._prose import is_about_answer, is_sentence_start, is_title, strip_list_marker, to_24_hours
+from ._number_words import missing_count_words
+from ._opening import opens_with_common_word
+from ._prose import (
+    blank_evidence_references,
+    is_about_answer,
+    is_instruction,
+    is_sentence_start,
+    is_title,
+    strip_list_marker,
+    to_24_hours,
+)
 from ._records import record_finding
 from ._sentences import split_sentences
 from ._suggest import Holders
@@ -73,6 +86,7 @@ _MAX_SUGGESTED_SENTENCES = 20
 _MEANING_CHARS = 2000
 # Endings of ordinary words, not names: a sentence-initial "Individuals" or "Politically" is no missing name.
 _INFLECTIONS = ("s", "es", "ed", "ing", "ly")
+_OPENING_MARKS = "\"'([{*_“‘«<-–—•· \t"
 _ORDINARY_ENDINGS = ("ly", "ing", "ed", "ness", "tion", "tions", "als", "ity", "ment", "ments", "ous", "ive",
                      "ful", "less", "able", "ists", "ers", "ies")
 
@@ -168,17 +182,23 @@ def _claim(claims: str, evid: list[EvidenceIndex], meaning: bool, support: bool)
     if support:
         if is_about_answer(claims) or is_title(claims):
             return None
-        claims = strip_list_marker(claims)
+        claims = blank_evidence_references(strip_list_marker(claims))
     names = extract_names(claims)
     if support:
         names = known_names(claims, names, evid)
     figures_missing = missing_figures(to_24_hours(claims) if support else claims,
                                       [e.figures for e in evid], [e.runs for e in evid])
-    names_missing = list(dict.fromkeys(nm.text for nm in names if not _name_found(nm, evid, support)))
+    defined = _defined_acronyms(claims, evid) if support else []
+    names_missing = list(dict.fromkeys(nm.text for nm in names if not _name_found(nm, evid, support)
+                                       and not any(a <= nm.start < b for a, b in defined)))
+    if support and not figures_missing and len(names_missing) == 1 and _common_opening(claims, names_missing[0]):
+        names, names_missing = [n for n in names if n.text != names_missing[0]], []
     if figures_missing or names_missing:
         return _Lacking(figures=figures_missing, names=names_missing)
     if not meaning or is_lack_statement(claims):
         return None
+    # the support rule skips every name's words: the literal rule found each name (as an alias too)
+    checked_words = frozenset(w for n in names for w in n.words)
     if support:
         # a name found as an acronym or a plural is checked; the sentence rules look for names word by word
         names = [n for n in names if all(any(w in e.words for e in evid) for w in n.words)]
@@ -203,7 +223,12 @@ def _claim(claims: str, evid: list[EvidenceIndex], meaning: bool, support: bool)
     against_hours = next((f for e in evid if (f := hours_finding(claims, e.hours)) is not None), None)
     if against_hours is not None:
         return _Lacking(conflicts=[ClaimConflict(rule="hours", detail=against_hours)])
-    words = unsupported_words(claims, name_words, evid)
+    counts = missing_count_words(claims, evid)
+    if counts:
+        shown = ", ".join(f'"{w}"' for w in counts)
+        return _Lacking(conflicts=[ClaimConflict(rule="support", detail=f"no cited sentence gives {shown} (as "
+                                                 "a word or in digits)")], words=counts)
+    words = unsupported_words(claims, checked_words, evid)
     if words:
         shown = ", ".join(f'"{w}"' for w in words[:8])
         return _Lacking(conflicts=[ClaimConflict(rule="support", detail=f"no cited sentence says {shown}")],
@@ -229,6 +254,22 @@ def _name_found(name: Name, evid: list[EvidenceIndex], support: bool) -> bool:
     # another name of the same thing ("ISIL" where the evidence says ISIS)
     return any(all(w in e.words for w in alias.replace("+", "").split()) or alias in e.acronyms
                for alias in alias_forms(name.text) for e in evid)
+
+
+def _common_opening(claims: str, name: str) -> bool:
+    """Whether ``name``, the claim's only missing name, is its one-word, unaccented opening that the tagger reads
+    as no proper noun ("Prior to the change, ...", "Similar incidents ..."). The tagger is the costly step, so it
+    is asked only when its answer alone decides the claim."""
+    first = claims.lstrip(_OPENING_MARKS)
+    return (" " not in name and name.isascii() and first.startswith(name)
+            and (len(first) == len(name) or not first[len(name)].isalnum()) and opens_with_common_word(claims))
+
+
+def _defined_acronyms(claims: str, evid: list[EvidenceIndex]) -> list[tuple[int, int]]:
+    """The spans of the claim's names spelled out before an acronym in parentheses that the evidence writes
+    (or another name of it): "US Citizenship and Immigration Services (USCIS)" where the evidence says USCIS."""
+    return [(start, end) for start, end, acronym in defined_acronyms(claims)
+            if any(form in e.acronyms or form in e.words for form in {acronym, *alias_forms(acronym)} for e in evid)]
 
 
 def known_names(claims: str, names: list[Name], evid: list[EvidenceIndex]) -> list[Name]:
@@ -258,7 +299,11 @@ def _ordinary(word: str, claims: str, name: Name, evid: list[EvidenceIndex]) -> 
         return True
     if any(word in e.words for e in evid):
         return False  # the evidence writes it only capitalised: a name
-    return word.endswith(_ORDINARY_ENDINGS) or claims[name.start + len(word):].startswith(",")
+    if word.endswith(_ORDINARY_ENDINGS) or claims[name.start + len(word):].startswith(","):
+        return True
+    if any(word_key(word) in e.lowercase_keys for e in evid):
+        return True  # another form of a word the evidence writes in lowercase ("Survivor" for "survivors")
+    return word.isascii() and is_instruction(claims.lstrip())  # "Check out the solution video ..."
 
 
 def _agrees(claims: str, names: list[Name], support: bool) -> Callable[[EvidenceIndex], bool]:
