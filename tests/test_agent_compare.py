@@ -184,8 +184,12 @@ def test_a_comparison_by_country_decides_only_on_countries() -> None:
     planned = comparison_plan("Are both businesses, Google and Banco De Ponce, located in the same country?")
     assert planned is not None and planned[1]["what"] == "country"
     refused = decide(planned[1], ["California", "Puerto Rico"])
-    assert refused.answer is None and "country the rule knows: 'California', 'Puerto Rico'" in refused.reason
+    assert refused.answer is None and "country the rule knows: 'Puerto Rico'" in refused.reason
+    assert decide(planned[1], ["Chicago", "Australia"]).answer is None  # "The Knockout Kid", a city
     assert decide(planned[1], ["American", "United States"]).answer == "yes"
+    assert decide(planned[1], ["California", "United States"]).answer == "yes"  # a state names its country
+    # "Are both Russell High School (Ontario) and Westside Christian High School located in the same country?"
+    assert decide(planned[1], ["Ontario", "United States"]).answer == "no"
     assert decide(planned[1], ["Sweden", "French"]).answer == "no"
     # A plan stored by the previous release has no "what": it decides as before.
     stored = Comparison(kind="same", pick=None, options=["A", "B"], finals=[0, 1], subjects=["A", "B"])

@@ -6,9 +6,9 @@ model.
   not read, or that are equal as far as both are written, decide nothing: the run is refused, never guessed.
 * **same**: yes when the two values name the same thing once folded: case, accents, a leading "the", a demonym
   for its country ("American" and "United States", "Roman" and "Rome"); otherwise no. A comparison by country,
-  nationality or citizenship decides only when both values are countries of the rule's table: "Which country is
-  Google located in?" was answered "California", and "no" was served on a question whose other side's value was
-  "Puerto Rico".
+  nationality or citizenship decides only when both values are countries of the rule's table, their demonyms or
+  their states and provinces ("Ontario" is in Canada): a director "from the same country" answered "Chicago",
+  against "Australia", and "no" was served (2Wiki mixed).
 
 Case: the 1.5B model picks the wrong side of "Who was born first, A or B?" about as often as the right one even
 with both dates cited; the dates themselves it copies well.
@@ -21,6 +21,7 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..citations._acronyms import US_STATES
 from .compare_plan import Comparison
 from .fit.figures import MONTHS
 
@@ -60,8 +61,18 @@ _DEMONYMS = {
     "lithuania": ("lithuanian",), "iceland": ("icelandic",), "slovenia": ("slovenian", "slovene"),
     "slovakia": ("slovak",), "malaysia": ("malaysian",), "singapore": ("singaporean",), "taiwan": ("taiwanese",),
 }
+# A state or province names its country in a comparison by country ("Ontario" and "United States": no).
+_REGIONS = {
+    "united states": tuple(US_STATES),
+    "canada": ("ontario", "quebec", "british columbia", "alberta", "manitoba", "saskatchewan", "nova scotia",
+               "new brunswick", "newfoundland and labrador", "prince edward island", "yukon", "nunavut",
+               "northwest territories"),
+    "australia": ("new south wales", "victoria", "queensland", "western australia", "south australia", "tasmania"),
+    "united kingdom": ("northern ireland",),
+}
 _COUNTRY_WORDS = frozenset({"country", "nationality", "citizenship"})
 _CANONICAL = {alias: country for country, aliases in _DEMONYMS.items() for alias in (country, *aliases)}
+_IN_COUNTRY = {**_CANONICAL, **{region: country for country, regions in _REGIONS.items() for region in regions}}
 _LEADING = re.compile(r"^(?:the|republic of|kingdom of|state of)\s+")
 
 Date = tuple[int, int | None, int | None]
@@ -83,9 +94,11 @@ def decide(comparison: Comparison, values: Sequence[str]) -> Decision:
         if comparison.get("what") in _COUNTRY_WORDS:
             unknown = [repr(v) for v in values if not is_country(v)]
             if unknown:
-                # 2Wiki mixed: "Which country is Google located in?" answered "California", then "no" was served.
+                # 2Wiki mixed: a director "from the same country" answered "Chicago", then "no" was served.
                 return Decision(None, f"not a country the rule knows: {', '.join(unknown)}; the sides cannot be "
                                       "compared by country")
+            countries = [_IN_COUNTRY[_folded(v)] for v in values]
+            return Decision("yes" if countries[0] == countries[1] else "no")
         return Decision("yes" if same_value(values[0], values[1]) else "no")
     dates = [read_date(value) for value in values]
     if any(date is None for date in dates):
@@ -148,12 +161,17 @@ def same_value(a: str, b: str) -> bool:
 
 
 def is_country(value: str) -> bool:
-    """Whether ``value`` names a country of the rule's table, or its demonym ("Swedish", "the United States")."""
-    return _canonical(value) in _DEMONYMS
+    """Whether ``value`` names a country of the rule's table, its demonym ("Swedish", "the United States"), or
+    one of its states or provinces ("Ontario")."""
+    return _folded(value) in _IN_COUNTRY
+
+
+def _folded(value: str) -> str:
+    folded = unicodedata.normalize("NFKD", value).encode("ascii", "ignore").decode().lower()
+    folded = " ".join(re.sub(r"[^\w.\s-]", " ", folded).split()).strip(". ")
+    return _LEADING.sub("", folded)
 
 
 def _canonical(value: str) -> str:
-    folded = unicodedata.normalize("NFKD", value).encode("ascii", "ignore").decode().lower()
-    folded = " ".join(re.sub(r"[^\w.\s-]", " ", folded).split()).strip(". ")
-    folded = _LEADING.sub("", folded)
+    folded = _folded(value)
     return _CANONICAL.get(folded, folded)
