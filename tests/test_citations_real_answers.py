@@ -392,3 +392,18 @@ def test_a_sessions_cache_reads_each_evidence_item_once() -> None:
     assert "sentences" in vars(index)  # its sentences were built by the first check and kept
     assert first.model_dump() == second.model_dump() == check_citations(
         "Wisconsin beat Duke in the title game [1].", items).model_dump()
+
+
+def test_a_misspelled_name_is_not_found_by_the_initials_the_evidence_spells_out() -> None:
+    # HotpotQA mixed (the 1.5B model's answer, the question's own misspelling): the passage writes "Mitchells &
+    # Butlers plc ... (also referred to as "M&B")", and "Mitchells & Bustlers" has its initials.
+    passage = ('Mitchells & Butlers plc () (also referred to as "M&B") runs circa 1,784 managed pubs, bars and '
+               'restaurants throughout the United Kingdom.')
+    items = [Evidence(n=1, tool="retrieve", kind="passage", content=passage)]
+    misspelled = check_citations("Answer: Mitchells & Bustlers plc [1].", items)
+    assert not misspelled.verified and misspelled.unsupported[0].missing_names == ["Mitchells & Bustlers"]
+    assert check_citations("Answer: Mitchells & Butlers plc [1].", items).verified
+    assert check_citations("M&B runs pubs [1].", items).verified
+    # an acronym the evidence writes and does not spell out still stands for its expansion
+    flsa = [Evidence(n=1, tool="retrieve", kind="passage", content="The FLSA sets a federal minimum wage.")]
+    assert check_citations("The Fair Labor Standards Act sets a federal minimum wage [1].", flsa).verified

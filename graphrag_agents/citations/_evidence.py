@@ -15,7 +15,7 @@ import unicodedata
 from dataclasses import dataclass
 from functools import cached_property
 
-from ._acronyms import acronym_forms
+from ._acronyms import acronym_forms, spelled_runs, written_acronyms
 from ._figures import digit_runs, extract_figures
 from ._hours import Hours, record_hours
 from ._lemmas import evidence_keys, word_key
@@ -154,6 +154,17 @@ class EvidenceIndex:
         """Its acronyms and the initials of its capitalised runs, folded (``FLSA``, and ``fdic`` for "Federal
         Deposit Insurance Corporation")."""
         return acronym_forms(self.text)
+
+    @cached_property
+    def written_acronyms(self) -> frozenset[str]:
+        """The acronyms it writes (``FLSA``, ``us`` for "U.S."), folded: what a spelled-out name's initials may
+        stand for."""
+        return written_acronyms(self.text)
+
+    @cached_property
+    def spelled_runs(self) -> dict[str, tuple[str, ...]]:
+        """Its runs of capitalised words by their initials: how it spells out an acronym it writes."""
+        return spelled_runs(self.text)
 
     @cached_property
     def stems(self) -> frozenset[str]:

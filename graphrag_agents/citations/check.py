@@ -42,7 +42,15 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from ..tools.evidence import Evidence, EvidenceLedger
-from ._acronyms import TITLE_WORDS, alias_forms, defined_acronyms, name_forms, place_word_found
+from ._acronyms import (
+    TITLE_WORDS,
+    alias_forms,
+    defined_acronyms,
+    name_forms,
+    place_word_found,
+    same_spelling,
+    spelled_initials,
+)
 from ._amenities import unstated_amenity
 from ._cache import IndexCache
 from ._direction import direction_finding
@@ -249,11 +257,21 @@ def _name_found(name: Name, evid: list[EvidenceIndex], support: bool) -> bool:
                                    or place_word_found(w, e.capitalised_words) for e in evid) for w in name.words):
         return True
     forms = name_forms(name.text)
-    if any(forms & e.acronyms for e in evid):
+    if any(forms & e.acronyms or _expands(name.text, e) for e in evid):
         return True
     # another name of the same thing ("ISIL" where the evidence says ISIS)
     return any(all(w in e.words for w in alias.replace("+", "").split()) or alias in e.acronyms
                for alias in alias_forms(name.text) for e in evid)
+
+
+def _expands(name: str, item: EvidenceIndex) -> bool:
+    """Whether ``name`` spells out an acronym ``item`` writes, in the item's own words where it spells it out too
+    (:func:`~._acronyms.spelled_initials`)."""
+    spelled = spelled_initials(name)
+    if not spelled or spelled not in item.written_acronyms:
+        return False
+    runs = item.spelled_runs.get(spelled, ())
+    return not runs or any(same_spelling(name, run) for run in runs)
 
 
 def _common_opening(claims: str, name: str) -> bool:
