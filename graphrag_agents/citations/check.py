@@ -53,6 +53,14 @@ from ._meaning import meaning_findings
 from ._names import Name, extract_names
 from ._prose import is_about_answer, is_sentence_start, is_title, strip_list_marker, to_24_hours
 from ._records import record_finding
+from ._reviews import (
+    RECORD_MAX_SHARE,
+    RECORD_MIN_UNSUPPORTED,
+    is_business_record,
+    key_words,
+    review_words,
+    without_rating_scale,
+)
 from ._sentences import split_sentences
 from ._suggest import Holders
 from ._support import GLUE_WORDS, unsupported_words
@@ -73,6 +81,9 @@ _MAX_SUGGESTED_SENTENCES = 20
 _MEANING_CHARS = 2000
 # Endings of ordinary words, not names: a sentence-initial "Individuals" or "Politically" is no missing name.
 _INFLECTIONS = ("s", "es", "ed", "ing", "ly")
+# "Don't miss out", "Let's": a contraction opens an instruction or a clause, not a name
+_CONTRACTIONS = ("n't", "n’t", "'s", "’s", "'re", "'ll", "'ve")
+_FORMATS = frozenset({"json"})
 _ORDINARY_ENDINGS = ("ly", "ing", "ed", "ness", "tion", "tions", "als", "ity", "ment", "ments", "ous", "ive",
                      "ful", "less", "able", "ists", "ers", "ies")
 
@@ -172,7 +183,7 @@ def _claim(claims: str, evid: list[EvidenceIndex], meaning: bool, support: bool)
     names = extract_names(claims)
     if support:
         names = known_names(claims, names, evid)
-    figures_missing = missing_figures(to_24_hours(claims) if support else claims,
+    figures_missing = missing_figures(without_rating_scale(to_24_hours(claims), evid) if support else claims,
                                       [e.figures for e in evid], [e.runs for e in evid])
     names_missing = list(dict.fromkeys(nm.text for nm in names if not _name_found(nm, evid, support)))
     if figures_missing or names_missing:
@@ -203,7 +214,11 @@ def _claim(claims: str, evid: list[EvidenceIndex], meaning: bool, support: bool)
     against_hours = next((f for e in evid if (f := hours_finding(claims, e.hours)) is not None), None)
     if against_hours is not None:
         return _Lacking(conflicts=[ClaimConflict(rule="hours", detail=against_hours)])
-    words = unsupported_words(claims, name_words, evid)
+    if any(is_business_record(e) for e in evid):
+        words = unsupported_words(claims, name_words | review_words(claims, evid), evid,
+                                  least=RECORD_MIN_UNSUPPORTED, share=RECORD_MAX_SHARE)
+    else:
+        words = unsupported_words(claims, name_words, evid)
     if words:
         shown = ", ".join(f'"{w}"' for w in words[:8])
         return _Lacking(conflicts=[ClaimConflict(rule="support", detail=f"no cited sentence says {shown}")],
@@ -219,10 +234,14 @@ def _name_found(name: Name, evid: list[EvidenceIndex], support: bool) -> bool:
         return True
     if not support:
         return False
-    # a plural ("Sundays" for "Sunday"), a place's adjective ("Chinese" for China) and a title are the same name
-    if all(w in TITLE_WORDS or any(w in e.words or (w.endswith("s") and w[:-1] in e.words)
-                                   or place_word_found(w, e.capitalised_words) for e in evid) for w in name.words):
+    # a plural ("Sundays" for "Sunday", "Micheladas" for "Michelada"), a place's adjective ("Chinese" for China) and
+    # a title are the same name
+    if all(w in TITLE_WORDS
+           or any(w in e.words or (w.endswith("s") and w[:-1] in e.words) or w + "s" in e.words
+                  or place_word_found(w, e.capitalised_words) for e in evid) for w in name.words):
         return True
+    if all(w in _FORMATS for w in name.words) and any(is_business_record(e) for e in evid):
+        return True  # "the structured data in JSON format" names the record's format
     forms = name_forms(name.text)
     if any(forms & e.acronyms for e in evid):
         return True
@@ -251,8 +270,10 @@ def known_names(claims: str, names: list[Name], evid: list[EvidenceIndex]) -> li
 
 
 def _ordinary(word: str, claims: str, name: Name, evid: list[EvidenceIndex]) -> bool:
-    if word in GLUE_WORDS or word in FUNCTION_WORDS:
+    if word in GLUE_WORDS or word in FUNCTION_WORDS or name.text.endswith(_CONTRACTIONS):
         return True
+    if any(word in key_words(e) for e in evid):
+        return True  # a record's key ("Outdoor" of OutdoorSeating) is an ordinary word
     forms = {word, *(word[:-len(end)] for end in _INFLECTIONS if word.endswith(end) and len(word) > len(end) + 3)}
     if any(forms & e.lowercase_words for e in evid):
         return True
