@@ -141,3 +141,35 @@ def test_open_on_a_day_the_record_gives_no_hours() -> None:
     assert [(c.rule, c.detail) for c in claim.conflicts] == [
         ("hours", "the claim says open on Monday; the record gives no hours for it")]
     assert check("14113-llama-2-70b-chat", "The truck is open Tuesday and Sunday.", in_answer=False).verified
+
+
+# ------------------------------------------------------------------ what the answer says the business is like
+
+
+@pytest.mark.parametrize(("row", "sentence", "words"), [
+    # the annotated span "The restaurant has a casual, rustic atmosphere": no review says rustic
+    ("13996-llama-2-70b-chat", "The restaurant has a casual, rustic atmosphere and offers take-out and delivery "
+     "options.", ["rustic"]),
+    # the annotated span "burgers, sandwiches, salads, and entrees.": the reviews are about service and a closing
+    ("14040-llama-2-13b-chat", "The menu features traditional American cuisine, including burgers, sandwiches, "
+     "salads, and entrees.", ["burgers", "sandwiches", "salads", "entrees"]),
+])
+def test_a_description_neither_the_record_nor_a_review_gives(row: str, sentence: str, words: list[str]) -> None:
+    claim = only_claim(check(row, sentence))
+    shown = ", ".join(f'"{w}"' for w in words)
+    assert [(c.rule, c.detail) for c in claim.conflicts] == [
+        ("record", f"the claim says {shown}; neither the record nor a cited review says so")]
+    assert claim.unsupported_words == words
+
+
+@pytest.mark.parametrize(("row", "sentence"), [
+    # a review's "extremely pricey menu options" says overpriced
+    ("13673-gpt-4-0613", "However, others report negative experiences, citing unattentive service, overpriced menu "
+     "options, and issues with payment processing."),
+    # a review's "the food take forever" and "excessive wait times" say slow
+    ("13603-llama-2-70b-chat", "While the food is delicious, some customers have reported long wait times for their "
+     "orders, and the service can be slow and unfriendly."),
+])
+def test_a_description_a_review_gives_in_other_words_passes(row: str, sentence: str) -> None:
+    result = check(row, sentence)
+    assert result.verified, result.unsupported

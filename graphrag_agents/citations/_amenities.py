@@ -20,7 +20,7 @@ from ._lack import is_lack_statement
 from ._lemmas import evidence_keys, key_found, word_key
 from ._text import LETTERS
 
-__all__ = ["AMENITIES", "unstated_amenity"]
+__all__ = ["ABOUT_DATA", "AMENITIES", "mentioned_keys", "unstated_amenity"]
 
 AMENITIES: dict[str, tuple[str, ...]] = {
     "wifi": ("wifi", "internet"),
@@ -47,7 +47,7 @@ _NAMED = re.compile(
 
 # A line about what the data leaves out ("no information on WiFi", "no specific music genre mentioned") states no
 # amenity; nor does the verb "catering to" ("catering to vegetarians").
-_ABOUT_DATA = re.compile(r"\b(?:information|info|details?|mention\w*|specif\w*|listed|indicated|unknown|unclear)\b",
+ABOUT_DATA = re.compile(r"\b(?:information|info|details?|mention\w*|specif\w*|listed|indicated|unknown|unclear)\b",
                          re.IGNORECASE)
 _VERB_USE = re.compile(r"catering\s+to\b", re.IGNORECASE)
 
@@ -72,13 +72,14 @@ def _is_record(item: EvidenceIndex) -> bool:
     return item.text.lstrip().startswith("{") and '"attributes"' in item.text
 
 
-def _mentions(item: EvidenceIndex) -> tuple[frozenset[str], frozenset[str]]:
+def mentioned_keys(item: EvidenceIndex) -> tuple[frozenset[str], frozenset[str]]:
+    """The word keys ``item`` mentions: a record's without its keys given as ``null``, a review's all."""
     return _stated_keys(item.text) if _is_record(item) else item.keys
 
 
 def unstated_amenity(claim: str, items: Sequence[EvidenceIndex]) -> str | None:
     """The first amenity ``claim`` names that no cited item mentions, when one of them is a business record."""
-    if not any(_is_record(item) for item in items) or _ABOUT_DATA.search(claim) or is_lack_statement(claim):
+    if not any(_is_record(item) for item in items) or ABOUT_DATA.search(claim) or is_lack_statement(claim):
         return None
     for m in _NAMED.finditer(claim):
         if _VERB_USE.match(claim, m.start()):
@@ -87,6 +88,6 @@ def unstated_amenity(claim: str, items: Sequence[EvidenceIndex]) -> str | None:
         words = AMENITIES.get(amenity)
         if words is None:
             continue
-        if not any(key_found(word_key(w), *_mentions(item)) for w in words for item in items):
+        if not any(key_found(word_key(w), *mentioned_keys(item)) for w in words for item in items):
             return amenity
     return None

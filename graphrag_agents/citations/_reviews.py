@@ -21,7 +21,7 @@ from ._lemmas import split_compound, word_key
 from ._text import LETTERS, fold
 
 __all__ = ["RECORD_MAX_SHARE", "RECORD_MIN_UNSUPPORTED", "REVIEW_WORDS", "is_business_record", "key_words",
-           "review_words", "without_rating_scale"]
+           "key_words_of", "review_words", "without_rating_scale"]
 
 RECORD_MIN_UNSUPPORTED = 8
 """A sentence citing a business record is unsupported only when at least this many content words are missing."""
@@ -66,14 +66,15 @@ def review_words(claim: str, items: Sequence[EvidenceIndex]) -> frozenset[str]:
 
 
 @lru_cache(maxsize=1024)
-def _key_words(text: str) -> frozenset[str]:
-    return frozenset(part.casefold() for key in _KEY.findall(text) for part in split_compound(key))
+def key_words_of(text: str) -> frozenset[str]:
+    """The folded words of a JSON text's keys, whole and with compounds split."""
+    return frozenset(part.casefold() for key in _KEY.findall(text) for part in (key, *split_compound(key)))
 
 
 def key_words(item: EvidenceIndex) -> frozenset[str]:
     """The folded words of a business record's keys, compounds split (``OutdoorSeating`` -> outdoor, seating):
     ordinary words, though the record writes them capitalised."""
-    return _key_words(item.text) if is_business_record(item) else frozenset()
+    return key_words_of(item.text) if is_business_record(item) else frozenset()
 
 
 def without_rating_scale(claim: str, items: Sequence[EvidenceIndex]) -> str:

@@ -17,7 +17,8 @@ Markdown code are not citations. Then, as the reference's "Evidence and citation
   whose meaning that evidence contradicts (``conflicts``): names and figures never stated together in one
   sentence (:mod:`._together`), a negation one side has and the other lacks (:mod:`._polarity`), an opposite
   word or another rank (:mod:`._opposites`), roles reversed (:mod:`._direction`), a record's yes/no attribute or
-  opening hours said otherwise (:mod:`._records`, :mod:`._hours`), content words no cited sentence says in any
+  opening hours said otherwise (:mod:`._records`, :mod:`._hours`), a description of a business that neither its
+  record nor a cited review gives (:mod:`._descriptions`), content words no cited sentence says in any
   form (:mod:`._support`, listed in ``unsupported_words``), or the verdict of the ``judge`` passed in. The
   evidence's ``source`` (its file path or document id) is not searched.
 * ``suggested``: for each uncited sentence (the first 20), up to three evidence numbers (newest first) that
@@ -43,6 +44,7 @@ from ..tools.evidence import Evidence, EvidenceLedger
 from ._acronyms import TITLE_WORDS, alias_forms, name_forms, place_word_found
 from ._amenities import unstated_amenity
 from ._cache import IndexCache
+from ._descriptions import unstated_descriptions
 from ._direction import direction_finding
 from ._evidence import FUNCTION_WORDS, EvidenceIndex
 from ._figures import extract_figures, missing_figures
@@ -211,6 +213,12 @@ def _claim(claims: str, evid: list[EvidenceIndex], meaning: bool, support: bool)
         return _Lacking(conflicts=[ClaimConflict(
             rule="record", detail=f"the claim names {amenity}; neither the record nor a cited review mentions it")],
             words=[amenity])
+    described = unstated_descriptions(claims, evid)
+    if described:
+        shown = ", ".join(f'"{w}"' for w in described)
+        return _Lacking(conflicts=[ClaimConflict(
+            rule="record", detail=f"the claim says {shown}; neither the record nor a cited review says so")],
+            words=described)
     against_hours = next((f for e in evid if (f := hours_finding(claims, e.hours)) is not None), None)
     if against_hours is not None:
         return _Lacking(conflicts=[ClaimConflict(rule="hours", detail=against_hours)])
