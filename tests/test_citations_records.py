@@ -91,6 +91,15 @@ def test_a_record_attribute_is_denied_only_in_the_scope_of_its_negation(row: str
     assert result.verified, result.unsupported
 
 
+def test_an_attribute_a_review_gives_is_no_conflict_with_the_record() -> None:
+    # the record gives "upscale": false; the review says "Nice, friendly upscale casual place on State Street."
+    result = check("13604-gpt-3.5-turbo-0613", "Based on customer reviews, Benchmark Eatery is described as an "
+                   "upscale casual place with a friendly atmosphere.")
+    assert result.verified, result.unsupported
+    claim = only_claim(check("13604-gpt-3.5-turbo-0613", "The restaurant has a trendy atmosphere.", in_answer=False))
+    assert claim.conflicts[0].detail == "the claim states trendy; the record gives it as false"
+
+
 def test_a_plural_subject_of_a_negated_verb_is_still_denied() -> None:
     # the same record as above: street parking is true, so denying it with garage parking is a conflict
     claim = only_claim(check("14086-gpt-3.5-turbo-0613", "Street parking and garage parking are not available.",
@@ -143,6 +152,14 @@ def test_open_on_a_day_the_record_gives_no_hours() -> None:
     assert check("14113-llama-2-70b-chat", "The truck is open Tuesday and Sunday.", in_answer=False).verified
 
 
+def test_every_day_with_a_time_range_needs_hours_on_every_day() -> None:
+    # the annotated span "open from 10:00 AM to 8:00 PM every day of the week": the record gives Sunday no hours
+    claim = only_claim(check("14081-gpt-3.5-turbo-0613", "They are open from 10:00 AM to 8:00 PM every day of the "
+                             "week."))
+    assert [(c.rule, c.detail) for c in claim.conflicts] == [
+        ("hours", "the claim says open every day; the record gives no hours for Sunday")]
+
+
 # ------------------------------------------------------------------ what the answer says the business is like
 
 
@@ -173,3 +190,11 @@ def test_a_description_neither_the_record_nor_a_review_gives(row: str, sentence:
 def test_a_description_a_review_gives_in_other_words_passes(row: str, sentence: str) -> None:
     result = check(row, sentence)
     assert result.verified, result.unsupported
+
+
+def test_the_end_of_a_compound_is_no_description() -> None:
+    # no review of this restaurant says friendly (nor nice, kind, polite, ...): "kid-friendly" is about children
+    row = "14219-gpt-3.5-turbo-0613"
+    assert check(row, "It is a kid-friendly restaurant.", in_answer=False).verified
+    claim = only_claim(check(row, "The staff is friendly.", in_answer=False))
+    assert claim.unsupported_words == ["friendly"]

@@ -10,6 +10,7 @@ the cited evidence, in a plain inflection (a record's keys say nothing but its a
 forever" says slow. A line about what the data leaves out describes nothing. The word classes were chosen on the
 tuning half of the shared RAGTruth Data2txt file (see ``docs/citations.md``): those that flagged clean answers
 about as often as they caught hallucinated ones ("cozy", "relaxed", "reasonable prices", "attentive") are left out.
+The end of a compound ("group-friendly") describes something else.
 """
 
 from __future__ import annotations
@@ -44,7 +45,6 @@ _CLASSES = {
     "generous hearty": "generous huge big large filling hearty plenty",
     "friendly": "friendly nice kind welcoming warm polite sweet helpful pleasant",
     "rude": "rude",
-    "knowledgeable": "knowledgeable knowledge",
     # the menu and the food
     "authentic": "authentic traditional",
     "vegetarian": "vegetarian veggie vegan",
@@ -62,7 +62,6 @@ _CLASSES = {
     "steak steaks ribeye": "steak steaks ribeye",
     "cake cakes": "cake cakes cheesecake",
     "cookie cookies": "cookie cookies",
-    "pastry pastries": "pastry pastries croissant croissants",
     "smoothie smoothies": "smoothie smoothies",
     "soup soups": "soup soups chowder",
 }
@@ -100,11 +99,11 @@ def unstated_descriptions(claim: str, items: Sequence[EvidenceIndex]) -> list[st
         return []
     mentioned = [_mentions(item) for item in items]
     out: list[str] = []
-    for word in LETTERS.findall(claim):
-        folded = fold(word)
+    for m in LETTERS.finditer(claim):
+        folded = fold(m.group())
         means = DESCRIPTIONS.get(folded)
-        if means is None or folded in out:
-            continue
+        if means is None or folded in out or claim[m.start() - 1:m.start()] == "-":
+            continue  # the end of a compound ("group-friendly") describes something else
         if not any(form in words for w in means for form in _forms(w) for words in mentioned):
             out.append(folded)
     return out

@@ -233,7 +233,7 @@ def hours_finding(claim: str, hours: Hours | None) -> str | None:
             closed = days - set(hours.days) - hours.unknown
             if closed:
                 return f"the claim says open on {_say(closed)}; the record gives no hours for it"
-    if not ranges and _EVERY_DAY.search(claim):
+    if _EVERY_DAY.search(claim):
         missing = frozenset(range(7)) - set(hours.days) - hours.unknown
         if missing:
             return f"the claim says open every day; the record gives no hours for {_say(missing)}"

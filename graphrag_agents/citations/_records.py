@@ -126,8 +126,9 @@ def record_attributes(text: str) -> tuple[Attribute, ...]:
     return tuple(out)
 
 
-def record_finding(claim: str, attributes: tuple[Attribute, ...]) -> str | None:
-    """What a clause of ``claim`` says against a yes/no attribute of the cited records, or None."""
+def record_finding(claim: str, attributes: tuple[Attribute, ...], reviewed: frozenset[str] = frozenset()) -> str | None:
+    """What a clause of ``claim`` says against a yes/no attribute of the cited records, or None; an attribute the
+    record gives as false is no conflict where a cited review says it (its words in ``reviewed``, folded)."""
     if not attributes:
         return None
     said = {word_key(w) for w in LETTERS.findall(claim)}
@@ -143,12 +144,19 @@ def record_finding(claim: str, attributes: tuple[Attribute, ...]) -> str | None:
                     continue
                 negated = (item or any(cue < at and _NEW_SUBJECT.search(part, cue, at) is None for cue in cues)
                            or _negated_after(part, at))
-                if negated == attribute.value:
+                if negated == attribute.value and not (attribute.value is False and _reviewed(attribute, reviewed)):
                     verb = "denies" if negated else "states"
                     return (f"the claim {verb} {attribute.name}; the record gives it as "
                             f"{str(attribute.value).lower()}")
             carried = item or bool(cues)
     return None
+
+
+def _reviewed(attribute: Attribute, reviewed: frozenset[str]) -> bool:
+    """Whether a review says the attribute ("upscale casual place", "a vacant parking lot")."""
+    if attribute.group is None and attribute.name.islower():
+        return attribute.name.casefold() in reviewed
+    return all(any(word_key(w) == k for w in reviewed) for k in attribute.keys)
 
 
 def _cues(part: str) -> list[int]:

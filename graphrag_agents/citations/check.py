@@ -205,7 +205,8 @@ def _claim(claims: str, evid: list[EvidenceIndex], meaning: bool, support: bool)
                       if len(names) >= 2 and together else None)
     if reversed_roles is not None:
         return _Lacking(conflicts=[ClaimConflict(rule="direction", detail=reversed_roles)])
-    against_record = record_finding(claims, tuple(a for e in evid for a in e.attributes))
+    reviewed = frozenset().union(*(e.words for e in evid if not is_business_record(e)))
+    against_record = record_finding(claims, tuple(a for e in evid for a in e.attributes), reviewed)
     if against_record is not None:
         return _Lacking(conflicts=[ClaimConflict(rule="record", detail=against_record)])
     amenity = unstated_amenity(claims, evid)
