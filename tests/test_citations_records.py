@@ -164,9 +164,10 @@ def test_every_day_with_a_time_range_needs_hours_on_every_day() -> None:
 
 
 @pytest.mark.parametrize(("row", "sentence", "words"), [
-    # the annotated span "The restaurant has a casual, rustic atmosphere": no review says rustic
+    # the annotated span "The restaurant has a casual, rustic atmosphere": the record gives "Ambience": null, and no
+    # review says casual or rustic
     ("13996-llama-2-70b-chat", "The restaurant has a casual, rustic atmosphere and offers take-out and delivery "
-     "options.", ["rustic"]),
+     "options.", ["casual", "rustic"]),
     # the annotated span "burgers, sandwiches, salads, and entrees.": the reviews are about service and a closing
     ("14040-llama-2-13b-chat", "The menu features traditional American cuisine, including burgers, sandwiches, "
      "salads, and entrees.", ["burgers", "sandwiches", "salads", "entrees"]),
@@ -177,6 +178,17 @@ def test_a_description_neither_the_record_nor_a_review_gives(row: str, sentence:
     assert [(c.rule, c.detail) for c in claim.conflicts] == [
         ("record", f"the claim says {shown}; neither the record nor a cited review says so")]
     assert claim.unsupported_words == words
+
+
+def test_an_ambience_the_record_leaves_unknown_needs_a_review() -> None:
+    # the annotated span "The ambience is described as casual": the record gives "casual": null, no review says it
+    claim = only_claim(check("14905-mistral-7B-instruct", "The ambience is described as casual and the overall "
+                             "atmosphere is not recommended by some customers."))
+    assert claim.unsupported_words == ["casual"]
+    # a clean answer: the record gives "casual": true and "trendy", "upscale": false; the record rule reads the denial
+    result = check("14627-llama-2-70b-chat", "The atmosphere is described as casual and not particularly trendy or "
+                   "upscale.")
+    assert result.verified, result.unsupported
 
 
 @pytest.mark.parametrize(("row", "sentence"), [

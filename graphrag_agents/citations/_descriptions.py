@@ -29,6 +29,16 @@ __all__ = ["DESCRIPTIONS", "unstated_descriptions"]
 _CLASSES = {
     # the atmosphere
     "rustic": "rustic",
+    # the record's own ambience words: said where the record gives them (true or false) or a review says them
+    "casual": "casual",
+    "divey": "divey dive",
+    "classy": "classy",
+    "trendy": "trendy",
+    "hipster": "hipster",
+    "touristy touristic": "touristy touristic",
+    "romantic": "romantic",
+    "upscale": "upscale",
+    # more of the atmosphere
     "intimate": "intimate cozy romantic quiet",
     "modern contemporary sleek": "modern contemporary sleek new remodeled updated",
     "lively vibrant bustling energetic": "lively vibrant bustling energetic busy fun packed crowded loud",
@@ -98,11 +108,13 @@ def unstated_descriptions(claim: str, items: Sequence[EvidenceIndex]) -> list[st
     if not any(is_business_record(item) for item in items) or _ABOUT_DATA.search(claim) or is_lack_statement(claim):
         return []
     mentioned = [_mentions(item) for item in items]
+    # the record's own yes/no words ("trendy": false) are said either way; the record rule reads their value
+    given = frozenset(a.name.casefold() for item in items if is_business_record(item) for a in item.attributes)
     out: list[str] = []
     for m in LETTERS.finditer(claim):
         folded = fold(m.group())
         means = DESCRIPTIONS.get(folded)
-        if means is None or folded in out or claim[m.start() - 1:m.start()] == "-":
+        if means is None or folded in out or folded in given or claim[m.start() - 1:m.start()] == "-":
             continue  # the end of a compound ("group-friendly") describes something else
         if not any(form in words for w in means for form in _forms(w) for words in mentioned):
             out.append(folded)
