@@ -107,6 +107,28 @@ def test_a_plural_subject_of_a_negated_verb_is_still_denied() -> None:
     assert claim.conflicts[0].detail == "the claim denies street; the record gives it as true"
 
 
+def test_a_line_saying_the_data_leaves_out_what_the_record_gives() -> None:
+    # the annotated span "the structured data does not mention any information about parking facilities": the
+    # record gives BusinessParking
+    claim = only_claim(check("14030-gpt-3.5-turbo-0613", "However, the structured data does not mention any "
+                             "information about parking facilities, music, or specific ambience."))
+    assert [(c.rule, c.detail) for c in claim.conflicts] == [
+        ("record", "the claim says the data leaves out parking; the record gives it")]
+
+
+@pytest.mark.parametrize(("row", "sentence"), [
+    # the record gives lot parking as true and the other kinds as false: "other parking options" are the rest
+    ("14767-gpt-3.5-turbo-0613", "The parking lot is available for customers' use, but there is no information "
+     "provided about other parking options."),
+    # outdoor seating and takeout come before what the data leaves out (WiFi, music, ... are null in the record)
+    ("14756-gpt-4-0613", "The café has outdoor seating and offers takeout but does not provide information on WiFi, "
+     "music, ambience, reservations, or parking."),
+])
+def test_a_line_saying_the_data_leaves_out_what_it_does(row: str, sentence: str) -> None:
+    result = check(row, sentence)
+    assert result.verified, result.unsupported
+
+
 # ------------------------------------------------------------------ names and figures of a record
 
 

@@ -17,8 +17,9 @@ Markdown code are not citations. Then, as the reference's "Evidence and citation
   whose meaning that evidence contradicts (``conflicts``): names and figures never stated together in one
   sentence (:mod:`._together`), a negation one side has and the other lacks (:mod:`._polarity`), an opposite
   word or another rank (:mod:`._opposites`), roles reversed (:mod:`._direction`), a record's yes/no attribute or
-  opening hours said otherwise (:mod:`._records`, :mod:`._hours`), a description of a business that neither its
-  record nor a cited review gives (:mod:`._descriptions`), content words no cited sentence says in any
+  opening hours said otherwise (:mod:`._records`, :mod:`._hours`), or said to be left out (:mod:`._amenities`),
+  a description of a business that neither its record nor a cited review gives (:mod:`._descriptions`), content
+  words no cited sentence says in any
   form (:mod:`._support`, listed in ``unsupported_words``), or the verdict of the ``judge`` passed in. The
   evidence's ``source`` (its file path or document id) is not searched.
 * ``suggested``: for each uncited sentence (the first 20), up to three evidence numbers (newest first) that
@@ -42,7 +43,7 @@ from dataclasses import dataclass, field
 
 from ..tools.evidence import Evidence, EvidenceLedger
 from ._acronyms import TITLE_WORDS, alias_forms, name_forms, place_word_found
-from ._amenities import unstated_amenity
+from ._amenities import unstated_amenity, withheld_amenity
 from ._cache import IndexCache
 from ._descriptions import unstated_descriptions
 from ._direction import direction_finding
@@ -190,6 +191,10 @@ def _claim(claims: str, evid: list[EvidenceIndex], meaning: bool, support: bool)
     names_missing = list(dict.fromkeys(nm.text for nm in names if not _name_found(nm, evid, support)))
     if figures_missing or names_missing:
         return _Lacking(figures=figures_missing, names=names_missing)
+    withheld = withheld_amenity(claims, evid) if meaning and support else None
+    if withheld is not None:
+        return _Lacking(conflicts=[ClaimConflict(
+            rule="record", detail=f"the claim says the data leaves out {withheld}; the record gives it")])
     if not meaning or is_lack_statement(claims):
         return None
     if support:
