@@ -174,6 +174,14 @@ def test_open_on_a_day_the_record_gives_no_hours() -> None:
     assert check("14113-llama-2-70b-chat", "The truck is open Tuesday and Sunday.", in_answer=False).verified
 
 
+def test_a_scope_after_words_of_its_own_is_no_reading_of_the_range() -> None:
+    # the annotated span "Monday through Sunday from 11am to 22pm, with extended hours on weekends": the record
+    # opens at 16:00 on Tuesday; "weekends" belongs to "extended hours", so the range is read for every day
+    claim = only_claim(check("14223-llama-2-7b-chat", "Their hours of operation are Monday through Sunday from 11am "
+                             "to 22pm, with extended hours on weekends."))
+    assert [c.rule for c in claim.conflicts] == ["hours"]
+
+
 def test_every_day_with_a_time_range_needs_hours_on_every_day() -> None:
     # the annotated span "open from 10:00 AM to 8:00 PM every day of the week": the record gives Sunday no hours
     claim = only_claim(check("14081-gpt-3.5-turbo-0613", "They are open from 10:00 AM to 8:00 PM every day of the "

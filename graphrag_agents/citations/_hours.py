@@ -42,6 +42,8 @@ _LIST_GAP = re.compile(r"[\s,&]*(?:(?:and|or)\b)?[\s,]*", re.IGNORECASE)
 _EXTENDED = re.compile(r"\b(?:extended|longer|later)\s+(?:opening\s+)?hours\b", re.IGNORECASE)
 _CLOSED = re.compile(rf"\bclosed\s+(?:on\s+)?({_DAY}|weekends?)(?![\w])", re.IGNORECASE)
 _MINUTES_PER_DAY = 24 * 60
+# "from 11am to 10pm, with extended hours on weekends": a scope after words of its own is no reading of the range
+_OTHER_STATEMENT = re.compile(r"\b(?:hours|extended|longer|later|earlier|shorter|closes|closed|opens)\b", re.IGNORECASE)
 # "The truck is open Monday and Thursday": the days right after "open" are days it opens
 _OPEN_WORD = re.compile(r"\b(?:open|opens|operates|operating)\b(?:\s+on\b)?", re.IGNORECASE)
 
@@ -202,7 +204,8 @@ def hours_finding(claim: str, hours: Hours | None) -> str | None:
         before = [j for j, s in enumerate(scopes) if previous_end <= s[0] and s[1] <= m.start()
                   and _words_between(claim, s[1], m.start()) <= _NEAR_WORDS]
         after = [j for j, s in enumerate(scopes) if m.end() <= s[0] and s[1] <= next_start
-                 and _words_between(claim, m.end(), s[0]) <= _NEAR_WORDS]
+                 and _words_between(claim, m.end(), s[0]) <= _NEAR_WORDS
+                 and _OTHER_STATEMENT.search(claim, m.end(), s[0]) is None]
         groups = [group for group in ([_run(scopes, claim, before[-1], -1)] if before else [])
                   + ([_run(scopes, claim, after[0], 1)] if after else [])]
         if not groups:
