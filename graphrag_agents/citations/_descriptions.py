@@ -57,6 +57,7 @@ _CLASSES = {
     "rude": "rude",
     # the menu and the food
     "authentic": "authentic traditional",
+    "loyal": "loyal regular regulars",
     "vegetarian": "vegetarian veggie vegan",
     "vegan": "vegan",
     "gluten": "gluten",
