@@ -201,6 +201,10 @@ def test_every_day_with_a_time_range_needs_hours_on_every_day() -> None:
     # the annotated span "burgers, sandwiches, salads, and entrees.": the reviews are about service and a closing
     ("14040-llama-2-13b-chat", "The menu features traditional American cuisine, including burgers, sandwiches, "
      "salads, and entrees.", ["burgers", "sandwiches", "salads", "entrees"]),
+    # the annotated span "loyal following among both locals and tourists": no review says loyal or regulars
+    ("14059-llama-2-7b-chat", "Despite being a small establishment, Savoy Cafe & Deli has gained a loyal following "
+     "among both locals and tourists, with many customers returning multiple times for its delicious food and "
+     "pleasant ambiance.", ["loyal"]),
 ])
 def test_a_description_neither_the_record_nor_a_review_gives(row: str, sentence: str, words: list[str]) -> None:
     claim = only_claim(check(row, sentence))
