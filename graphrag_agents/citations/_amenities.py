@@ -22,7 +22,7 @@ from ._lack import is_lack_statement
 from ._lemmas import evidence_keys, key_found, word_key
 from ._text import LETTERS
 
-__all__ = ["ABOUT_DATA", "AMENITIES", "mentioned_keys", "unstated_amenity", "withheld_amenity"]
+__all__ = ["AMENITIES", "mentioned_keys", "unstated_amenity", "withheld_amenity"]
 
 AMENITIES: dict[str, tuple[str, ...]] = {
     "wifi": ("wifi", "internet"),
@@ -49,7 +49,7 @@ _NAMED = re.compile(
 
 # A line about what the data leaves out ("no information on WiFi", "no specific music genre mentioned") states no
 # amenity; nor does the verb "catering to" ("catering to vegetarians").
-ABOUT_DATA = re.compile(r"\b(?:information|info|details?|mention\w*|specif\w*|listed|indicated|unknown|unclear)\b",
+_ABOUT_DATA = re.compile(r"\b(?:information|info|details?|mention\w*|specif\w*|listed|indicated|unknown|unclear)\b",
                          re.IGNORECASE)
 _VERB_USE = re.compile(r"catering\s+to\b", re.IGNORECASE)
 
@@ -81,7 +81,7 @@ def mentioned_keys(item: EvidenceIndex) -> tuple[frozenset[str], frozenset[str]]
 
 def unstated_amenity(claim: str, items: Sequence[EvidenceIndex]) -> str | None:
     """The first amenity ``claim`` names that no cited item mentions, when one of them is a business record."""
-    if not any(_is_record(item) for item in items) or ABOUT_DATA.search(claim) or is_lack_statement(claim):
+    if not any(_is_record(item) for item in items) or _ABOUT_DATA.search(claim) or is_lack_statement(claim):
         return None
     for m in _NAMED.finditer(claim):
         if _VERB_USE.match(claim, m.start()):

@@ -21,6 +21,7 @@ from functools import lru_cache
 
 from ._evidence import EvidenceIndex
 from ._lack import is_lack_statement
+from ._lemmas import split_compound
 from ._reviews import is_business_record, key_words_of
 from ._text import LETTERS, fold
 
@@ -99,7 +100,7 @@ def _mentions(item: EvidenceIndex) -> frozenset[str]:
     """The folded words ``item`` says: a record's values and its attributes given as true, not its other keys."""
     if not is_business_record(item):
         return item.words
-    true_keys = frozenset(w for a in item.attributes if a.value for w in (a.name.casefold(), *a.keys))
+    true_keys = frozenset(w.casefold() for a in item.attributes if a.value for w in (a.name, *split_compound(a.name)))
     return _record_mentions(item.text, item.words, true_keys)
 
 

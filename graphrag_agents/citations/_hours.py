@@ -3,9 +3,9 @@
 A business record gives its hours per day (``"hours": {"Monday": "17:30-23:0", ...}``, as in the Yelp records of
 RAGTruth's Data2txt task). An answer that says "open from 11:00 am to 9:00 pm from Tuesday to Sunday" may hold
 every figure of the record and still be wrong for some of those days; "it operates daily" or "seven days a week"
-is wrong when the record gives some day no hours, "open Monday and Thursday" when it gives one of them none;
-"closed on Mondays" when it gives Monday hours; "extended hours
-on weekends" when those days are open no longer than the others. This rule reads
+is wrong when the record gives some day no hours, "open Monday and Thursday" when it gives one of them none,
+"closed on Mondays" when it gives Monday hours, "extended hours on weekends" when those days are open no longer
+than the others. This rule reads
 a claim's day scopes ("Monday to Friday", "Mon-Fri", "weekdays", "weekends", "on Sundays", "daily") and time
 ranges ("11:00 AM to 9:00 PM", "17:00-21:00", "from 7am until noon"), pairs each range with the scope right
 before it or right after it, and reports a range that matches the record's hours for no such pairing. A time

@@ -126,7 +126,9 @@ def record_attributes(text: str) -> tuple[Attribute, ...]:
     return tuple(out)
 
 
-def record_finding(claim: str, attributes: tuple[Attribute, ...], reviewed: frozenset[str] = frozenset()) -> str | None:
+def record_finding(
+    claim: str, attributes: tuple[Attribute, ...], reviewed: frozenset[str] = frozenset(),
+) -> str | None:
     """What a clause of ``claim`` says against a yes/no attribute of the cited records, or None; an attribute the
     record gives as false is no conflict where a cited review says it (its words in ``reviewed``, folded)."""
     if not attributes:

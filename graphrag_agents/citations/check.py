@@ -84,8 +84,10 @@ _MAX_SUGGESTED_SENTENCES = 20
 _MEANING_CHARS = 2000
 # Endings of ordinary words, not names: a sentence-initial "Individuals" or "Politically" is no missing name.
 _INFLECTIONS = ("s", "es", "ed", "ing", "ly")
-# "Don't miss out", "Let's": a contraction opens an instruction or a clause, not a name
-_CONTRACTIONS = ("n't", "n’t", "'s", "’s", "'re", "'ll", "'ve")
+# "Don't miss out", "Let's": a contraction opens an instruction or a clause, not a name ("Denny's" is one)
+_CONTRACTIONS = ("n't", "n’t")
+_OPENERS = frozenset({"let's", "let’s", "here's", "here’s", "there's", "there’s", "it's", "it’s", "that's",
+                      "that’s", "what's", "what’s"})
 _FORMATS = frozenset({"json"})
 _ORDINARY_ENDINGS = ("ly", "ing", "ed", "ness", "tion", "tions", "als", "ity", "ment", "ments", "ous", "ive",
                      "ful", "less", "able", "ists", "ers", "ies")
@@ -210,8 +212,9 @@ def _claim(claims: str, evid: list[EvidenceIndex], meaning: bool, support: bool)
                       if len(names) >= 2 and together else None)
     if reversed_roles is not None:
         return _Lacking(conflicts=[ClaimConflict(rule="direction", detail=reversed_roles)])
-    reviewed = frozenset().union(*(e.words for e in evid if not is_business_record(e)))
-    against_record = record_finding(claims, tuple(a for e in evid for a in e.attributes), reviewed)
+    attributes = tuple(a for e in evid for a in e.attributes)
+    reviewed = frozenset().union(*(e.words for e in evid if not is_business_record(e))) if attributes else frozenset()
+    against_record = record_finding(claims, attributes, reviewed)
     if against_record is not None:
         return _Lacking(conflicts=[ClaimConflict(rule="record", detail=against_record)])
     amenity = unstated_amenity(claims, evid)
@@ -284,7 +287,8 @@ def known_names(claims: str, names: list[Name], evid: list[EvidenceIndex]) -> li
 
 
 def _ordinary(word: str, claims: str, name: Name, evid: list[EvidenceIndex]) -> bool:
-    if word in GLUE_WORDS or word in FUNCTION_WORDS or name.text.endswith(_CONTRACTIONS):
+    if (word in GLUE_WORDS or word in FUNCTION_WORDS or name.text.endswith(_CONTRACTIONS)
+            or name.text.casefold() in _OPENERS):
         return True
     if any(word in key_words(e) for e in evid):
         return True  # a record's key ("Outdoor" of OutdoorSeating) is an ordinary word
