@@ -20,6 +20,7 @@ from typing import Any
 from ._evidence import EvidenceIndex
 from ._lack import is_lack_statement
 from ._lemmas import evidence_keys, key_found, word_key
+from ._reviews import is_business_record
 from ._text import LETTERS
 
 __all__ = ["AMENITIES", "mentioned_keys", "unstated_amenity", "withheld_amenity"]
@@ -70,18 +71,16 @@ def _stated_keys(text: str) -> tuple[frozenset[str], frozenset[str]]:
     return evidence_keys(frozenset(LETTERS.findall(_NULL_KEY.sub(" ", text))))
 
 
-def _is_record(item: EvidenceIndex) -> bool:
-    return item.text.lstrip().startswith("{") and '"attributes"' in item.text
 
 
 def mentioned_keys(item: EvidenceIndex) -> tuple[frozenset[str], frozenset[str]]:
     """The word keys ``item`` mentions: a record's without its keys given as ``null``, a review's all."""
-    return _stated_keys(item.text) if _is_record(item) else item.keys
+    return _stated_keys(item.text) if is_business_record(item) else item.keys
 
 
 def unstated_amenity(claim: str, items: Sequence[EvidenceIndex]) -> str | None:
     """The first amenity ``claim`` names that no cited item mentions, when one of them is a business record."""
-    if not any(_is_record(item) for item in items) or _ABOUT_DATA.search(claim) or is_lack_statement(claim):
+    if not any(is_business_record(item) for item in items) or _ABOUT_DATA.search(claim) or is_lack_statement(claim):
         return None
     for m in _NAMED.finditer(claim):
         if _VERB_USE.match(claim, m.start()):
@@ -138,7 +137,7 @@ def withheld_amenity(claim: str, items: Sequence[EvidenceIndex]) -> str | None:
     cue = _LEFT_OUT.search(claim)
     if cue is None or _ABOUT_RECORD.search(claim) is None:
         return None
-    records = [item for item in items if _is_record(item)]
+    records = [item for item in items if is_business_record(item)]
     for m in _WITHHELD_NAMED.finditer(claim, cue.start()):
         if re.search(r"\bother\s+$", claim[:m.start()], re.IGNORECASE):
             continue  # "no information about other parking options": the record gave some

@@ -49,13 +49,14 @@ looking seeking those anyone alike whether
 # "a rating of 3.5 stars out of 5": the scale of a star rating is no figure of the record
 _RATING_SCALE = re.compile(r"\b(?:out\s+of|of)\s+(?:5|five)(?=\s+stars?\b|\s*[.,;)]|\s*$)", re.IGNORECASE)
 _KEY = re.compile(r'"([A-Za-z]+)"\s*:')
+_OBJECT_START = re.compile(r"\s*\{")
 
 _REVIEW_KEYS = frozenset(word_key(w) for w in REVIEW_WORDS)
 
 
 def is_business_record(item: EvidenceIndex) -> bool:
     """Whether ``item`` is a business record: a JSON object with ``attributes`` (as in RAGTruth's Data2txt)."""
-    return item.text.lstrip().startswith("{") and '"attributes"' in item.text
+    return _OBJECT_START.match(item.text) is not None and '"attributes"' in item.text
 
 
 def review_words(claim: str, items: Sequence[EvidenceIndex]) -> frozenset[str]:
