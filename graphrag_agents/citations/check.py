@@ -251,10 +251,12 @@ def _name_found(name: Name, evid: list[EvidenceIndex], support: bool) -> bool:
         return True
     if not support:
         return False
-    # a plural ("Sundays" for "Sunday", "Micheladas" for "Michelada"), a place's adjective ("Chinese" for China) and
-    # a title are the same name
+    # a plural ("Sundays" for "Sunday"; over a business record also the singular: "Restaurant" for the category
+    # "Restaurants", "Michelada" for a review's "Micheladas"), a place's adjective ("Chinese" for China) and a title
+    # are the same name
+    record = any(is_business_record(e) for e in evid)
     if all(w in TITLE_WORDS
-           or any(w in e.words or (w.endswith("s") and w[:-1] in e.words) or w + "s" in e.words
+           or any(w in e.words or (w.endswith("s") and w[:-1] in e.words) or (record and w + "s" in e.words)
                   or place_word_found(w, e.capitalised_words) for e in evid) for w in name.words):
         return True
     if all(w in _FORMATS for w in name.words) and any(is_business_record(e) for e in evid):
