@@ -57,6 +57,15 @@ def test_words_that_sum_up_reviews_are_no_unsupported_content() -> None:
     assert result.verified, result.unsupported
 
 
+def test_a_sentence_over_a_record_that_is_mostly_invented_is_unsupported() -> None:
+    # the same record: eight content words no review or record field says, none of them a review word
+    claim = only_claim(check("14031-llama-2-7b-chat", "The owners recently opened a second branch featuring karaoke "
+                             "nights, billiards tables, rooftop cocktails and weekly jazz performances.",
+                             in_answer=False))
+    assert [c.rule for c in claim.conflicts] == ["support"]
+    assert len(claim.unsupported_words) >= 8
+
+
 # ------------------------------------------------------------------ a record's yes/no attributes, in scope
 
 
@@ -101,7 +110,7 @@ def test_an_attribute_a_review_gives_is_no_conflict_with_the_record() -> None:
 
 
 def test_a_plural_subject_of_a_negated_verb_is_still_denied() -> None:
-    # the same record as above: street parking is true, so denying it with garage parking is a conflict
+    # the record of the clean answer above: street parking is true, so denying it with garage parking is a conflict
     claim = only_claim(check("14086-gpt-3.5-turbo-0613", "Street parking and garage parking are not available.",
                              in_answer=False))
     assert claim.conflicts[0].detail == "the claim denies street; the record gives it as true"
