@@ -3,8 +3,9 @@
 A business record gives its hours per day (``"hours": {"Monday": "17:30-23:0", ...}``, as in the Yelp records of
 RAGTruth's Data2txt task). An answer that says "open from 11:00 am to 9:00 pm from Tuesday to Sunday" may hold
 every figure of the record and still be wrong for some of those days; "it operates daily" or "seven days a week"
-is wrong when the record gives some day no hours; "closed on Mondays" when it gives Monday hours; "extended hours
-on weekends" when those days are open no longer than the others. This rule reads
+is wrong when the record gives some day no hours, "open Monday and Thursday" when it gives one of them none,
+"closed on Mondays" when it gives Monday hours, "extended hours on weekends" when those days are open no longer
+than the others. This rule reads
 a claim's day scopes ("Monday to Friday", "Mon-Fri", "weekdays", "weekends", "on Sundays", "daily") and time
 ranges ("11:00 AM to 9:00 PM", "17:00-21:00", "from 7am until noon"), pairs each range with the scope right
 before it or right after it, and reports a range that matches the record's hours for no such pairing. A time
@@ -41,6 +42,10 @@ _LIST_GAP = re.compile(r"[\s,&]*(?:(?:and|or)\b)?[\s,]*", re.IGNORECASE)
 _EXTENDED = re.compile(r"\b(?:extended|longer|later)\s+(?:opening\s+)?hours\b", re.IGNORECASE)
 _CLOSED = re.compile(rf"\bclosed\s+(?:on\s+)?({_DAY}|weekends?)(?![\w])", re.IGNORECASE)
 _MINUTES_PER_DAY = 24 * 60
+# "from 11am to 10pm, with extended hours on weekends": a scope after words of its own is no reading of the range
+_OTHER_STATEMENT = re.compile(r"\b(?:hours|extended|longer|later|earlier|shorter|closes|closed|opens)\b", re.IGNORECASE)
+# "The truck is open Monday and Thursday": the days right after "open" are days it opens
+_OPEN_WORD = re.compile(r"\b(?:open|opens|operates|operating)\b(?:\s+on\b)?", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -199,7 +204,8 @@ def hours_finding(claim: str, hours: Hours | None) -> str | None:
         before = [j for j, s in enumerate(scopes) if previous_end <= s[0] and s[1] <= m.start()
                   and _words_between(claim, s[1], m.start()) <= _NEAR_WORDS]
         after = [j for j, s in enumerate(scopes) if m.end() <= s[0] and s[1] <= next_start
-                 and _words_between(claim, m.end(), s[0]) <= _NEAR_WORDS]
+                 and _words_between(claim, m.end(), s[0]) <= _NEAR_WORDS
+                 and _OTHER_STATEMENT.search(claim, m.end(), s[0]) is None]
         groups = [group for group in ([_run(scopes, claim, before[-1], -1)] if before else [])
                   + ([_run(scopes, claim, after[0], 1)] if after else [])]
         if not groups:
@@ -222,7 +228,15 @@ def hours_finding(claim: str, hours: Hours | None) -> str | None:
             days = frozenset().union(*(s[2] for s in group))
             if not _longer(days, any(s[3] for s in group), hours):
                 return f"the claim says extended hours on {_say(days)}; the record's hours are no longer then"
-    if not ranges and _EVERY_DAY.search(claim):
+    for m in _OPEN_WORD.finditer(claim):
+        after = [j for j, s in enumerate(scopes) if m.end() <= s[0] and _words_between(claim, m.end(), s[0]) <= 1]
+        if after and not ranges:
+            group = _run(scopes, claim, after[0], 1)
+            days = frozenset().union(*(s[2] for s in group if not s[3]))
+            closed = days - set(hours.days) - hours.unknown
+            if closed:
+                return f"the claim says open on {_say(closed)}; the record gives no hours for it"
+    if _EVERY_DAY.search(claim):
         missing = frozenset(range(7)) - set(hours.days) - hours.unknown
         if missing:
             return f"the claim says open every day; the record gives no hours for {_say(missing)}"

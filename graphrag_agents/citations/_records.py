@@ -41,7 +41,17 @@ _LIST_ITEM_WORDS = 3
 # "outdoor seating is not available": a negated verb after the attribute, with no "and" / "but" between them
 _NEGATED_VERB = re.compile(
     r"\b(?:is|are|was|were|has|have|had|does|do)\s+not\b|\b(?:is|are|was|were|has|have|does|do)n['’]t\b", re.IGNORECASE)
-_JOINS = re.compile(r"\b(?:and|but|while|with|whereas|though|although)\b", re.IGNORECASE)
+_JOINS = re.compile(r"\b(?:and|but|while|with|whereas|though|although|that|which|who)\b", re.IGNORECASE)
+# "garage parking and valet services are not available": a plural verb after "and" has both as its subject
+_PLURAL_NEGATED = re.compile(r"\b(?:are|were|do|have)(?:\s+not\b|n['’]t\b)", re.IGNORECASE)
+# "the parking lot is not particularly scenic" says how it is, not that there is none
+_DEGREE = re.compile(r"\s+(?:particularly|very|too|so|that|as|overly|exactly|really|quite|always|the)\b",
+                     re.IGNORECASE)
+# "rather than trendy or upscale" denies what follows it, as "not" does
+_OTHER_CUE = re.compile(r"\b(?:rather\s+than|instead\s+of)\b", re.IGNORECASE)
+# "doesn't offer Wi-Fi and its parking options include street parking": a new subject ends the negation
+_NEW_SUBJECT = re.compile(r"\band\s+(?:its|it|their|they|the|there|this|he|she|we)\b", re.IGNORECASE)
+_CONJUNCTIONS = frozenset({"and", "or"})
 
 
 @dataclass(frozen=True)
@@ -116,8 +126,11 @@ def record_attributes(text: str) -> tuple[Attribute, ...]:
     return tuple(out)
 
 
-def record_finding(claim: str, attributes: tuple[Attribute, ...]) -> str | None:
-    """What a clause of ``claim`` says against a yes/no attribute of the cited records, or None."""
+def record_finding(
+    claim: str, attributes: tuple[Attribute, ...], reviewed: frozenset[str] = frozenset(),
+) -> str | None:
+    """What a clause of ``claim`` says against a yes/no attribute of the cited records, or None; an attribute the
+    record gives as false is no conflict where a cited review says it (its words in ``reviewed``, folded)."""
     if not attributes:
         return None
     said = {word_key(w) for w in LETTERS.findall(claim)}
@@ -125,28 +138,48 @@ def record_finding(claim: str, attributes: tuple[Attribute, ...]) -> str | None:
         carried = False  # the negation of the part before, carried into a list item
         for part in _PARTS.split(clause):
             words = [(m.start(), m.group()) for m in LETTERS.finditer(part)]
-            item = carried and len(words) <= _LIST_ITEM_WORDS
-            cue = negation_at(part)
-            for offset, word in words:
-                if fold(word) in _NEGATED_WORDS and (cue is None or offset < cue):
-                    cue = offset
+            item = carried and sum(fold(w) not in _CONJUNCTIONS for _, w in words) <= _LIST_ITEM_WORDS
+            cues = _cues(part) + [offset for offset, word in words if fold(word) in _NEGATED_WORDS]
             for attribute in attributes:
                 at = _named_at(attribute, words)
                 if at is None or (attribute.group is not None and attribute.group not in said):
                     continue
-                negated = item or (cue is not None and cue < at) or _negated_after(part, at)
-                if negated == attribute.value:
+                negated = (item or any(cue < at and _NEW_SUBJECT.search(part, cue, at) is None for cue in cues)
+                           or _negated_after(part, at))
+                if negated == attribute.value and not (attribute.value is False and _reviewed(attribute, reviewed)):
                     verb = "denies" if negated else "states"
                     return (f"the claim {verb} {attribute.name}; the record gives it as "
                             f"{str(attribute.value).lower()}")
-            carried = item or cue is not None
+            carried = item or bool(cues)
     return None
+
+
+def _reviewed(attribute: Attribute, reviewed: frozenset[str]) -> bool:
+    """Whether a review says the attribute ("upscale casual place", "a vacant parking lot")."""
+    if attribute.group is None and attribute.name.islower():
+        return attribute.name.casefold() in reviewed
+    return all(any(word_key(w) == k for w in reviewed) for k in attribute.keys)
+
+
+def _cues(part: str) -> list[int]:
+    """The offsets of every negation cue of ``part`` ("not", "no", "n't", "rather than", ...)."""
+    out = [m.start() for m in _OTHER_CUE.finditer(part)]
+    start = 0
+    while (found := negation_at(part[start:])) is not None:
+        out.append(start + found)
+        start += found + 1
+    return out
 
 
 def _negated_after(part: str, at: int) -> bool:
     """Whether the attribute named at ``at`` is the subject of a negated verb after it ("is not available")."""
     m = _NEGATED_VERB.search(part, at)
-    return m is not None and _JOINS.search(part, at, m.start()) is None
+    if m is None or _DEGREE.match(part, m.end()):
+        return False
+    join = _JOINS.search(part, at, m.start())
+    # "and" joins a plural subject ("garage parking and valet services are not available"), else a new verb
+    return join is None or (join.group().casefold() == "and" and _PLURAL_NEGATED.fullmatch(m.group()) is not None
+                            and _JOINS.search(part, join.end(), m.start()) is None)
 
 
 def _named_at(attribute: Attribute, words: list[tuple[int, str]]) -> int | None:

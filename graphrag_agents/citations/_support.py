@@ -53,7 +53,8 @@ daily day days week weekly seven weekday weekdays weekend weekends
 """Words about opening hours: a record that gives hours per day says them (its days are read by :mod:`._hours`)."""
 
 
-def unsupported_words(claim: str, skip: frozenset[str], items: Sequence[EvidenceIndex]) -> list[str]:
+def unsupported_words(claim: str, skip: frozenset[str], items: Sequence[EvidenceIndex], *,
+                      least: int = MIN_UNSUPPORTED, share: float = MAX_SHARE) -> list[str]:
     """The content words of ``claim`` that no item of ``items`` says in any form, when they are enough to
     make it unsupported (see the module docstring); else an empty list.
 
@@ -61,6 +62,8 @@ def unsupported_words(claim: str, skip: frozenset[str], items: Sequence[Evidence
         claim: The cited sentence (NFKC-normalised, no markers).
         skip: Folded words already checked by the literal rules (its names' words).
         items: The evidence it cites.
+        least: The fewest missing words that make it unsupported (:data:`MIN_UNSUPPORTED`).
+        share: The share of its content words they must exceed (:data:`MAX_SHARE`).
     """
     words: list[str] = []
     hours = any(item.hours is not None for item in items)
@@ -70,9 +73,9 @@ def unsupported_words(claim: str, skip: frozenset[str], items: Sequence[Evidence
                 or word.isupper() or (hours and folded in HOURS_WORDS)):
             continue
         words.append(word)
-    if len(words) < MIN_UNSUPPORTED:
+    if len(words) < least:
         return []
     missing = [w for w in dict.fromkeys(words) if not any(key_found(word_key(w), *item.keys) for item in items)]
-    if len(missing) >= MIN_UNSUPPORTED and len(missing) > MAX_SHARE * len(words):
+    if len(missing) >= least and len(missing) > share * len(words):
         return missing
     return []

@@ -17,9 +17,10 @@ Markdown code are not citations. Then, as the reference's "Evidence and citation
   whose meaning that evidence contradicts (``conflicts``): names and figures never stated together in one
   sentence (:mod:`._together`), a negation one side has and the other lacks (:mod:`._polarity`), an opposite
   word or another rank (:mod:`._opposites`), roles reversed (:mod:`._direction`), a record's yes/no attribute or
-  opening hours said otherwise (:mod:`._records`, :mod:`._hours`), content words no cited sentence says in any
-  form (:mod:`._support`, listed in ``unsupported_words``) or a count in words it does not give
-  (:mod:`._number_words`), or the verdict of the ``judge`` passed in. The
+  opening hours said otherwise (:mod:`._records`, :mod:`._hours`), or said to be left out (:mod:`._amenities`),
+  a description of a business that neither its record nor a cited review gives (:mod:`._descriptions`), content
+  words no cited sentence says in any form (:mod:`._support`, listed in ``unsupported_words``) or a count in
+  words it does not give (:mod:`._number_words`), or the verdict of the ``judge`` passed in. The
   evidence's ``source`` (its file path or document id) is not searched.
 * ``suggested``: for each uncited sentence (the first 20), up to three evidence numbers (newest first) that
   would support it if cited (:mod:`._suggest`); the check never adds a citation itself.
@@ -51,8 +52,9 @@ from ._acronyms import (
     same_spelling,
     spelled_initials,
 )
-from ._amenities import unstated_amenity
+from ._amenities import unstated_amenity, withheld_amenity
 from ._cache import IndexCache
+from ._descriptions import unstated_descriptions
 from ._direction import direction_finding
 from ._evidence import FUNCTION_WORDS, EvidenceIndex
 from ._figures import extract_figures, missing_figures
@@ -74,6 +76,14 @@ from ._prose import (
     to_24_hours,
 )
 from ._records import record_finding
+from ._reviews import (
+    RECORD_MAX_SHARE,
+    RECORD_MIN_UNSUPPORTED,
+    is_business_record,
+    key_words,
+    review_words,
+    without_rating_scale,
+)
 from ._sentences import split_sentences
 from ._suggest import Holders
 from ._support import GLUE_WORDS, unsupported_words
@@ -95,6 +105,11 @@ _MEANING_CHARS = 2000
 # Endings of ordinary words, not names: a sentence-initial "Individuals" or "Politically" is no missing name.
 _INFLECTIONS = ("s", "es", "ed", "ing", "ly")
 _OPENING_MARKS = "\"'([{*_“‘«<-–—•· \t"
+# "Don't miss out", "Let's": a contraction opens an instruction or a clause, not a name ("Denny's" is one)
+_CONTRACTIONS = ("n't", "n’t")
+_OPENERS = frozenset({"let's", "let’s", "here's", "here’s", "there's", "there’s", "it's", "it’s", "that's",
+                      "that’s", "what's", "what’s"})
+_FORMATS = frozenset({"json"})
 _ORDINARY_ENDINGS = ("ly", "ing", "ed", "ness", "tion", "tions", "als", "ity", "ment", "ments", "ous", "ive",
                      "ful", "less", "able", "ists", "ers", "ies")
 
@@ -194,7 +209,7 @@ def _claim(claims: str, evid: list[EvidenceIndex], meaning: bool, support: bool)
     names = extract_names(claims)
     if support:
         names = known_names(claims, names, evid)
-    figures_missing = missing_figures(to_24_hours(claims) if support else claims,
+    figures_missing = missing_figures(without_rating_scale(to_24_hours(claims), evid) if support else claims,
                                       [e.figures for e in evid], [e.runs for e in evid])
     defined = _defined_acronyms(claims, evid) if support else []
     names_missing = list(dict.fromkeys(nm.text for nm in names if not _name_found(nm, evid, support)
@@ -203,6 +218,10 @@ def _claim(claims: str, evid: list[EvidenceIndex], meaning: bool, support: bool)
         names, names_missing = [n for n in names if n.text != names_missing[0]], []
     if figures_missing or names_missing:
         return _Lacking(figures=figures_missing, names=names_missing)
+    withheld = withheld_amenity(claims, evid) if meaning and support else None
+    if withheld is not None:
+        return _Lacking(conflicts=[ClaimConflict(
+            rule="record", detail=f"the claim says the data leaves out {withheld}; the record gives it")])
     if not meaning or is_lack_statement(claims):
         return None
     # the support rule skips every name's words: the literal rule found each name (as an alias too)
@@ -220,7 +239,9 @@ def _claim(claims: str, evid: list[EvidenceIndex], meaning: bool, support: bool)
                       if len(names) >= 2 and together else None)
     if reversed_roles is not None:
         return _Lacking(conflicts=[ClaimConflict(rule="direction", detail=reversed_roles)])
-    against_record = record_finding(claims, tuple(a for e in evid for a in e.attributes))
+    attributes = tuple(a for e in evid for a in e.attributes)
+    reviewed = frozenset().union(*(e.words for e in evid if not is_business_record(e))) if attributes else frozenset()
+    against_record = record_finding(claims, attributes, reviewed)
     if against_record is not None:
         return _Lacking(conflicts=[ClaimConflict(rule="record", detail=against_record)])
     amenity = unstated_amenity(claims, evid)
@@ -228,6 +249,12 @@ def _claim(claims: str, evid: list[EvidenceIndex], meaning: bool, support: bool)
         return _Lacking(conflicts=[ClaimConflict(
             rule="record", detail=f"the claim names {amenity}; neither the record nor a cited review mentions it")],
             words=[amenity])
+    described = unstated_descriptions(claims, evid)
+    if described:
+        shown = ", ".join(f'"{w}"' for w in described)
+        return _Lacking(conflicts=[ClaimConflict(
+            rule="record", detail=f"the claim says {shown}; neither the record nor a cited review says so")],
+            words=described)
     against_hours = next((f for e in evid if (f := hours_finding(claims, e.hours)) is not None), None)
     if against_hours is not None:
         return _Lacking(conflicts=[ClaimConflict(rule="hours", detail=against_hours)])
@@ -236,7 +263,11 @@ def _claim(claims: str, evid: list[EvidenceIndex], meaning: bool, support: bool)
         shown = ", ".join(f'"{w}"' for w in counts)
         return _Lacking(conflicts=[ClaimConflict(rule="support", detail=f"no cited sentence gives {shown} (as "
                                                  "a word or in digits)")], words=counts)
-    words = unsupported_words(claims, checked_words, evid)
+    if any(is_business_record(e) for e in evid):
+        words = unsupported_words(claims, checked_words | review_words(claims, evid), evid,
+                                  least=RECORD_MIN_UNSUPPORTED, share=RECORD_MAX_SHARE)
+    else:
+        words = unsupported_words(claims, checked_words, evid)
     if words:
         shown = ", ".join(f'"{w}"' for w in words[:8])
         return _Lacking(conflicts=[ClaimConflict(rule="support", detail=f"no cited sentence says {shown}")],
@@ -252,10 +283,16 @@ def _name_found(name: Name, evid: list[EvidenceIndex], support: bool) -> bool:
         return True
     if not support:
         return False
-    # a plural ("Sundays" for "Sunday"), a place's adjective ("Chinese" for China) and a title are the same name
-    if all(w in TITLE_WORDS or any(w in e.words or (w.endswith("s") and w[:-1] in e.words)
-                                   or place_word_found(w, e.capitalised_words) for e in evid) for w in name.words):
+    # a plural ("Sundays" for "Sunday"; over a business record also the singular: "Restaurant" for the category
+    # "Restaurants", "Michelada" for a review's "Micheladas"), a place's adjective ("Chinese" for China) and a title
+    # are the same name
+    record = any(is_business_record(e) for e in evid)
+    if all(w in TITLE_WORDS
+           or any(w in e.words or (w.endswith("s") and w[:-1] in e.words) or (record and w + "s" in e.words)
+                  or place_word_found(w, e.capitalised_words) for e in evid) for w in name.words):
         return True
+    if all(w in _FORMATS for w in name.words) and any(is_business_record(e) for e in evid):
+        return True  # "the structured data in JSON format" names the record's format
     forms = name_forms(name.text)
     if any(forms & e.acronyms or _expands(name.text, e) for e in evid):
         return True
@@ -310,8 +347,11 @@ def known_names(claims: str, names: list[Name], evid: list[EvidenceIndex]) -> li
 
 
 def _ordinary(word: str, claims: str, name: Name, evid: list[EvidenceIndex]) -> bool:
-    if word in GLUE_WORDS or word in FUNCTION_WORDS:
+    if (word in GLUE_WORDS or word in FUNCTION_WORDS or name.text.endswith(_CONTRACTIONS)
+            or name.text.casefold() in _OPENERS):
         return True
+    if any(word in key_words(e) for e in evid):
+        return True  # a record's key ("Outdoor" of OutdoorSeating) is an ordinary word
     forms = {word, *(word[:-len(end)] for end in _INFLECTIONS if word.endswith(end) and len(word) > len(end) + 3)}
     if any(forms & e.lowercase_words for e in evid):
         return True
