@@ -42,6 +42,7 @@ from .models.embedder import Embedder, embedder_from_env
 from .models.onnx_minilm import OnnxMiniLMEmbedder
 from .retrieval.hits import RetrievalHits
 from .retrieval.retriever import retrieve
+from .retrieval.unembedded_facts import forget_rules
 from .store.graph import GraphStore
 from .store.schema import GraphMeta, check_embedder, ensure_schema, read_meta, wait_for_indexes, write_meta_field
 
@@ -296,8 +297,10 @@ class KnowledgeGraph:
                 (the others are found by name: ``exact_names``, the full-text half of ``fuzzy_names``); ``"all"``
                 every entity (the previous release's behaviour); ``"none"`` no entity. None (default): the rule of
                 the graph's last ``finalize``, ``"shared"`` for a graph finalized without one.
-            fact_vectors: ``"all"`` embeds every fact; ``"none"`` none (the ``facts`` path then finds nothing
-                and ``links`` walks its relations unordered). None (default): the graph's last rule, else ``"all"``.
+            fact_vectors: ``"all"`` embeds every fact; ``"none"`` none: the ``facts`` path then returns the facts
+                of the chunks nearest the question, and ``links`` orders relations by their chunk's vector
+                (:mod:`~graphrag_agents.retrieval.unembedded_facts`). None (default): the graph's last rule, else
+                ``"all"``.
 
         Returns the counts of what was merged and embedded, and the graph's status. The rules are remembered in
         the graph (later calls and ``status`` follow them), and a vector an entity already has is kept.
@@ -329,6 +332,7 @@ class KnowledgeGraph:
             self.meta = await ensure_schema(self.store, self.embedder.model_name, self.embedder.dimension)
             await write_meta_field(self.store, "entity_vectors", rules.entities)
             await write_meta_field(self.store, "fact_vectors", rules.facts)
+        forget_rules(self.store)
         await wait_for_indexes(self.store)
         return FinalizeReport(embedded=embedded, status=await self.status(), merged=merged,
                               seconds=time.perf_counter() - started, regrouped=regrouped, relabelled=relabelled,

@@ -6,6 +6,7 @@ restores the previous behaviour and is remembered; a graph built with every vect
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from graphrag_agents.ingest.records import (
@@ -108,15 +109,28 @@ async def test_a_graph_built_with_every_vector_still_serves_every_path(kg: Knowl
     assert [p.chunk_id for p in after.passages] == [p.chunk_id for p in before.passages]
 
 
-async def test_fact_vectors_none_embeds_no_fact_and_nothing_waits(kg: KnowledgeGraph) -> None:
+async def test_without_fact_vectors_facts_and_links_read_their_chunks_vectors(kg: KnowledgeGraph) -> None:
     await _build(kg)
+    await _write(kg, "audit", THREE, (ORLA, "Orla Quist"))
     report = await kg.finalize(progress=False, fact_vectors="none")
     assert report.embedded.facts == 0 and report.status.unembedded == 0
-    hits = await kg.retrieve("Who designed the glass bridge?", paths=["facts"], top_k=5)
-    assert hits.facts == []
-    assert (await kg.finalize(progress=False, fact_vectors="all")).embedded.facts == 1
-    hits = await kg.retrieve("Who designed the glass bridge?", paths=["facts"], top_k=5)
+    question = "Who designed the glass bridge?"
+    vector = kg.embedder.embed([question])[0]
+    chunks = dict(zip(["bridge", "audit"], kg.embedder.embed(["bridge\n" + ONE, "audit\n" + THREE]), strict=True))
+    similarity = {doc: float(vector @ v / (np.linalg.norm(vector) * np.linalg.norm(v))) for doc, v in chunks.items()}
+
+    hits = await kg.retrieve(question, paths=["facts"], top_k=5)  # the facts of the nearest chunks
+    assert [r.fact for r in hits.facts] == [ONE, THREE]
+    assert hits.facts[0].score == pytest.approx(similarity["bridge"], abs=1e-3)
+    hits = await kg.retrieve("Acme Corp: who designed the glass bridge?", paths=["links"], top_k=5)
+    assert [r.fact for r in hits.relations] == [ONE, THREE]  # ordered by their chunks' vectors
+    assert all(r.score > 0 for r in hits.relations)
+
+    assert (await kg.finalize(progress=False, fact_vectors="all")).embedded.facts == 2  # the option restores them
+    hits = await kg.retrieve(question, paths=["facts"], top_k=1)
     assert [r.fact for r in hits.facts] == [ONE]
+    assert hits.facts[0].score == pytest.approx(
+        float(vector @ kg.embedder.embed([ONE])[0]) / float(np.linalg.norm(vector)), abs=1e-2)
 
 
 async def test_a_rule_that_does_not_exist_names_the_ones_that_do(kg: KnowledgeGraph) -> None:

@@ -94,14 +94,19 @@ def fact_hit(row: Sequence[Any], score: float, path: str, hop: int = 0) -> Relat
 
 
 async def facts(store: GraphStore, vector: QueryVector, top_k: int,
-                document_ids: Sequence[str] | None = None) -> list[RelationHit]:
+                document_ids: Sequence[str] | None = None, question: str = "") -> list[RelationHit]:
     """The ``top_k`` facts (typed relations and co-mention facts) whose text is nearest to the question.
 
     Score: cosine similarity of the fact's embedding to the question's (FalkorDB returns the cosine
     *distance*; similarity = 1 - distance), in [0, 1] for the texts that occur in practice. With a
     ``document_ids`` filter, more neighbours are fetched (up to 200) and those without a chunk in the
-    documents dropped, since the vector index cannot filter while it searches.
+    documents dropped, since the vector index cannot filter while it searches. On a graph finalized with
+    ``fact_vectors="none"``, the facts of the chunks nearest the question instead (:mod:`.unembedded_facts`).
     """
+    from .unembedded_facts import fact_vectors_off, facts_by_passage  # it builds on this module
+
+    if await fact_vectors_off(store):
+        return await facts_by_passage(store, vector, top_k, question, document_ids)
     k = min(_MAX_POOL, top_k * 5) if document_ids else top_k
     params = {"k": int(k), "v": vector_param(vector), "docs": list(document_ids or []), "top": int(top_k)}
     indexed = await has_fact_index(store)
