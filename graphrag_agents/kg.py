@@ -18,6 +18,7 @@ from .ingest.dedupe import merge_label_votes, merge_unknown_duplicates
 from .ingest.embedding import (
     CHUNK_NEEDS_VECTOR,
     ENTITY_VECTORS,
+    FACT_VECTORS,
     EmbedCounts,
     EntityVectors,
     FactVectors,
@@ -297,10 +298,12 @@ class KnowledgeGraph:
                 (the others are found by name: ``exact_names``, the full-text half of ``fuzzy_names``); ``"all"``
                 every entity (the previous release's behaviour); ``"none"`` no entity. None (default): the rule of
                 the graph's last ``finalize``, ``"shared"`` for a graph finalized without one.
-            fact_vectors: ``"all"`` embeds every fact; ``"none"`` none: the ``facts`` path then returns the facts
-                of the chunks nearest the question, and ``links`` orders relations by their chunk's vector
+            fact_vectors: ``"typed"`` embeds typed relations' facts only, ``"all"`` every fact (the previous
+                release's behaviour), ``"none"`` none. A fact without a vector (by default the co-mention
+                sentences of the ``ner`` extractor) is found by the ``facts`` path among the facts of the chunks
+                nearest the question, and ordered by ``links`` by its chunk's vector
                 (:mod:`~graphrag_agents.retrieval.unembedded_facts`). None (default): the graph's last rule, else
-                ``"all"``.
+                ``"typed"``.
 
         Returns the counts of what was merged and embedded, and the graph's status. The rules are remembered in
         the graph (later calls and ``status`` follow them), and a vector an entity already has is kept.
@@ -308,7 +311,7 @@ class KnowledgeGraph:
         Raises:
             ValueError: a rule is not one of its values (the message lists them).
         """
-        VectorRules(entity_vectors or ENTITY_VECTORS, fact_vectors or "all").check()  # fails before any work
+        VectorRules(entity_vectors or ENTITY_VECTORS, fact_vectors or FACT_VECTORS).check()  # fails before any work
         started = time.perf_counter()
         await self.require_exists()
         stored = await self.vector_rules()
@@ -363,8 +366,10 @@ class KnowledgeGraph:
             entities = int(n)
         if rules.facts != "none":
             (typed,), = await q("MATCH ()-[r:RELATES]->() WHERE r.embedding IS NULL RETURN count(r)")
+            facts = int(typed)
+        if rules.facts == "all":
             (grouped,), = await q("MATCH (f:__Fact__) WHERE f.embedding IS NULL RETURN count(f)")
-            facts = int(typed) + int(grouped)
+            facts += int(grouped)
         return entities, facts
 
     async def retrieve(self, question: str, *, paths: Sequence[str] | None = None, top_k: int = 10,

@@ -133,9 +133,35 @@ async def test_without_fact_vectors_facts_and_links_read_their_chunks_vectors(kg
         float(vector @ kg.embedder.embed([ONE])[0]) / float(np.linalg.norm(vector)), abs=1e-2)
 
 
+async def test_a_co_mention_fact_gets_no_vector_by_default_and_is_found_through_its_chunk(
+        kg: KnowledgeGraph) -> None:
+    """The ner extractor's facts are sentences of their chunks: by default only typed relations' facts are
+    embedded, and the facts path finds the co-mention ones among the facts of the nearest chunks."""
+    await kg.ensure_schema()
+    for doc, text, eid, name in (("bridge", ONE, ZEPHYRINE, "Zephyrine Moreau"), ("audit", THREE, ORLA, "Orla Quist")):
+        chunk = ChunkRecord(id=f"{doc}#0", index=0, text=text)
+        await write_document(kg.store, DocumentBatch(
+            DocumentRecord(id=doc, title=doc, content_hash=doc), [chunk],
+            [EntityRecord(eid, "Person", name, "", [chunk.id]),
+             EntityRecord(ACME, "Organization", "Acme Corp", "", [chunk.id])],
+            [RelationRecord(eid, ACME, "RELATED_TO", text, chunk.id, grouped=True)]))
+    report = await kg.finalize(progress=False)
+    assert report.embedded.facts == 0 and report.status.unembedded == 0
+    (embedded,), = await kg.store.ro_query("MATCH (f:__Fact__) WHERE f.embedding IS NOT NULL RETURN count(f)")
+    assert embedded == 0
+    hits = await kg.retrieve("Who audited the accounts?", paths=["facts"], top_k=2)
+    assert [r.fact for r in hits.facts] == [THREE, ONE] and hits.facts[0].entities
+    hits = await kg.retrieve("Acme Corp: who audited the accounts?", paths=["links"], top_k=2)
+    assert [r.fact for r in hits.relations][:2] == [THREE, ONE] and all(r.score > 0 for r in hits.relations)
+
+    assert (await kg.finalize(progress=False, fact_vectors="all")).embedded.facts == 2  # the previous behaviour
+    hits = await kg.retrieve("Who audited the accounts?", paths=["facts"], top_k=1)
+    assert [r.fact for r in hits.facts] == [THREE]
+
+
 async def test_a_rule_that_does_not_exist_names_the_ones_that_do(kg: KnowledgeGraph) -> None:
     await _build(kg)
     with pytest.raises(ValueError, match="'shared'.*'all' or 'none'"):
         await kg.finalize(progress=False, entity_vectors="some")  # type: ignore[arg-type]
-    with pytest.raises(ValueError, match="'all' .* or 'none'"):
+    with pytest.raises(ValueError, match="'typed' .*'all' or 'none'"):
         await kg.finalize(progress=False, fact_vectors="lazy")  # type: ignore[arg-type]

@@ -18,6 +18,9 @@ Entity cards are embedded only for entities mentioned in two or more chunks (:da
 sets) are found by name through ``exact_names`` and the full-text half of ``fuzzy_names``, and their vectors bought
 no measurable recall (``docs/scale.md``, "What the entity and fact vectors buy the reader"). An entity that gains
 its second mention is embedded by the next ``finalize``; ``"all"`` embeds every entity as before, ``"none"`` none.
+Facts likewise: by default (``fact_vectors="typed"``) only typed relations' facts; a co-mention fact node (the
+``ner`` extractor's sentence) is a sentence of a chunk, and the ``facts`` and ``links`` paths find and order it
+through that chunk's vector (:mod:`~graphrag_agents.retrieval.unembedded_facts`).
 """
 
 from __future__ import annotations
@@ -33,8 +36,9 @@ from ..models.embedder import Embedder
 from ..store.graph import GraphStore
 from ..store.schema import drop_vector_index_statement
 
-__all__ = ["CHUNK_EMBED_FORMAT", "CHUNK_NEEDS_VECTOR", "ENTITY_VECTORS", "SHARED_MENTIONS", "EmbedCounts",
-           "EntityVectors", "FactVectors", "VectorRules", "chunk_embed_text", "embed_missing", "entity_needs_vector"]
+__all__ = ["CHUNK_EMBED_FORMAT", "CHUNK_NEEDS_VECTOR", "ENTITY_VECTORS", "FACT_VECTORS", "SHARED_MENTIONS",
+           "EmbedCounts", "EntityVectors", "FactVectors", "VectorRules", "chunk_embed_text", "embed_missing",
+           "entity_needs_vector"]
 
 _BATCH = 256
 _PROGRESS_SLICE = 32  # the offline embedder's own batch size
@@ -48,10 +52,14 @@ CHUNK_NEEDS_VECTOR = f"(c.embedding IS NULL OR coalesce(c.embed_format, 1) < {CH
 
 EntityVectors = Literal["shared", "all", "none"]
 """Which entity cards ``finalize`` embeds: those mentioned in :data:`SHARED_MENTIONS`+ chunks, all, or none."""
-FactVectors = Literal["all", "none"]
-"""Whether ``finalize`` embeds facts (typed relations' facts and co-mention fact nodes)."""
+FactVectors = Literal["typed", "all", "none"]
+"""Which facts ``finalize`` embeds: typed relations' facts only (a co-mention fact is a sentence of a chunk, found
+through that chunk's vector), every fact, or none."""
 ENTITY_VECTORS: EntityVectors = "shared"
 """The default rule for entity cards."""
+FACT_VECTORS: FactVectors = "typed"
+"""The default rule for facts."""
+_FACT_RULES = ("typed", "all", "none")
 SHARED_MENTIONS = 2
 """Chunks an entity must be mentioned in for the ``"shared"`` rule to embed its card."""
 
@@ -70,20 +78,21 @@ class VectorRules:
 
     entities: EntityVectors = ENTITY_VECTORS
     """Which entity cards get a vector."""
-    facts: FactVectors = "all"
-    """Whether facts get a vector."""
+    facts: FactVectors = FACT_VECTORS
+    """Which facts get a vector."""
 
     @classmethod
     def stored(cls, entities: Any, facts: Any) -> VectorRules:
         """The rules as the graph stores them; a value missing (a graph from an earlier version) is the default."""
         return cls(entities if entities in _ENTITY_RULES else ENTITY_VECTORS,
-                   facts if facts in ("all", "none") else "all")
+                   facts if facts in _FACT_RULES else FACT_VECTORS)
 
     def check(self) -> None:
         """Raise ``ValueError`` naming the fix when a rule is not one of its values."""
         entity_needs_vector(self.entities)
-        if self.facts not in ("all", "none"):
-            raise ValueError(f"fact_vectors={self.facts!r} is not a rule. Fix: use 'all' (the default) or 'none'.")
+        if self.facts not in _FACT_RULES:
+            raise ValueError(f"fact_vectors={self.facts!r} is not a rule. Fix: use one of 'typed' (typed relations' "
+                             "facts, the default), 'all' or 'none'.")
 
 
 def entity_needs_vector(rule: EntityVectors) -> str:
@@ -133,6 +142,8 @@ class _Target:
     """
     text: Callable[[Any], str] = _plain
     """The text to embed from a row's ``raw`` value."""
+    grouped: bool = False
+    """Co-mention fact nodes (embedded only under ``fact_vectors="all"``)."""
 
 
 _TARGETS = [
@@ -167,6 +178,7 @@ _TARGETS = [
         "MATCH (f:__Fact__) RETURN max(id(f))",
         "MATCH (f:__Fact__) WHERE id(f) >= $lo AND id(f) < $hi AND f.embedding IS NULL RETURN id(f), f.text",
         "UNWIND $rows AS r WITH r, r.k AS node MATCH (f:__Fact__) WHERE id(f) = node SET f.embedding = vecf32(r.v)",
+        grouped=True,
     ),
 ]
 
@@ -190,7 +202,7 @@ async def embed_missing(store: GraphStore, embedder: Embedder,
     await _upgrading_chunks(store)
     for target in _TARGETS:
         if (target.kind == "entities" and rules.entities == "none") or (
-                target.kind == "facts" and rules.facts == "none"):
+                target.kind == "facts" and (rules.facts == "none" or (target.grouped and rules.facts == "typed"))):
             continue
         if target.kind == "entities":
             target = replace(target, select=target.select.replace("{entities}", entity_needs_vector(rules.entities)))

@@ -30,7 +30,7 @@ from .facts import (
 )
 from .hits import RelationHit
 from .names import Anchor
-from .unembedded_facts import fact_similarity, fact_vectors_off
+from .unembedded_facts import Unembedded, fact_similarity, unembedded
 
 __all__ = ["HOP_DECAY", "MAX_HOPS", "hop_shares", "links", "links_cap"]
 
@@ -40,6 +40,7 @@ HOP_DECAY = 0.8
 FANOUT = 100
 """Relations read per entity per hop: a hub with 10,000 relations costs no more than one with 100."""
 _MAX_FRONTIER = 40
+_EMBEDDED = Unembedded()
 
 
 def links_cap(top_k: int) -> int:
@@ -79,12 +80,13 @@ def _fact_query(filtered: bool, by_chunk: bool = False) -> str:
 
 
 async def _hop(store: GraphStore, filtered: bool, indexed: bool, params: dict[str, Any],
-               decay: float, hop: int, by_chunk: bool = False) -> tuple[list[RelationHit], list[int], list[int]]:
+               decay: float, hop: int, by_chunk: Unembedded = _EMBEDDED) -> tuple[list[RelationHit], list[int],
+                                                                                  list[int]]:
     """One hop's relations and facts, best first, with the ids of the edges and fact nodes read."""
-    typed = store.ro_query(_query(filtered, by_chunk), params)
+    typed = store.ro_query(_query(filtered, by_chunk.typed), params)
     if indexed:
-        typed_rows, fact_rows = await asyncio.gather(typed,
-                                                     store.ro_query(_fact_query(filtered, by_chunk), params))
+        typed_rows, fact_rows = await asyncio.gather(
+            typed, store.ro_query(_fact_query(filtered, by_chunk.grouped), params))
     else:
         typed_rows, fact_rows = await typed, []
     found = [relation_hit(row, float(row[9]) * decay, "links", hop) for row in typed_rows]
@@ -97,8 +99,8 @@ async def links(store: GraphStore, vector: QueryVector, anchors: Sequence[Anchor
                 expand_hops: int = 1, document_ids: Sequence[str] | None = None) -> list[RelationHit]:
     """Relations up to ``expand_hops`` (1-5) hops from ``anchors``, best first, each with its ``hop``.
 
-    Score: cosine similarity of the relation's fact embedding to the question (on a graph finalized with
-    ``fact_vectors="none"``, of the embedding of the chunk it was read from), times ``0.8 ** (hop - 1)``.
+    Score: cosine similarity of the relation's fact embedding to the question (for a fact without one, of the
+    embedding of the chunk it was read from: :mod:`.unembedded_facts`), times ``0.8 ** (hop - 1)``.
     """
     hops = max(1, min(MAX_HOPS, int(expand_hops)))
     cap = links_cap(top_k)
@@ -112,7 +114,7 @@ async def links(store: GraphStore, vector: QueryVector, anchors: Sequence[Anchor
     carry = 0
     v = vector_param(vector)
     indexed = bool(frontier) and await has_fact_index(store)
-    by_chunk = bool(frontier) and await fact_vectors_off(store)
+    by_chunk = await unembedded(store) if frontier else _EMBEDDED
     for hop in range(1, hops + 1):
         if not frontier:
             break

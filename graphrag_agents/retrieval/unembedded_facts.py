@@ -1,15 +1,17 @@
-"""Facts without vectors (a graph finalized with ``fact_vectors="none"``): found and ordered through their chunks.
+"""Facts without vectors: found and ordered through the vectors of the chunks that state them.
 
-Such a graph has no fact vector to search or to order by, so
+``finalize`` embeds co-mention facts (``__Fact__`` nodes: a sentence of a chunk) only under
+``fact_vectors="all"``, and typed relations' facts unless ``fact_vectors="none"``. For a kind without vectors,
 
-* the ``facts`` path returns the facts stated in the chunks nearest the question (:func:`facts_by_passage`), each
-  scored by its chunk's cosine similarity to the question, ties broken by the share of the question's words the
-  fact holds;
+* the ``facts`` path returns the facts of that kind stated in the chunks nearest the question
+  (:func:`facts_by_passage`), each scored by its chunk's cosine similarity to the question, ties broken by the
+  share of the question's words the fact holds;
 * ``links`` orders the relations it walks by the cosine of the chunk each was read from
   (:func:`fact_similarity`), instead of its fact's.
 
-Whether a graph's facts have vectors is the ``fact_vectors`` rule its last ``finalize`` stored, read once per
-:data:`RULE_TTL_S` per store (a ``finalize`` in this process forgets it at once, see :func:`forget_rules`).
+Which kinds have vectors follows the ``fact_vectors`` rule the graph's last ``finalize`` stored (none stored: a
+graph finalized by an earlier version, every fact embedded), read once per :data:`RULE_TTL_S` per store (a
+``finalize`` in this process forgets it at once, see :func:`forget_rules`).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import asyncio
 import time
 import weakref
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from ..store.graph import GraphStore
 from ._cypher import QueryVector, cosine, vector_param
@@ -25,24 +28,35 @@ from .facts import FACT_RETURN, RELATION_RETURN, fact_hit, fact_members, relatio
 from .fulltext import query_terms
 from .hits import RelationHit
 
-__all__ = ["RULE_TTL_S", "fact_similarity", "fact_vectors_off", "facts_by_passage", "forget_rules"]
+__all__ = ["RULE_TTL_S", "Unembedded", "fact_similarity", "facts_by_passage", "forget_rules", "unembedded"]
 
 RULE_TTL_S = 10.0
 """How long a store's ``fact_vectors`` rule is trusted before it is read again."""
 _PER_CHUNK = 5  # facts read per chunk (a chunk rarely states more that matter)
 
-_rules: weakref.WeakKeyDictionary[GraphStore, tuple[float, bool]] = weakref.WeakKeyDictionary()
+@dataclass(frozen=True)
+class Unembedded:
+    """Which kinds of fact a graph holds without vectors."""
+
+    typed: bool = False
+    """Typed relations' facts (``RELATES`` edges): under ``fact_vectors="none"``."""
+    grouped: bool = False
+    """Co-mention facts (``__Fact__`` nodes): under ``"typed"`` (the default) and ``"none"``."""
 
 
-async def fact_vectors_off(store: GraphStore) -> bool:
-    """Whether the graph's last ``finalize`` left its facts without vectors (``fact_vectors="none"``)."""
+_rules: weakref.WeakKeyDictionary[GraphStore, tuple[float, Unembedded]] = weakref.WeakKeyDictionary()
+
+
+async def unembedded(store: GraphStore) -> Unembedded:
+    """Which kinds of fact the graph's last ``finalize`` left without vectors."""
     seen = _rules.get(store)
     if seen is not None and time.monotonic() - seen[0] < RULE_TTL_S:
         return seen[1]
     rows = await store.ro_query("MATCH (m:__Meta__ {key: 'graph'}) RETURN m.fact_vectors LIMIT 1")
-    off = bool(rows) and rows[0][0] == "none"
-    _rules[store] = (time.monotonic(), off)
-    return off
+    rule = rows[0][0] if rows else None
+    found = Unembedded(typed=rule == "none", grouped=rule in ("typed", "none"))
+    _rules[store] = (time.monotonic(), found)
+    return found
 
 
 def forget_rules(store: GraphStore) -> None:
@@ -61,25 +75,33 @@ def fact_similarity(var: str, by_chunk: bool) -> tuple[str, str]:
 
 
 async def facts_by_passage(store: GraphStore, vector: QueryVector, top_k: int, question: str,
-                           document_ids: Sequence[str] | None = None) -> list[RelationHit]:
-    """The ``top_k`` facts stated in the chunks nearest the question, best first (see the module docstring)."""
+                           document_ids: Sequence[str] | None = None, *, typed: bool = True,
+                           grouped: bool = True) -> list[RelationHit]:
+    """The ``top_k`` facts (typed relations when ``typed``, co-mention facts when ``grouped``) stated in the chunks
+    nearest the question, best first (see the module docstring)."""
     k = max(top_k, 10) * (3 if document_ids else 1)
     params = {"k": int(k), "v": vector_param(vector), "docs": list(document_ids or []),
               "pool": int(top_k * _PER_CHUNK)}
     chunks = ("CALL db.idx.vector.queryNodes('Chunk', 'embedding', $k, vecf32($v)) YIELD node, score "
               "WITH node AS c, 1 - score AS sim " + ("WHERE c.document_id IN $docs " if document_ids else "")
               + "MATCH (e:__Entity__)-[:MENTIONED_IN]->(c) ")
-    typed = store.ro_query(
-        chunks + "MATCH (e)-[r:RELATES]->(:__Entity__) WHERE c.id IN r.chunk_ids "
-        "WITH r, max(sim) AS score ORDER BY score DESC LIMIT $pool "
-        f"WITH r, score, startNode(r) AS a, endNode(r) AS b RETURN {RELATION_RETURN}, score", params)
-    grouped = store.ro_query(
-        chunks + "MATCH (e)-[:IN_FACT]->(f:__Fact__) WHERE c.id IN f.chunk_ids "
-        "WITH f, max(sim) AS score ORDER BY score DESC LIMIT $pool "
-        + fact_members("score") + f"RETURN {FACT_RETURN}, score", params)
-    typed_rows, fact_rows = await asyncio.gather(typed, grouped)
-    hits = [relation_hit(row, float(row[9]), "facts") for row in typed_rows]
-    hits += [fact_hit(row, float(row[5]), "facts") for row in fact_rows]
+    queries = []
+    if typed:
+        queries.append(store.ro_query(
+            chunks + "MATCH (e)-[r:RELATES]->(:__Entity__) WHERE c.id IN r.chunk_ids "
+            "WITH r, max(sim) AS score ORDER BY score DESC LIMIT $pool "
+            f"WITH r, score, startNode(r) AS a, endNode(r) AS b RETURN {RELATION_RETURN}, score", params))
+    if grouped:
+        queries.append(store.ro_query(
+            chunks + "MATCH (e)-[:IN_FACT]->(f:__Fact__) WHERE c.id IN f.chunk_ids "
+            "WITH f, max(sim) AS score ORDER BY score DESC LIMIT $pool "
+            + fact_members("score") + f"RETURN {FACT_RETURN}, score", params))
+    results = await asyncio.gather(*queries)
+    hits: list[RelationHit] = []
+    for rows in results:
+        for row in rows:
+            hits.append(fact_hit(row, float(row[5]), "facts") if len(row) == 6
+                        else relation_hit(row, float(row[9]), "facts"))
     asked = set(query_terms(question))
 
     def covered(hit: RelationHit) -> float:
