@@ -16,7 +16,8 @@ finalized in a fresh child process, so each rule's time, CPU and peak memory are
 * then every question is retrieved from that graph (all paths, ``top_k`` 10): recall@5 / recall@10 of the
   passages' documents, and, rendered at the default ``to_llm_text`` budget (4,400 characters), the read recall
   and answer read of ``benchmarks/evidence_budget_bench.py``, with the share of questions whose text shows an
-  entity card or a fact.
+  entity card or a fact, and the p50 latency of ``retrieve`` (all paths, then the ``facts`` path alone) on the
+  graph (sequential, on whatever else the machine runs: compare the ratios of one run).
 
 Ratios are against the first rule (``all:all``, the previous release), measured in the same run. ``--questions N``
 keeps the first N questions and only their own paragraphs (a reduced corpus) for a quick run. A rule already
@@ -127,8 +128,15 @@ async def _ingested(kg: KnowledgeGraph, corpus: list[Paragraph], marker: Path) -
 
 async def _quality(kg: KnowledgeGraph, questions: list[Question]) -> dict[str, float]:
     rows: list[dict[str, float]] = []
+    for q in questions[:5]:  # warm the embedder and the server's caches
+        await kg.retrieve(q.question, top_k=10)
     for q in questions:
+        started = time.perf_counter()
         hits = await kg.retrieve(q.question, top_k=10)
+        took = time.perf_counter() - started
+        started = time.perf_counter()
+        await kg.retrieve(q.question, top_k=10, paths=["facts"])
+        facts_took = time.perf_counter() - started
         docs = [p.document_id for p in hits.passages]
         gold = list(q.supporting_paragraph_ids)
         result = number_retrieval(EvidenceLedger(), hits)
@@ -138,13 +146,17 @@ async def _quality(kg: KnowledgeGraph, questions: list[Question]) -> dict[str, f
         row["r10"] = sum(g in docs[:10] for g in gold) / len(gold) if gold else 0.0
         row["shows_entity"] = float("\nEntities:\n" in text)
         row["shows_fact"] = float("\nFacts:\n" in text or "\nRelated facts:\n" in text)
+        row["ms"], row["facts_ms"] = took * 1000, facts_took * 1000
         rows.append(row)
 
     def mean(key: str) -> float:
         values = [r[key] for r in rows if key in r]
         return statistics.fmean(values) if values else float("nan")
 
-    return {k: mean(k) for k in ("r5", "r10", "read_recall", "answer_read", "shows_entity", "shows_fact")}
+    found = {k: mean(k) for k in ("r5", "r10", "read_recall", "answer_read", "shows_entity", "shows_fact")}
+    for key in ("ms", "facts_ms"):  # p50 latency
+        found[key] = statistics.median(r[key] for r in rows)
+    return found
 
 
 async def run_set(name: str, args: argparse.Namespace) -> None:
@@ -195,14 +207,14 @@ def _table(results: list[tuple[str, dict[str, Any]]]) -> None:
 
     print("\n| entity:fact vectors | vectors (chunks / entities / facts) | finalize s | client CPU s | server CPU s "
           "| client peak RSS MiB | server memory added MiB | graph MiB | R@5 / R@10 | read recall | answer read "
-          "| shows entities / facts |")
-    print("| - | - | - | - | - | - | - | - | - | - | - | - |")
+          "| shows entities / facts | retrieve p50 ms (facts path alone) |")
+    print("| - | - | - | - | - | - | - | - | - | - | - | - | - |")
     for rule, c in results:
         print(f"| {rule} | {c['chunks']:,} / {c['entities']:,} / {c['facts']:,} | {ratio(c, 'wall')} "
               f"| {ratio(c, 'cpu')} | {ratio(c, 'server_cpu')} | {ratio(c, 'rss_peak')} | {ratio(c, 'added_mib')} "
               f"| {ratio(c, 'graph_mib')} "
               f"| {c['r5']:.3f} / {c['r10']:.3f} | {c['read_recall']:.3f} | {c['answer_read']:.3f} "
-              f"| {c['shows_entity']:.3f} / {c['shows_fact']:.3f} |")
+              f"| {c['shows_entity']:.3f} / {c['shows_fact']:.3f} | {ratio(c, 'ms')} ({ratio(c, 'facts_ms')}) |")
 
 
 async def main() -> None:
