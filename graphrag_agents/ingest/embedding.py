@@ -14,7 +14,7 @@ the text alone, no ``embed_format``) keep answering with their old vectors, and 
 re-embeds them with the header: that is the upgrade.
 
 Entity cards are embedded only for entities mentioned in two or more chunks (:data:`SHARED_MENTIONS`, the
-``"shared"`` rule of :data:`EntityVectors`, the default): the rest (about 82% of the entities on the evaluation
+``"shared"`` rule of :data:`EntityVectors`, the default): the rest (over 80% of the entities on the evaluation
 sets) are found by name through ``exact_names`` and the full-text half of ``fuzzy_names``, and their vectors bought
 no measurable recall (``docs/scale.md``, "What the entity and fact vectors buy the reader"). An entity that gains
 its second mention is embedded by the next ``finalize``; ``"all"`` embeds every entity as before, ``"none"`` none.
