@@ -298,12 +298,12 @@ class KnowledgeGraph:
                 (the others are found by name: ``exact_names``, the full-text half of ``fuzzy_names``); ``"all"``
                 every entity (the previous release's behaviour); ``"none"`` no entity. None (default): the rule of
                 the graph's last ``finalize``, ``"shared"`` for a graph finalized without one.
-            fact_vectors: ``"typed"`` embeds typed relations' facts only, ``"all"`` every fact (the previous
-                release's behaviour), ``"none"`` none. A fact without a vector (by default the co-mention
-                sentences of the ``ner`` extractor) is found by the ``facts`` path among the facts of the chunks
-                nearest the question, and ordered by ``links`` by its chunk's vector
+            fact_vectors: ``"all"`` embeds every fact, ``"typed"`` typed relations' facts only (not the
+                co-mention sentences of the ``ner`` extractor: half the CPU, a slower ``retrieve``), ``"none"``
+                none. A fact without a vector is found by the ``facts`` path among the facts of the chunks nearest
+                the question, and ordered by ``links`` by its chunk's vector
                 (:mod:`~graphrag_agents.retrieval.unembedded_facts`). None (default): the graph's last rule, else
-                ``"typed"``.
+                ``"all"``.
 
         Returns the counts of what was merged and embedded, and the graph's status. The rules are remembered in
         the graph (later calls and ``status`` follow them), and a vector an entity already has is kept.

@@ -133,10 +133,10 @@ async def test_without_fact_vectors_facts_and_links_read_their_chunks_vectors(kg
         float(vector @ kg.embedder.embed([ONE])[0]) / float(np.linalg.norm(vector)), abs=1e-2)
 
 
-async def test_a_co_mention_fact_gets_no_vector_by_default_and_is_found_through_its_chunk(
+async def test_a_co_mention_fact_without_a_vector_is_found_through_its_chunk(
         kg: KnowledgeGraph) -> None:
-    """The ner extractor's facts are sentences of their chunks: by default only typed relations' facts are
-    embedded, and the facts path finds the co-mention ones among the facts of the nearest chunks."""
+    """The ner extractor's facts are sentences of their chunks: under fact_vectors="typed" only typed relations'
+    facts are embedded, and the facts path finds the co-mention ones among the facts of the nearest chunks."""
     await kg.ensure_schema()
     for doc, text, eid, name in (("bridge", ONE, ZEPHYRINE, "Zephyrine Moreau"), ("audit", THREE, ORLA, "Orla Quist")):
         chunk = ChunkRecord(id=f"{doc}#0", index=0, text=text)
@@ -145,7 +145,7 @@ async def test_a_co_mention_fact_gets_no_vector_by_default_and_is_found_through_
             [EntityRecord(eid, "Person", name, "", [chunk.id]),
              EntityRecord(ACME, "Organization", "Acme Corp", "", [chunk.id])],
             [RelationRecord(eid, ACME, "RELATED_TO", text, chunk.id, grouped=True)]))
-    report = await kg.finalize(progress=False)
+    report = await kg.finalize(progress=False, fact_vectors="typed")
     assert report.embedded.facts == 0 and report.status.unembedded == 0
     (embedded,), = await kg.store.ro_query("MATCH (f:__Fact__) WHERE f.embedding IS NOT NULL RETURN count(f)")
     assert embedded == 0
@@ -163,5 +163,5 @@ async def test_a_rule_that_does_not_exist_names_the_ones_that_do(kg: KnowledgeGr
     await _build(kg)
     with pytest.raises(ValueError, match="'shared'.*'all' or 'none'"):
         await kg.finalize(progress=False, entity_vectors="some")  # type: ignore[arg-type]
-    with pytest.raises(ValueError, match="'typed' .*'all' or 'none'"):
+    with pytest.raises(ValueError, match="'typed' .*'all' \\(the default\\) or 'none'"):
         await kg.finalize(progress=False, fact_vectors="lazy")  # type: ignore[arg-type]

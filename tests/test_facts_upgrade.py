@@ -80,7 +80,7 @@ async def test_a_graph_of_the_previous_version_answers_then_finalize_upgrades_it
 
         report = await kg.finalize()
         assert report.regrouped == 6  # the ner document's edges; the llm one's typed relation stays an edge
-        assert report.embedded.facts == 0  # the sentence is found through its chunk (fact_vectors="typed")
+        assert report.embedded.facts == 1
         assert await kg.store.ro_query("MATCH ()-[r:RELATES]->() RETURN r.fact") == [[TYPED]]
         rows = await kg.store.ro_query(
             "MATCH (e:__Entity__)-[:IN_FACT]->(f:__Fact__) RETURN f.text, f.chunk_ids, collect(e.name)")

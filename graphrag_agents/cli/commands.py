@@ -272,9 +272,8 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, Handler]]:
                         "found by name), all (the previous release), none; default: the graph's last rule, else "
                         "shared")
     p.add_argument("--fact-vectors", choices=["typed", "all", "none"], default=None,
-                   help="which facts get a vector: typed (typed relations' facts; co-mention sentences are found "
-                        "through their chunks), all (the previous release), none; default: the graph's last rule, "
-                        "else typed")
+                   help="which facts get a vector: all, typed (typed relations' facts; co-mention sentences are "
+                        "found through their chunks), none; default: the graph's last rule, else all")
     p = command("ingest", _ingest, "add .txt .md .markdown .rst .pdf files (unchanged ones are skipped)")
     p.add_argument("paths", nargs="+", metavar="PATH", help="files, or folders with --recursive")
     p.add_argument("--recursive", "-r", action="store_true", help="ingest the supported files under folders")

@@ -18,9 +18,10 @@ Entity cards are embedded only for entities mentioned in two or more chunks (:da
 sets) are found by name through ``exact_names`` and the full-text half of ``fuzzy_names``, and their vectors bought
 no measurable recall (``docs/scale.md``, "What the entity and fact vectors buy the reader"). An entity that gains
 its second mention is embedded by the next ``finalize``; ``"all"`` embeds every entity as before, ``"none"`` none.
-Facts likewise: by default (``fact_vectors="typed"``) only typed relations' facts; a co-mention fact node (the
-``ner`` extractor's sentence) is a sentence of a chunk, and the ``facts`` and ``links`` paths find and order it
-through that chunk's vector (:mod:`~graphrag_agents.retrieval.unembedded_facts`).
+Every fact is embedded by default; ``fact_vectors="typed"`` embeds typed relations' facts only (a co-mention fact
+node, the ``ner`` extractor's sentence, is a sentence of a chunk, and the ``facts`` and ``links`` paths then find
+and order it through that chunk's vector: :mod:`~graphrag_agents.retrieval.unembedded_facts`), at half the
+``finalize`` CPU but a slower ``retrieve`` (``docs/scale.md``).
 """
 
 from __future__ import annotations
@@ -57,7 +58,7 @@ FactVectors = Literal["typed", "all", "none"]
 through that chunk's vector), every fact, or none."""
 ENTITY_VECTORS: EntityVectors = "shared"
 """The default rule for entity cards."""
-FACT_VECTORS: FactVectors = "typed"
+FACT_VECTORS: FactVectors = "all"
 """The default rule for facts."""
 _FACT_RULES = ("typed", "all", "none")
 SHARED_MENTIONS = 2
@@ -92,7 +93,7 @@ class VectorRules:
         entity_needs_vector(self.entities)
         if self.facts not in _FACT_RULES:
             raise ValueError(f"fact_vectors={self.facts!r} is not a rule. Fix: use one of 'typed' (typed relations' "
-                             "facts, the default), 'all' or 'none'.")
+                             "facts), 'all' (the default) or 'none'.")
 
 
 def entity_needs_vector(rule: EntityVectors) -> str:

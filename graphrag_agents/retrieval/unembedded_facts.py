@@ -44,7 +44,7 @@ class Unembedded:
     typed: bool = False
     """Typed relations' facts (``RELATES`` edges): under ``fact_vectors="none"``."""
     grouped: bool = False
-    """Co-mention facts (``__Fact__`` nodes): under ``"typed"`` (the default) and ``"none"``."""
+    """Co-mention facts (``__Fact__`` nodes): under ``"typed"`` and ``"none"``."""
 
 
 _rules: weakref.WeakKeyDictionary[GraphStore, tuple[float, Unembedded]] = weakref.WeakKeyDictionary()
