@@ -15,7 +15,17 @@ from typing import Any
 from ._keys import normalise_key, path_key_problem
 from .errors import ConfigurationError, GraphLoading, GraphNotFound
 from .ingest.dedupe import merge_label_votes, merge_unknown_duplicates
-from .ingest.embedding import CHUNK_NEEDS_VECTOR, EmbedCounts, embed_missing
+from .ingest.embedding import (
+    CHUNK_NEEDS_VECTOR,
+    ENTITY_VECTORS,
+    FACT_VECTORS,
+    EmbedCounts,
+    EntityVectors,
+    FactVectors,
+    VectorRules,
+    embed_missing,
+    entity_needs_vector,
+)
 from .ingest.extract_ner import NerExtractor
 from .ingest.key_upgrade import upgrade_document_keys
 from .ingest.ontology import EntityType, Ontology, OntologyChanges, RelationType
@@ -33,8 +43,9 @@ from .models.embedder import Embedder, embedder_from_env
 from .models.onnx_minilm import OnnxMiniLMEmbedder
 from .retrieval.hits import RetrievalHits
 from .retrieval.retriever import retrieve
+from .retrieval.unembedded_facts import forget_rules
 from .store.graph import GraphStore
-from .store.schema import GraphMeta, check_embedder, ensure_schema, read_meta, wait_for_indexes
+from .store.schema import GraphMeta, check_embedder, ensure_schema, read_meta, wait_for_indexes, write_meta_field
 
 __all__ = ["FinalizeReport", "GraphStatus", "KnowledgeGraph"]
 
@@ -277,13 +288,34 @@ class KnowledgeGraph:
                 ontology, _ = await merge_ontology(self.store, DEFAULT_ONTOLOGY)
             return ontology
 
-    async def finalize(self, progress: bool | None = None) -> FinalizeReport:
+    async def finalize(self, progress: bool | None = None, *, entity_vectors: EntityVectors | None = None,
+                       fact_vectors: FactVectors | None = None) -> FinalizeReport:
         """Deduplicate, embed what has no vector yet (chunks, entities, facts), build indexes, and wait for them.
 
-        Returns the counts of what was merged and embedded, and the graph's status.
+        Args:
+            progress: progress bars on stderr (None: when it is a terminal).
+            entity_vectors: which entity cards get a vector: ``"shared"`` those mentioned in two or more chunks
+                (the others are found by name: ``exact_names``, the full-text half of ``fuzzy_names``); ``"all"``
+                every entity (the previous release's behaviour); ``"none"`` no entity. None (default): the rule of
+                the graph's last ``finalize``, ``"shared"`` for a graph finalized without one.
+            fact_vectors: ``"all"`` embeds every fact, ``"typed"`` typed relations' facts only (not the
+                co-mention sentences of the ``ner`` extractor: half the CPU, a slower ``retrieve``), ``"none"``
+                none. A fact without a vector is found by the ``facts`` path among the facts of the chunks nearest
+                the question, and ordered by ``links`` by its chunk's vector
+                (:mod:`~graphrag_agents.retrieval.unembedded_facts`). None (default): the graph's last rule, else
+                ``"all"``.
+
+        Returns the counts of what was merged and embedded, and the graph's status. The rules are remembered in
+        the graph (later calls and ``status`` follow them), and a vector an entity already has is kept.
+
+        Raises:
+            ValueError: a rule is not one of its values (the message lists them).
         """
+        VectorRules(entity_vectors or ENTITY_VECTORS, fact_vectors or FACT_VECTORS).check()  # fails before any work
         started = time.perf_counter()
         await self.require_exists()
+        stored = await self.vector_rules()
+        rules = VectorRules(entity_vectors or stored.entities, fact_vectors or stored.facts)
         async with self.lock.exclusive(), self.store.write_lock():
             rekeyed = await upgrade_document_keys(self.store)
             merged = await merge_unknown_duplicates(self.store)
@@ -291,27 +323,54 @@ class KnowledgeGraph:
             ontology = await load_ontology(self.store)
             relabelled = await merge_label_votes(self.store, [e.label for e in ontology.entities])
         # The counts only size the progress bars: without bars, embed_missing's own walk is the only pass.
-        missing = await self._missing_vectors() if want_progress(progress) else {}
+        missing = await self._missing_vectors(rules) if want_progress(progress) else {}
         with Progress(sum(missing.values()) > 0) as bars:
             for kind, total in missing.items():
                 bars.add(kind, f"Embedding {kind}", total=total)
             embedded = await embed_missing(self.store, self.embedder,
-                                           lambda kind, done: bars.update(kind, completed=done))
+                                           lambda kind, done: bars.update(kind, completed=done),
+                                           rules)
         # Created here too, not only at the first write, so a dropped index is rebuilt.
         async with self.store.write_lock():
             self.meta = await ensure_schema(self.store, self.embedder.model_name, self.embedder.dimension)
+            await write_meta_field(self.store, "entity_vectors", rules.entities)
+            await write_meta_field(self.store, "fact_vectors", rules.facts)
+        forget_rules(self.store)
         await wait_for_indexes(self.store)
         return FinalizeReport(embedded=embedded, status=await self.status(), merged=merged,
                               seconds=time.perf_counter() - started, regrouped=regrouped, relabelled=relabelled,
                               rekeyed=rekeyed)
 
-    async def _missing_vectors(self) -> dict[str, int]:
+    async def vector_rules(self) -> VectorRules:
+        """The ``entity_vectors`` / ``fact_vectors`` rules of the last ``finalize`` (the defaults before any, or
+        for a graph finalized by a version without them)."""
+        rows = await self.store.ro_query(
+            "MATCH (m:__Meta__ {key: 'graph'}) RETURN m.entity_vectors, m.fact_vectors LIMIT 1")
+        return VectorRules.stored(*rows[0]) if rows else VectorRules()
+
+    async def _missing_vectors(self, rules: VectorRules | None = None) -> dict[str, int]:
+        """What ``finalize`` under ``rules`` (default: the graph's) would embed, per kind."""
+        rules = rules or await self.vector_rules()
+        (chunks,), = await self.store.ro_query(f"MATCH (c:Chunk) WHERE {CHUNK_NEEDS_VECTOR} RETURN count(c)")
+        entities, facts = await self._waiting(rules, stale=True)
+        return {"chunks": int(chunks), "entities": entities, "facts": facts}
+
+    async def _waiting(self, rules: VectorRules, *, stale: bool) -> tuple[int, int]:
+        """Entities and facts that ``finalize`` under ``rules`` would embed: those without a vector (and, when
+        ``stale``, the entities whose card changed since)."""
         q = self.store.ro_query
-        (chunks,), = await q(f"MATCH (c:Chunk) WHERE {CHUNK_NEEDS_VECTOR} RETURN count(c)")
-        (entities,), = await q("MATCH (e:__Entity__) WHERE e.embedding IS NULL OR e.stale = true RETURN count(e)")
-        (facts,), = await q("MATCH ()-[r:RELATES]->() WHERE r.embedding IS NULL RETURN count(r)")
-        (grouped,), = await q("MATCH (f:__Fact__) WHERE f.embedding IS NULL RETURN count(f)")
-        return {"chunks": int(chunks), "entities": int(entities), "facts": int(facts) + int(grouped)}
+        entities = facts = 0
+        if rules.entities != "none":
+            fresh = "" if stale else "e.embedding IS NULL AND "
+            (n,), = await q(f"MATCH (e:__Entity__) WHERE {fresh}{entity_needs_vector(rules.entities)} RETURN count(e)")
+            entities = int(n)
+        if rules.facts != "none":
+            (typed,), = await q("MATCH ()-[r:RELATES]->() WHERE r.embedding IS NULL RETURN count(r)")
+            facts = int(typed)
+        if rules.facts == "all":
+            (grouped,), = await q("MATCH (f:__Fact__) WHERE f.embedding IS NULL RETURN count(f)")
+            facts += int(grouped)
+        return entities, facts
 
     async def retrieve(self, question: str, *, paths: Sequence[str] | None = None, top_k: int = 10,
                        expand_hops: int = 1, document_ids: Sequence[str] | None = None) -> RetrievalHits:
@@ -355,15 +414,14 @@ class KnowledgeGraph:
         types: dict[str, int] = {}
         for kind, n in [*typed, *grouped]:
             types[str(kind)] = types.get(str(kind), 0) + int(n)
-        (missing_e,), = await q("MATCH (e:__Entity__) WHERE e.embedding IS NULL RETURN count(e)")
-        (missing_r,), = await q("MATCH ()-[r:RELATES]->() WHERE r.embedding IS NULL RETURN count(r)")
-        (missing_f,), = await q("MATCH (f:__Fact__) WHERE f.embedding IS NULL RETURN count(f)")
+        # Only what the graph's rules would embed waits for finalize (an entity in one chunk does not, by default).
+        missing_entities, missing_facts = await self._waiting(await self.vector_rules(), stale=False)
         return GraphStatus(
             graph=self.name, documents=int(docs), chunks=int(chunks),
             entities=sum(int(n) for _, n in labels), relations=sum(types.values()),
             entity_labels={str(k): int(n) for k, n in labels},
             relation_types=dict(sorted(types.items(), key=lambda kv: -kv[1])),
-            unembedded=int(unembedded_chunks or 0) + int(missing_e) + int(missing_r) + int(missing_f),
+            unembedded=int(unembedded_chunks or 0) + missing_entities + missing_facts,
             embed_model=self.meta.embed_model, embed_dim=self.meta.embed_dim,
         )
 

@@ -20,7 +20,7 @@ async def _count(kg: KnowledgeGraph, query: str) -> int:
 
 async def test_a_sentence_naming_four_entities_is_one_fact_one_vector_one_item(kg: KnowledgeGraph) -> None:
     await kg.ingest(text=TEXT, document_id="vanhook", plan=NER)
-    report = await kg.finalize()
+    report = await kg.finalize(fact_vectors="all")
     # six entity pairs, one stored fact and one vector (today's writer stored six edges with six vectors)
     assert await _count(kg, "MATCH ()-[r:RELATES]->() RETURN count(r)") == 0
     assert await _count(kg, "MATCH (f:__Fact__) RETURN count(f)") == 1

@@ -209,15 +209,16 @@ async def test_finalize_walks_id_windows_and_sets_each_vector_on_its_own_item(
     import numpy as np
 
     from graphrag_agents.ingest import embedding
+    from graphrag_agents.ingest.embedding import VectorRules
 
     monkeypatch.setattr(embedding, "_ID_WINDOW", 3)
     monkeypatch.setattr(embedding, "_BATCH", 2)
     await kg.ingest(text="Ada Lovelace met Charles Babbage in London. Mary Somerville knew Ada Lovelace.",
                     document_id="a", plan=NER)
     await kg.ingest(text="Charles Babbage designed the Analytical Engine in London.", document_id="b", plan=NER)
-    missing = await kg._missing_vectors()
+    missing = await kg._missing_vectors(VectorRules("all", "all"))
     assert all(missing.values()), missing
-    report = await kg.finalize(progress=False)
+    report = await kg.finalize(progress=False, entity_vectors="all", fact_vectors="all")
     assert (report.embedded.chunks, report.embedded.entities, report.embedded.facts) == (
         missing["chunks"], missing["entities"], missing["facts"])
     assert report.status.unembedded == 0

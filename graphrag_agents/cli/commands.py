@@ -56,7 +56,8 @@ async def _status(args: argparse.Namespace) -> int:
 
 async def _finalize(args: argparse.Namespace) -> int:
     async with interrupt.watched(_open(args)) as kg:
-        report = await kg.finalize(progress=False if args.quiet else None)
+        report = await kg.finalize(progress=False if args.quiet else None, entity_vectors=args.entity_vectors,
+                                   fact_vectors=args.fact_vectors)
         e = report.embedded
         # Both rules remove entities; naming only the first printed "merged 0" while the count fell by 21.
         print(f"merged {report.merged + report.relabelled} duplicate entities ({report.merged} Unknown into the "
@@ -266,6 +267,13 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, Handler]]:
                                              "relation types, or declare more (--entity, --relation, --json)"))
     p = command("finalize", _finalize, "deduplicate, embed and index everything ingested")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bars")
+    p.add_argument("--entity-vectors", choices=["shared", "all", "none"], default=None,
+                   help="which entity cards get a vector: shared (entities mentioned in 2+ chunks; the others are "
+                        "found by name), all (the previous release), none; default: the graph's last rule, else "
+                        "shared")
+    p.add_argument("--fact-vectors", choices=["typed", "all", "none"], default=None,
+                   help="which facts get a vector: all, typed (typed relations' facts; co-mention sentences are "
+                        "found through their chunks), none; default: the graph's last rule, else all")
     p = command("ingest", _ingest, "add .txt .md .markdown .rst .pdf files (unchanged ones are skipped)")
     p.add_argument("paths", nargs="+", metavar="PATH", help="files, or folders with --recursive")
     p.add_argument("--recursive", "-r", action="store_true", help="ingest the supported files under folders")

@@ -12,13 +12,23 @@ when it has one, above the text), because a paragraph rarely repeats the name it
 how it was made in ``embed_format`` (:data:`CHUNK_EMBED_FORMAT`). Chunks embedded by an earlier version (from
 the text alone, no ``embed_format``) keep answering with their old vectors, and the next ``finalize``
 re-embeds them with the header: that is the upgrade.
+
+Entity cards are embedded only for entities mentioned in two or more chunks (:data:`SHARED_MENTIONS`, the
+``"shared"`` rule of :data:`EntityVectors`, the default): the rest (over 80% of the entities on the evaluation
+sets) are found by name through ``exact_names`` and the full-text half of ``fuzzy_names``, and their vectors bought
+no measurable recall (``docs/scale.md``, "What the entity and fact vectors buy the reader"). An entity that gains
+its second mention is embedded by the next ``finalize``; ``"all"`` embeds every entity as before, ``"none"`` none.
+Every fact is embedded by default; ``fact_vectors="typed"`` embeds typed relations' facts only (a co-mention fact
+node, the ``ner`` extractor's sentence, is a sentence of a chunk, and the ``facts`` and ``links`` paths then find
+and order it through that chunk's vector: :mod:`~graphrag_agents.retrieval.unembedded_facts`), at half the
+``finalize`` CPU but a slower ``retrieve`` (``docs/scale.md``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, replace
+from typing import Any, Literal
 
 import numpy as np
 import numpy.typing as npt
@@ -27,7 +37,9 @@ from ..models.embedder import Embedder
 from ..store.graph import GraphStore
 from ..store.schema import drop_vector_index_statement
 
-__all__ = ["CHUNK_EMBED_FORMAT", "CHUNK_NEEDS_VECTOR", "EmbedCounts", "chunk_embed_text", "embed_missing"]
+__all__ = ["CHUNK_EMBED_FORMAT", "CHUNK_NEEDS_VECTOR", "ENTITY_VECTORS", "FACT_VECTORS", "SHARED_MENTIONS",
+           "EmbedCounts", "EntityVectors", "FactVectors", "VectorRules", "chunk_embed_text", "embed_missing",
+           "entity_needs_vector"]
 
 _BATCH = 256
 _PROGRESS_SLICE = 32  # the offline embedder's own batch size
@@ -38,6 +50,62 @@ CHUNK_EMBED_FORMAT = 2
 """How chunk vectors are made: 2 = :func:`chunk_embed_text` (header + text); absent = text alone (before)."""
 CHUNK_NEEDS_VECTOR = f"(c.embedding IS NULL OR coalesce(c.embed_format, 1) < {CHUNK_EMBED_FORMAT})"
 """Cypher condition on chunk ``c``: no vector yet, or one made the old way (``finalize`` re-embeds it)."""
+
+EntityVectors = Literal["shared", "all", "none"]
+"""Which entity cards ``finalize`` embeds: those mentioned in :data:`SHARED_MENTIONS`+ chunks, all, or none."""
+FactVectors = Literal["typed", "all", "none"]
+"""Which facts ``finalize`` embeds: typed relations' facts only (a co-mention fact is a sentence of a chunk, found
+through that chunk's vector), every fact, or none."""
+ENTITY_VECTORS: EntityVectors = "shared"
+"""The default rule for entity cards."""
+FACT_VECTORS: FactVectors = "all"
+"""The default rule for facts."""
+_FACT_RULES = ("typed", "all", "none")
+SHARED_MENTIONS = 2
+"""Chunks an entity must be mentioned in for the ``"shared"`` rule to embed its card."""
+
+_ENTITY_RULES: dict[str, str] = {
+    "all": "(e.embedding IS NULL OR e.stale = true)",
+    # A vector an entity already has is kept current, whatever its mentions (a graph built with "all").
+    "shared": f"((e.embedding IS NULL AND outdegree(e, 'MENTIONED_IN') >= {SHARED_MENTIONS}) "
+              "OR (e.embedding IS NOT NULL AND e.stale = true))",
+    "none": "false",
+}
+
+
+@dataclass(frozen=True)
+class VectorRules:
+    """What ``finalize`` embeds besides chunks (remembered in the graph's metadata node)."""
+
+    entities: EntityVectors = ENTITY_VECTORS
+    """Which entity cards get a vector."""
+    facts: FactVectors = FACT_VECTORS
+    """Which facts get a vector."""
+
+    @classmethod
+    def stored(cls, entities: Any, facts: Any) -> VectorRules:
+        """The rules as the graph stores them; a value missing (a graph from an earlier version) is the default."""
+        return cls(entities if entities in _ENTITY_RULES else ENTITY_VECTORS,
+                   facts if facts in _FACT_RULES else FACT_VECTORS)
+
+    def check(self) -> None:
+        """Raise ``ValueError`` naming the fix when a rule is not one of its values."""
+        entity_needs_vector(self.entities)
+        if self.facts not in _FACT_RULES:
+            raise ValueError(f"fact_vectors={self.facts!r} is not a rule. Fix: use one of 'typed' (typed relations' "
+                             "facts), 'all' (the default) or 'none'.")
+
+
+def entity_needs_vector(rule: EntityVectors) -> str:
+    """Cypher condition on entity ``e``: ``finalize`` under ``rule`` would (re-)embed its card.
+
+    Raises:
+        ValueError: ``rule`` is not one of :data:`EntityVectors`.
+    """
+    if rule not in _ENTITY_RULES:
+        raise ValueError(f"entity_vectors={rule!r} is not a rule. Fix: use one of 'shared' (entities mentioned in "
+                         f"{SHARED_MENTIONS}+ chunks, the default), 'all' or 'none'.")
+    return _ENTITY_RULES[rule]
 
 
 def chunk_embed_text(title: str | None, heading: str | None, text: str) -> str:
@@ -75,6 +143,8 @@ class _Target:
     """
     text: Callable[[Any], str] = _plain
     """The text to embed from a row's ``raw`` value."""
+    grouped: bool = False
+    """Co-mention fact nodes (embedded only under ``fact_vectors="all"``)."""
 
 
 _TARGETS = [
@@ -91,7 +161,7 @@ _TARGETS = [
     _Target(
         "entities",
         "MATCH (e:__Entity__) RETURN max(id(e))",
-        "MATCH (e:__Entity__) WHERE id(e) >= $lo AND id(e) < $hi AND (e.embedding IS NULL OR e.stale = true) "
+        "MATCH (e:__Entity__) WHERE id(e) >= $lo AND id(e) < $hi AND {entities} "
         "RETURN id(e), e.name + CASE WHEN e.description = '' THEN '' ELSE ': ' + e.description END",
         "UNWIND $rows AS r WITH r, r.k AS node MATCH (e:__Entity__) WHERE id(e) = node "
         "SET e.embedding = vecf32(r.v), e.stale = false",
@@ -109,6 +179,7 @@ _TARGETS = [
         "MATCH (f:__Fact__) RETURN max(id(f))",
         "MATCH (f:__Fact__) WHERE id(f) >= $lo AND id(f) < $hi AND f.embedding IS NULL RETURN id(f), f.text",
         "UNWIND $rows AS r WITH r, r.k AS node MATCH (f:__Fact__) WHERE id(f) = node SET f.embedding = vecf32(r.v)",
+        grouped=True,
     ),
 ]
 
@@ -123,11 +194,19 @@ class EmbedCounts:
 
 
 async def embed_missing(store: GraphStore, embedder: Embedder,
-                        progress: Callable[[str, int], None] | None = None) -> EmbedCounts:
-    """Embed every chunk, entity and fact that lacks a vector; ``progress(kind, done)`` after each batch."""
+                        progress: Callable[[str, int], None] | None = None,
+                        rules: VectorRules = VectorRules()) -> EmbedCounts:
+    """Embed every chunk, and the entities and facts ``rules`` ask for, that lacks a vector;
+    ``progress(kind, done)`` after each batch."""
+    rules.check()
     counts = EmbedCounts()
     await _upgrading_chunks(store)
     for target in _TARGETS:
+        if (target.kind == "entities" and rules.entities == "none") or (
+                target.kind == "facts" and (rules.facts == "none" or (target.grouped and rules.facts == "typed"))):
+            continue
+        if target.kind == "entities":
+            target = replace(target, select=target.select.replace("{entities}", entity_needs_vector(rules.entities)))
         # Typed relations and co-mention fact nodes both count as facts.
         writer = _BatchWriter(store, embedder, target, progress, done=getattr(counts, target.kind))
         lo, max_id = 0, await _max_id(store, target)

@@ -94,35 +94,55 @@ def fact_hit(row: Sequence[Any], score: float, path: str, hop: int = 0) -> Relat
 
 
 async def facts(store: GraphStore, vector: QueryVector, top_k: int,
-                document_ids: Sequence[str] | None = None) -> list[RelationHit]:
+                document_ids: Sequence[str] | None = None, question: str = "") -> list[RelationHit]:
     """The ``top_k`` facts (typed relations and co-mention facts) whose text is nearest to the question.
 
     Score: cosine similarity of the fact's embedding to the question's (FalkorDB returns the cosine
     *distance*; similarity = 1 - distance), in [0, 1] for the texts that occur in practice. With a
     ``document_ids`` filter, more neighbours are fetched (up to 200) and those without a chunk in the
-    documents dropped, since the vector index cannot filter while it searches.
+    documents dropped, since the vector index cannot filter while it searches. A kind of fact the graph holds
+    without vectors (co-mention facts, by default) is found among the facts of the chunks nearest the question
+    instead, scored by their chunk's similarity (:mod:`.unembedded_facts`).
     """
+    from .unembedded_facts import facts_by_passage, unembedded  # it builds on this module
+
+    missing = await unembedded(store)
+    if missing.typed or missing.grouped:
+        found = [facts_by_passage(store, vector, top_k, question, document_ids, typed=missing.typed,
+                                  grouped=missing.grouped)]
+        if not missing.typed:
+            found.append(_typed_facts(store, vector, top_k, document_ids))
+        hits = [h for part in await asyncio.gather(*found) for h in part]
+        hits.sort(key=lambda h: -h.score)  # stable: facts of one chunk keep their order
+        return hits[:top_k]
     k = min(_MAX_POOL, top_k * 5) if document_ids else top_k
     params = {"k": int(k), "v": vector_param(vector), "docs": list(document_ids or []), "top": int(top_k)}
     indexed = await has_fact_index(store)
-    typed = store.ro_query(
-        "CALL db.idx.vector.queryRelationships('RELATES', 'embedding', $k, vecf32($v)) "
-        "YIELD relationship, score WITH relationship AS r, score "
-        + (DOC_FILTER if document_ids else "")
-        + f"WITH r, score, startNode(r) AS a, endNode(r) AS b RETURN {RELATION_RETURN}, score "
-        "ORDER BY score ASC LIMIT $top",
-        params,
-    )
+    typed = _typed_facts(store, vector, top_k, document_ids)
     if not indexed:
-        return [relation_hit(row, 1.0 - float(row[9]), "facts") for row in await typed]
+        return await typed
     grouped = store.ro_query(
         "CALL db.idx.vector.queryNodes('__Fact__', 'embedding', $k, vecf32($v)) YIELD node, score "
         "WITH node AS f, score " + (FACT_DOC_FILTER if document_ids else "") + fact_members("score")
         + f"RETURN {FACT_RETURN}, score ORDER BY score ASC LIMIT $top",
         params,
     )
-    typed_rows, fact_rows = await asyncio.gather(typed, grouped)
-    hits = [relation_hit(row, 1.0 - float(row[9]), "facts") for row in typed_rows]
+    hits, fact_rows = await asyncio.gather(typed, grouped)
     hits += [fact_hit(row, 1.0 - float(row[5]), "facts") for row in fact_rows]
     hits.sort(key=lambda h: -h.score)
     return hits[:top_k]
+
+
+async def _typed_facts(store: GraphStore, vector: QueryVector, top_k: int,
+                       document_ids: Sequence[str] | None) -> list[RelationHit]:
+    """The typed relations whose fact vectors are nearest to the question."""
+    k = min(_MAX_POOL, top_k * 5) if document_ids else top_k
+    rows = await store.ro_query(
+        "CALL db.idx.vector.queryRelationships('RELATES', 'embedding', $k, vecf32($v)) "
+        "YIELD relationship, score WITH relationship AS r, score "
+        + (DOC_FILTER if document_ids else "")
+        + f"WITH r, score, startNode(r) AS a, endNode(r) AS b RETURN {RELATION_RETURN}, score "
+        "ORDER BY score ASC LIMIT $top",
+        {"k": int(k), "v": vector_param(vector), "docs": list(document_ids or []), "top": int(top_k)},
+    )
+    return [relation_hit(row, 1.0 - float(row[9]), "facts") for row in rows]

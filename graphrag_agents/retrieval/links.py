@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..store.graph import GraphStore
-from ._cypher import QueryVector, cosine, vector_param
+from ._cypher import QueryVector, vector_param
 from .facts import (
     DOC_FILTER,
     FACT_DOC_FILTER,
@@ -30,6 +30,7 @@ from .facts import (
 )
 from .hits import RelationHit
 from .names import Anchor
+from .unembedded_facts import Unembedded, fact_similarity, unembedded
 
 __all__ = ["HOP_DECAY", "MAX_HOPS", "hop_shares", "links", "links_cap"]
 
@@ -39,6 +40,7 @@ HOP_DECAY = 0.8
 FANOUT = 100
 """Relations read per entity per hop: a hub with 10,000 relations costs no more than one with 100."""
 _MAX_FRONTIER = 40
+_EMBEDDED = Unembedded()
 
 
 def links_cap(top_k: int) -> int:
@@ -51,36 +53,40 @@ def hop_shares(cap: int, hops: int) -> list[int]:
     return [cap // hops + (1 if i < cap % hops else 0) for i in range(hops)]
 
 
-def _query(filtered: bool) -> str:
+def _query(filtered: bool, by_chunk: bool = False) -> str:
     doc_filter = DOC_FILTER if filtered else ""
+    clause, sim = fact_similarity("r", by_chunk)
     return (
         "UNWIND $frontier AS fid MATCH (e:__Entity__ {id: fid}) "
         "CALL { WITH e MATCH (e)-[r:RELATES]-(:__Entity__) WHERE NOT id(r) IN $seen RETURN r LIMIT $fanout } "
-        "WITH DISTINCT r " + doc_filter
+        "WITH DISTINCT r " + doc_filter + clause
         + "WITH r, startNode(r) AS a, endNode(r) AS b, "
-        f"{cosine('r')} AS sim "
+        f"{sim} AS sim "
         f"RETURN {RELATION_RETURN}, sim, id(r) ORDER BY sim DESC LIMIT $limit"
     )
 
 
-def _fact_query(filtered: bool) -> str:
+def _fact_query(filtered: bool, by_chunk: bool = False) -> str:
     doc_filter = FACT_DOC_FILTER if filtered else ""
+    clause, sim = fact_similarity("f", by_chunk)
     return (
         "UNWIND $frontier AS fid MATCH (e:__Entity__ {id: fid}) "
         "CALL { WITH e MATCH (e)-[:IN_FACT]->(f:__Fact__) WHERE NOT id(f) IN $seen_facts RETURN f LIMIT $fanout } "
-        "WITH DISTINCT f " + doc_filter
-        + f"WITH f, {cosine('f')} AS sim ORDER BY sim DESC LIMIT $limit "
+        "WITH DISTINCT f " + doc_filter + clause
+        + f"WITH f, {sim} AS sim ORDER BY sim DESC LIMIT $limit "
         + fact_members("sim")
         + f"RETURN {FACT_RETURN}, sim, id(f) ORDER BY sim DESC"
     )
 
 
 async def _hop(store: GraphStore, filtered: bool, indexed: bool, params: dict[str, Any],
-               decay: float, hop: int) -> tuple[list[RelationHit], list[int], list[int]]:
+               decay: float, hop: int, by_chunk: Unembedded = _EMBEDDED) -> tuple[list[RelationHit], list[int],
+                                                                                  list[int]]:
     """One hop's relations and facts, best first, with the ids of the edges and fact nodes read."""
-    typed = store.ro_query(_query(filtered), params)
+    typed = store.ro_query(_query(filtered, by_chunk.typed), params)
     if indexed:
-        typed_rows, fact_rows = await asyncio.gather(typed, store.ro_query(_fact_query(filtered), params))
+        typed_rows, fact_rows = await asyncio.gather(
+            typed, store.ro_query(_fact_query(filtered, by_chunk.grouped), params))
     else:
         typed_rows, fact_rows = await typed, []
     found = [relation_hit(row, float(row[9]) * decay, "links", hop) for row in typed_rows]
@@ -93,7 +99,8 @@ async def links(store: GraphStore, vector: QueryVector, anchors: Sequence[Anchor
                 expand_hops: int = 1, document_ids: Sequence[str] | None = None) -> list[RelationHit]:
     """Relations up to ``expand_hops`` (1-5) hops from ``anchors``, best first, each with its ``hop``.
 
-    Score: cosine similarity of the relation's fact embedding to the question, times ``0.8 ** (hop - 1)``.
+    Score: cosine similarity of the relation's fact embedding to the question (for a fact without one, of the
+    embedding of the chunk it was read from: :mod:`.unembedded_facts`), times ``0.8 ** (hop - 1)``.
     """
     hops = max(1, min(MAX_HOPS, int(expand_hops)))
     cap = links_cap(top_k)
@@ -107,6 +114,7 @@ async def links(store: GraphStore, vector: QueryVector, anchors: Sequence[Anchor
     carry = 0
     v = vector_param(vector)
     indexed = bool(frontier) and await has_fact_index(store)
+    by_chunk = await unembedded(store) if frontier else _EMBEDDED
     for hop in range(1, hops + 1):
         if not frontier:
             break
@@ -114,7 +122,7 @@ async def links(store: GraphStore, vector: QueryVector, anchors: Sequence[Anchor
         found, edges, nodes = await _hop(store, bool(document_ids), indexed, {
             "frontier": frontier, "seen": seen, "seen_facts": seen_facts, "fanout": FANOUT, "v": v,
             "docs": list(document_ids or []), "limit": cap,
-        }, HOP_DECAY ** (hop - 1), hop)
+        }, HOP_DECAY ** (hop - 1), hop, by_chunk)
         seen += edges
         seen_facts += nodes
         taken, rest = found[:budget], found[budget:]

@@ -96,7 +96,7 @@ async def retrieve(store: GraphStore, embedder: Embedder, question: str, *, path
 
     tasks: list[asyncio.Future[Any]] = [exact_task, fuzzy_task]
     facts_task: asyncio.Future[list[RelationHit]] = asyncio.ensure_future(
-        facts(store, vector, top_k, docs) if "facts" in chosen else _empty())
+        facts(store, vector, top_k, docs, question) if "facts" in chosen else _empty())
     links_task: asyncio.Future[list[RelationHit]] = asyncio.ensure_future(
         run_links() if "links" in chosen else _empty())
     passages_task: asyncio.Future[list[PassageHit]] = asyncio.ensure_future(
