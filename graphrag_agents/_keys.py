@@ -161,6 +161,8 @@ def _first_problem(value: object, where: str) -> tuple[str, str] | None:
     elif isinstance(value, (list, tuple)):
         if value and isinstance(value[0], float):
             return None  # a vector (the only lists of floats the package sends): nothing to check
+        if all(type(v) is str and v.isascii() and "\x00" not in v for v in value):
+            return None  # the common case (ids, names, words), checked in one pass
         for i, v in enumerate(value):
             found = _first_problem(v, f"{where}[{i}]")
             if found:
