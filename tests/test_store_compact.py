@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
 from falkordb.graph import Graph
 
+from graphrag_agents._keys import check_params
+from graphrag_agents.errors import ToolError
 from graphrag_agents.kg import KnowledgeGraph
 from graphrag_agents.retrieval._cypher import VectorParam
 from graphrag_agents.store._compact import params_header, scalar_rows
@@ -50,3 +53,11 @@ def test_a_reply_with_a_node_or_an_error_is_left_to_the_driver() -> None:
     assert scalar_rows([header, [[[8, [1, [0], []]]]], stats]) is None
     assert scalar_rows([stats]) == []
     assert scalar_rows([header, [], ValueError("boom")]) is None
+
+
+def test_parameter_checks_still_find_a_nul_or_a_lone_surrogate_in_a_list() -> None:
+    check_params({"ids": ["a", "b", 1, 2.5, True], "seeds": [["c", 0.5, ["x", "y"]]]})  # nothing to refuse
+    for bad, where in ((["a", "b\x00"], "ids[1]"), ([["c", 0.5, ["x", "\ud800"]]], "ids[0][2][1]"),
+                       (["é", 3, "b\x00"], "ids[2]")):
+        with pytest.raises(ToolError, match=re.escape(where)):
+            check_params({"ids": bad})

@@ -82,7 +82,8 @@ def scalar_rows(response: Any) -> list[list[Any]] | None:
     if len(response) == 1:  # statistics only: no result set
         return []
     try:
-        return [[_cell(cell) for cell in row] for row in response[1]]
+        # a string cell, the most common, is read inline
+        return [[v if k == _STRING and type(v) is str else _cell((k, v)) for k, v in row] for row in response[1]]
     except (_NotScalar, TypeError, ValueError):
         return None
 
