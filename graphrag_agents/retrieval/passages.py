@@ -42,7 +42,6 @@ from ._cypher import QueryVector, vector_param
 from .bridge import bridge_candidates, titled_candidates
 from .candidates import (
     Candidate,
-    TermWeights,
     entity_candidates,
     index_breadth,
     lexical_candidates,
@@ -129,7 +128,7 @@ async def passages(store: GraphStore, question: str, vector: QueryVector, top_k:
                    anchors: Awaitable[Sequence[Anchor]] | None = None,
                    document_ids: Sequence[str] | None = None, weights: PassageWeights = WEIGHTS,
                    chains: ChainSettings = CHAINS, per_document: int = PER_DOCUMENT,
-                   text_names: bool = True, weighted: Awaitable[TermWeights] | None = None) -> list[PassageHit]:
+                   text_names: bool = True) -> list[PassageHit]:
     """The ``top_k`` best chunks for the question, scored as the module docstring describes, best first.
 
     ``anchors`` are the entities found in the question, awaited while the vector and keyword searches run;
@@ -139,16 +138,13 @@ async def passages(store: GraphStore, question: str, vector: QueryVector, top_k:
     (:mod:`.chain`; fewer when a round adds no coverage), then the texts of the ``top_k`` best.
     ``chains=ChainSettings(rounds=0, weight=0)`` scores as the previous release did. ``text_names``: the titled
     hops also look up the names the seeds' text writes (:mod:`.written_names`), not only their entities'.
-    ``weighted``: the question's term weights (:func:`~.fulltext.term_weights`) when the caller already asked
-    for them (``retrieve`` does, while the question is embedded).
     """
     pool = _pool(top_k)
     vector = vector_param(vector)
     keys = frozenset(loose_key(k) for k, info in name_keys(question).items() if info.cased)
     chained = chains.rounds > 0 or chains.weight > 0
     # the keyword search and the chain score weigh the question's words alike: asked for once
-    weighted = asyncio.ensure_future(term_weights(store, "Chunk", query_terms(question)) if weighted is None
-                                     else weighted)
+    weighted = asyncio.ensure_future(term_weights(store, "Chunk", query_terms(question)))
     first = asyncio.gather(vector_candidates(store, vector, pool, document_ids),
                            lexical_candidates(store, question, vector, pool, document_ids, weighted=weighted),
                            _listed(anchors), question_idf(store, question, weighted) if chained else _no_idf())

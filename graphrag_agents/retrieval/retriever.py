@@ -6,8 +6,7 @@ read-only (``GRAPH.RO_QUERY``), takes the question's words and vector as paramet
 The paths share one step: finding the question's entities (``exact_names`` + ``fuzzy_names``), which are also
 the anchors ``links`` walks from and whose mentions ``passages`` reads. It runs once, concurrently with the
 searches that do not need it (facts, chunk vector and keyword search), and only the entity paths asked for
-are reported. The queries that need no vector (the names the question writes, its words' document frequencies)
-are sent while the embedder works on the question, on its own thread.
+are reported.
 """
 
 from __future__ import annotations
@@ -19,9 +18,7 @@ from typing import Any
 from ..models.embedder import Embedder
 from ..store.graph import GraphStore
 from ._cypher import VectorParam
-from .candidates import TermWeights
 from .facts import facts
-from .fulltext import query_terms, term_weights
 from .hits import EntityHit, PassageHit, RelationHit, RetrievalHits
 from .links import links
 from .names import Anchor, add_cards, anchors_from, exact_names, fuzzy_names
@@ -72,20 +69,12 @@ async def retrieve(store: GraphStore, embedder: Embedder, question: str, *, path
     chosen = _paths(paths)
     top_k = max(1, min(MAX_TOP_K, int(top_k)))
     docs = list(document_ids) if document_ids else None
+    vector = VectorParam((await embedder.aembed([question]))[0].tolist())
     hits = RetrievalHits(question=question, paths_run=chosen)
 
     need_entities = bool({"exact_names", "fuzzy_names", "links", "passages"} & set(chosen))
-    # what needs no vector is asked while the embedder runs (on its own thread)
-    embedding = asyncio.ensure_future(embedder.aembed([question]))
     exact_task: asyncio.Future[list[EntityHit]] = asyncio.ensure_future(
         exact_names(store, question, top_k, docs) if need_entities else _empty())
-    weighted: asyncio.Future[TermWeights] = asyncio.ensure_future(
-        term_weights(store, "Chunk", query_terms(question)) if "passages" in chosen else _no_terms())
-    try:
-        vector = VectorParam((await embedding)[0].tolist())
-    except BaseException:
-        await _cancel([embedding, exact_task, weighted])
-        raise
     fuzzy_task: asyncio.Future[list[EntityHit]] = asyncio.ensure_future(
         fuzzy_names(store, question, vector, top_k + 5, docs) if need_entities else _empty())
 
@@ -105,13 +94,13 @@ async def retrieve(store: GraphStore, embedder: Embedder, question: str, *, path
         await add_cards(store, found)  # the entity cards' documents and aliases
         return found
 
-    tasks: list[asyncio.Future[Any]] = [exact_task, fuzzy_task, weighted]
+    tasks: list[asyncio.Future[Any]] = [exact_task, fuzzy_task]
     facts_task: asyncio.Future[list[RelationHit]] = asyncio.ensure_future(
         facts(store, vector, top_k, docs) if "facts" in chosen else _empty())
     links_task: asyncio.Future[list[RelationHit]] = asyncio.ensure_future(
         run_links() if "links" in chosen else _empty())
     passages_task: asyncio.Future[list[PassageHit]] = asyncio.ensure_future(
-        passages(store, question, vector, top_k, anchors=anchors(), document_ids=docs, weighted=weighted)
+        passages(store, question, vector, top_k, anchors=anchors(), document_ids=docs)
         if "passages" in chosen else _empty())
     entities_task: asyncio.Future[list[EntityHit]] = asyncio.ensure_future(entities())
     tasks += [facts_task, links_task, passages_task, entities_task]
@@ -131,7 +120,3 @@ async def retrieve(store: GraphStore, embedder: Embedder, question: str, *, path
 
 async def _empty() -> list[Any]:
     return []
-
-
-async def _no_terms() -> TermWeights:
-    return [], 0.0
