@@ -139,6 +139,7 @@ async def ask(kg: KnowledgeGraph, real: OnnxMiniLMEmbedder, source: Source, seed
         "recall_ours": sum(out["ours_r"]) / len(paras), "recall_dense": sum(out["dense_r"]) / len(paras),
         "p50_ours": percentile(out["ours_ms"], .5), "p95_ours": percentile(out["ours_ms"], .95),
         "p50_dense": percentile(out["dense_ms"], .5), "p95_dense": percentile(out["dense_ms"], .95),
+        "p50_ratio": percentile(out["ours_ms"], .5) / percentile(out["dense_ms"], .5),
     }
 
 

@@ -149,6 +149,9 @@ def path_key_problem(path: str) -> str | None:
     return None
 
 
+_NUMBERS = (int, float, bool)
+
+
 def _first_problem(value: object, where: str) -> tuple[str, str] | None:
     if isinstance(value, str):
         problem = text_problem(value)
@@ -161,6 +164,8 @@ def _first_problem(value: object, where: str) -> tuple[str, str] | None:
     elif isinstance(value, (list, tuple)):
         if value and isinstance(value[0], float):
             return None  # a vector (the only lists of floats the package sends): nothing to check
+        if all(type(v) in _NUMBERS or (type(v) is str and v.isascii() and "\x00" not in v) for v in value):
+            return None  # the common case (ids, names, words, numbers), checked in one pass
         for i, v in enumerate(value):
             found = _first_problem(v, f"{where}[{i}]")
             if found:

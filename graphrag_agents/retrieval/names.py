@@ -166,15 +166,18 @@ async def fuzzy_names(store: GraphStore, question: str, vector: QueryVector, top
     columns = f"RETURN e.id, e.name, e.label, e.description, {cosine('e')}, outdegree(e, 'MENTIONED_IN')"
     params: dict[str, Any] = {"v": vector_param(vector), "k": pool, "docs": list(document_ids or []),
                               "terms": query_terms(question), "maxdf": MAX_DF}
-    queries = [
-        "CALL db.idx.vector.queryNodes('__Entity__', 'embedding', $k, vecf32($v)) YIELD node "
-        "WITH node AS e " + doc_filter + columns,
-    ]
-    if params["terms"]:
-        params["n"] = await label_count(store, "__Entity__")
-        queries.append(weighted_terms_query("__Entity__")
-                       + "WITH node AS e, sum(w[1]) AS s ORDER BY s DESC LIMIT $k " + doc_filter + columns)
-    results = await asyncio.gather(*(store.ro_query(q, params) for q in queries))
+    nearest = store.ro_query("CALL db.idx.vector.queryNodes('__Entity__', 'embedding', $k, vecf32($v)) YIELD node "
+                             "WITH node AS e " + doc_filter + columns, params)
+
+    async def by_words() -> list[list[Any]]:
+        if not params["terms"]:
+            return []
+        count = await label_count(store, "__Entity__")  # while the vector search runs
+        return await store.ro_query(weighted_terms_query("__Entity__")
+                                    + "WITH node AS e, sum(w[1]) AS s ORDER BY s DESC LIMIT $k " + doc_filter
+                                    + columns, {**params, "n": count})
+
+    results = await asyncio.gather(nearest, by_words())
     asked = set(params["terms"])
     best: dict[str, EntityHit] = {}
     for rows in results:

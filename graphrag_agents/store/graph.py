@@ -15,6 +15,7 @@ from typing import Any, TypeVar
 
 from .._keys import check_params
 from ..errors import ConfigurationError, GraphLoading, StoreUnavailable
+from ._compact import read_rows
 from .connection import StoreAddress, check_tls_handshake, client_kwargs, mask_secrets, remote_fix, resolve_address
 from .embedded import EmbeddedServer, acquire_server, release_server
 from .routing import Routes, WriteMark, detect_cluster, make_routes
@@ -332,7 +333,7 @@ class GraphStore:
         from redis.exceptions import ResponseError
 
         async def run_on(server: Any) -> list[Row]:
-            return list((await self._graph(server).ro_query(query, params=params, timeout=timeout_ms)).result_set)
+            return await read_rows(self._graph(server), query, params, timeout_ms)
 
         replica = await self._replica()
         if replica is not None:
