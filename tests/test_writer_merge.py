@@ -43,7 +43,8 @@ async def _chunks_of_fact(kg: KnowledgeGraph) -> list[str]:
 
 async def test_mentions_again_merge_into_the_stored_entity_and_relation(kg: KnowledgeGraph) -> None:
     await write_document(kg.store, _batch("a", "Mathematician", {"era": "Victorian"}))
-    await kg.finalize(progress=False)
+    # every entity card embedded (the default embeds only those of two or more chunks): the vector must survive
+    await kg.finalize(progress=False, entity_vectors="all")
     assert await _ada(kg) == ["Mathematician", False, "Victorian", False]
 
     await write_document(kg.store, _batch("b"))  # adds nothing to Ada: she keeps her vector, not stale
