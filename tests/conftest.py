@@ -10,6 +10,9 @@ from pathlib import Path
 import pytest
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
+# The package sets this before it imports litellm; a test that imports litellm itself must not fetch the price map
+# over the network either (test_cli_next_steps imports it first when run alone).
+os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 for _var in ("FALKOR_URL", "FALKOR_HOST", "FALKOR_PORT", "FALKOR_CLUSTER", "FALKOR_READ_FROM", "FALKOR_WAIT_REPLICAS",
              "FALKOR_WAIT_TIMEOUT_MS", "FALKOR_FAILOVER_TIMEOUT", "GRAPHRAG_EMBED_MODEL", "GRAPHRAG_MODEL",
              "GRAPHRAG_GRAPH", "GRAPHRAG_SERVER_IDLE"):  # the default test path: every server stops with its process

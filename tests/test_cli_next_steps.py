@@ -223,7 +223,7 @@ def test_a_closed_pipe_ends_quietly(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert main(["finalize", "-q", *data]) == 0
     out = capsys.readouterr().out
     # Before: "merged 0 duplicate entities" though the label vote had folded some.
-    assert re.search(r"merged \d+ duplicate entities \(\d+ Unknown into the typed entity of the same name, \d+ "
+    assert re.search(r"merged \d+ duplicate entit(?:y|ies) \(\d+ Unknown into the typed entity of the same name, \d+ "
                      r"typed differently in different sentences into the type given most often\)", out), out
     read, write = __import__("os").pipe()
     __import__("os").close(read)  # as `| head` does once it has its lines: every write now fails
@@ -279,6 +279,6 @@ def test_finalize_names_what_removed_entities(tmp_path: Path, capsys: pytest.Cap
     assert "2 entities" in capsys.readouterr().out
     assert main(["finalize", "-q", *data]) == 0
     out = capsys.readouterr().out
-    # Before: "merged 0 duplicate entities" while the count fell from 2 to 1.
-    assert "merged 1 duplicate entities (0 Unknown into the typed entity of the same name, 1 typed differently in " \
+    # Before: "merged 0 duplicate entities" while the count fell from 2 to 1 (and "1 duplicate entities" after).
+    assert "merged 1 duplicate entity (0 Unknown into the typed entity of the same name, 1 typed differently in " \
            "different sentences into the type given most often)" in out and "1 entities" in out, out

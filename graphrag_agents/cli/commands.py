@@ -60,7 +60,8 @@ async def _finalize(args: argparse.Namespace) -> int:
                                    fact_vectors=args.fact_vectors)
         e = report.embedded
         # Both rules remove entities; naming only the first printed "merged 0" while the count fell by 21.
-        print(f"merged {report.merged + report.relabelled} duplicate entities ({report.merged} Unknown into the "
+        merged = report.merged + report.relabelled
+        print(f"merged {merged} duplicate {'entity' if merged == 1 else 'entities'} ({report.merged} Unknown into the "
               f"typed entity of the same name, {report.relabelled} typed differently in different sentences into "
               f"the type given most often); embedded {e.chunks} chunks, {e.entities} entities, {e.facts} facts in "
               f"{report.seconds:.1f} s")
