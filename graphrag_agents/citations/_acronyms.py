@@ -68,11 +68,16 @@ def initials(words: list[str]) -> str:
     return "".join(fold(w[0]) for w in words if w and w not in _SMALL and w[0].isupper())
 
 
+def _bare(name: str) -> str:
+    """A name without dots and a possessive ("U.S.'s" -> "US")."""
+    return name.replace(".", "").replace("’s", "").replace("'s", "")
+
+
 def name_forms(name: str) -> frozenset[str]:
     """The acronym forms of one name of a claim: itself folded without dots or a plural "s" ("TVs" -> "tv"),
     and a US state's postal code. Its initials are :func:`spelled_initials`: they stand for the name only where
     the evidence writes them as an acronym."""
-    bare = name.replace(".", "").replace("’s", "").replace("'s", "")
+    bare = _bare(name)
     folded = fold(bare)
     forms = {folded}
     if bare.endswith("s") and bare[:-1].isupper():
@@ -89,14 +94,13 @@ def spelled_initials(name: str) -> str:
     same words (:func:`same_spelling`): "Mitchells & Bustlers plc" (the question's misspelling) has the initials
     of the evidence's "Mitchells & Butlers plc ... (M&B)", and was verified by them (HotpotQA mixed, the 1.5B
     model's answer)."""
-    bare = name.replace(".", "").replace("’s", "").replace("'s", "")
-    capitalised = [w for w in bare.split() if w not in _SMALL and w[:1].isupper()]
+    capitalised = [w for w in _bare(name).split() if w not in _SMALL and w[:1].isupper()]
     return initials(capitalised) if len(capitalised) >= 2 else ""
 
 
 def alias_forms(name: str) -> frozenset[str]:
     """The other names of ``name`` in :data:`ALIASES` (folded, without a possessive), or none."""
-    bare = fold(name.replace(".", "").replace("’s", "").replace("'s", "").strip())
+    bare = fold(_bare(name).strip())
     return _ALIAS_OF.get(bare, frozenset()) - {bare}
 
 
@@ -177,13 +181,7 @@ _VARIANT = re.compile(r"(?:isation|ised|ise|our|tre|yse)(?=s?$)")
 def run_initials(text: str) -> frozenset[str]:
     """The initials of ``text``'s runs of capitalised words, folded ("fdic" for "Federal Deposit Insurance
     Corporation")."""
-    forms = set()
-    for m in _RUN.finditer(_DOTTED.sub("", text)):
-        words = m.group().split()
-        forms.add(initials(words))
-        # a run may carry a leading word that is not part of the name ("The Centers for Disease Control")
-        forms.add(initials(words[1:]))
-    return frozenset(f for f in forms if len(f) >= 2)
+    return frozenset(spelled_runs(text))
 
 
 def acronym_forms(text: str) -> frozenset[str]:

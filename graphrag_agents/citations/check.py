@@ -294,18 +294,18 @@ def _name_found(name: Name, evid: list[EvidenceIndex], support: bool) -> bool:
     if all(w in _FORMATS for w in name.words) and any(is_business_record(e) for e in evid):
         return True  # "the structured data in JSON format" names the record's format
     forms = name_forms(name.text)
-    if any(forms & e.acronyms or _expands(name.text, e) for e in evid):
+    spelled = spelled_initials(name.text)
+    if any(forms & e.acronyms or (spelled and _expands(name.text, spelled, e)) for e in evid):
         return True
     # another name of the same thing ("ISIL" where the evidence says ISIS)
     return any(all(w in e.words for w in alias.replace("+", "").split()) or alias in e.acronyms
                for alias in alias_forms(name.text) for e in evid)
 
 
-def _expands(name: str, item: EvidenceIndex) -> bool:
-    """Whether ``name`` spells out an acronym ``item`` writes, in the item's own words where it spells it out too
-    (:func:`~._acronyms.spelled_initials`)."""
-    spelled = spelled_initials(name)
-    if not spelled or spelled not in item.written_acronyms:
+def _expands(name: str, spelled: str, item: EvidenceIndex) -> bool:
+    """Whether ``name``, of initials ``spelled`` (:func:`~._acronyms.spelled_initials`), spells out an acronym
+    ``item`` writes, in the item's own words where it spells it out too."""
+    if spelled not in item.written_acronyms:
         return False
     runs = item.spelled_runs.get(spelled, ())
     return not runs or any(same_spelling(name, run) for run in runs)
