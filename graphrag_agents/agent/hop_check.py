@@ -23,12 +23,11 @@ from typing import Any
 from typing_extensions import TypedDict
 
 from ..citations import check_citations
-from ..citations._sentences import split_sentences
 from ..tools.citations import CitationCheck
 from ..tools.toolkit import GraphRAGToolkit
 from .drafting import StructuredDraft, render_draft
 from .fit.life_event import asked_event, states_event
-from .fit.names import question_names, quoted_names, without_note, words
+from .fit.names import question_names, quoted_names, sentences_stating, without_note, words
 from .gate import AcceptRule
 
 __all__ = ["HopStep", "MissingHop", "chain_text", "check_hop", "hop_subject", "passage_topic", "render_hop",
@@ -157,8 +156,7 @@ def _only_inside_longer_title(session: GraphRAGToolkit, n: int, title: str, subj
             or len(longer) == len(named) or longer[len(named)].isalnum()):
         return False
     text = item.content
-    stating = [text[s.start:s.end].casefold() for s in split_sentences(text)]
-    stating = [sentence for sentence in stating if answer.casefold() in sentence]
+    stating = sentences_stating(text, answer)
     return bool(stating) and all(named not in sentence.replace(longer, "") for sentence in stating)
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from ...citations._sentences import split_sentences
+from .names import sentences_stating
 
 __all__ = ["asked_event", "states_event"]
 
@@ -39,11 +39,9 @@ def asked_event(question: str) -> str | None:
 def states_event(text: str, answer: str, event: str) -> bool:
     """Whether ``text`` states ``answer`` as the ``event`` (a sentence holding both, or the answer in a
     parenthesis of the opening)."""
-    wanted = answer.casefold().strip()
+    wanted = answer.strip()
     if not wanted:
         return False
-    for sentence in split_sentences(text):
-        said = text[sentence.start:sentence.end]
-        if wanted in said.casefold() and _CUES[event].search(said):
-            return True
-    return any(wanted in group.casefold() for group in re.findall(r"\(([^()]*)\)", text[:_OPENING]))
+    if any(_CUES[event].search(sentence) for sentence in sentences_stating(text, wanted)):
+        return True
+    return any(wanted.casefold() in group.casefold() for group in re.findall(r"\(([^()]*)\)", text[:_OPENING]))

@@ -7,11 +7,13 @@ import re
 from collections.abc import Sequence
 
 from ...citations._names import Name, extract_names
+from ...citations._sentences import split_sentences
 from ...citations._text import fold
 from ...retrieval.candidates import title_key
 from .shown import ShownItem
 
-__all__ = ["phrase", "question_names", "quoted_names", "subject_item", "without_note", "words"]
+__all__ = ["phrase", "question_names", "quoted_names", "sentences_stating", "subject_item", "without_note",
+           "words"]
 
 _WORD = re.compile(r"[^\W_]+")
 _NOTE = re.compile(r"\s*\([^()]*\)\s*$")
@@ -76,3 +78,10 @@ def without_note(name: str) -> str:
 def words(text: str) -> frozenset[str]:
     """The folded words of ``text``."""
     return frozenset(fold(w) for w in _WORD.findall(text))
+
+
+def sentences_stating(text: str, answer: str) -> list[str]:
+    """The sentences of ``text`` that hold ``answer`` (case-folded), case-folded."""
+    wanted = answer.casefold()
+    folded = (text[s.start:s.end].casefold() for s in split_sentences(text))
+    return [sentence for sentence in folded if wanted in sentence]
