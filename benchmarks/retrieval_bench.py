@@ -85,7 +85,9 @@ VARIANTS: dict[str, tuple[PassageWeights, ChainSettings]] = {
     "ends-both": (WEIGHTS, ChainSettings(bridge=True)),  # rounds follow shared entities too
     "any-both": (WEIGHTS, ChainSettings(bridge=True, ends_only=False)),
     "chain-w0.5": (WEIGHTS, ChainSettings(weight=0.5)),
+    "chain-w1.5": (WEIGHTS, ChainSettings(weight=1.5)),
     "chain-w2": (WEIGHTS, ChainSettings(weight=2.0)),
+    "chain-w3": (WEIGHTS, ChainSettings(weight=3.0)),
     "frontier-5": (WEIGHTS, ChainSettings(frontier=5)),
     "no-bridge": (PassageWeights(bridge=0.0), CHAINS),
     "no-titled": (PassageWeights(hop=0.0), CHAINS),
