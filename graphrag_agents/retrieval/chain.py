@@ -61,6 +61,9 @@ class ChainSettings:
     """Whether a round follows only passages a hop reached (extending chains), not any best passage."""
     ppr: float = 0.0
     """Weight of the personalized PageRank feature (:mod:`.ppr`; 0: not run, measured no gain)."""
+    novelty: float = 0.35
+    """Weight of what a passage adds to the coverage of the passages ranked before it, in the final order
+    (:mod:`.novelty`; 0: the score's order, the previous behaviour)."""
 
 
 CHAINS = ChainSettings()

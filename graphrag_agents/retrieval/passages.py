@@ -20,9 +20,11 @@ hop           1.5     weight of the best seed (1, 1/2, 1/3) naming an entity tha
 chain         1.0     coverage of the question by the best chain the chunk lies on (:mod:`.chain`)
 ============  ======  ==============================================================================
 
-and ``score`` = weighted sum / sum of weights, in [0, 1]. The weights were picked by two-fold
-cross-validation over the HotpotQA and 2Wiki samples together (each fold: the even- or odd-numbered questions
-of both sets), keeping what both folds chose; results in ``docs/retrieval.md``. Weighted score fusion beat
+and ``score`` = weighted sum / sum of weights, in [0, 1]. The final order (:mod:`.novelty`) takes the best by
+score first and then, among the 40 best, each next passage by its score plus what it adds to the question's
+coverage (``ChainSettings.novelty``). The weights were picked by two-fold cross-validation over the HotpotQA
+and 2Wiki samples together (each fold: the even- or odd-numbered questions of both sets), keeping what both
+folds chose; results in ``docs/retrieval.md``. Weighted score fusion beat
 reciprocal-rank fusion, a cosine-only rerank, per-question rescaled cosines and personalized PageRank over the
 entity-passage graph there.
 """
@@ -53,6 +55,7 @@ from .chain import CHAINS, TEXT_POOL, ChainSettings, extend_chains, question_idf
 from .fulltext import query_terms, term_weights
 from .hits import PassageHit
 from .names import Anchor, name_keys
+from .novelty import WINDOW, by_new_coverage
 from .ppr import ppr_feature
 from .written_names import written_names
 
@@ -198,7 +201,11 @@ async def passages(store: GraphStore, question: str, vector: QueryVector, top_k:
         walk = await ppr_feature(store, merged, found_anchors)
         score = {cid: (value * total + chains.ppr * walk.get(cid, 0.0)) / (total + chains.ppr)
                  for cid, value in score.items()}
-    best = spread(sorted(merged, key=lambda cid: (-score[cid], cid))[:top_k], merged, per_document)
+    order = sorted(merged, key=lambda cid: (-score[cid], cid))
+    if chains.novelty > 0 and idf:
+        await read_words(store, order[:WINDOW], merged, words, idf.keys())  # as a rule read already
+        order = by_new_coverage(order, score, words, idf, chains.novelty)
+    best = spread(order[:top_k], merged, per_document)
     texts = await fetch_passages(store, [cid for cid in best if not merged[cid].loaded])
     hits: list[PassageHit] = []
     for cid in best:
