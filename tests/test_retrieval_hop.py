@@ -100,6 +100,36 @@ async def test_keyword_search_reads_a_bounded_number_of_postings_and_counts_term
     assert counted == ["hollywood"]  # only the word not counted before
 
 
+async def test_label_sizes_are_remembered_until_a_write_or_their_time_is_up(
+        kg: KnowledgeGraph, monkeypatch: pytest.MonkeyPatch) -> None:
+    await _build(kg, *[_doc(f"c{i}", f"Club {i}", [f"The jazz club {i} opened in Hollywood."]) for i in range(3)])
+    asked: list[str] = []
+    count = fulltext.label_count
+
+    async def spy(store: object, label: str) -> int:
+        asked.append(label)
+        return await count(store, label)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(fulltext, "label_count", spy)
+    assert await fulltext.label_size(kg.store, "Chunk") == 3
+    assert await fulltext.label_size(kg.store, "Chunk") == 3
+    await lexical_candidates(kg.store, "Which jazz club opened in Hollywood?",
+                             kg.embedder.embed(["jazz club"])[0].tolist(), 30)
+    assert asked == ["Chunk"]  # asked once, then remembered (the keyword search too)
+
+    await write_document(kg.store, _doc("late", "Late", ["Another jazz club."]))
+    assert await fulltext.label_size(kg.store, "Chunk") == 4  # this process's write is seen at once
+    weights, _ = await fulltext.term_weights(kg.store, "Chunk", ["jazz"])
+    assert weights == [["jazz", pytest.approx(fulltext.idf(4, 4))]]
+
+    # A write this process did not make (another process's) is seen once the size expires.
+    await kg.store._graph().query("CREATE (:Chunk {id: 'elsewhere', text: 'jazz'})")
+    assert await fulltext.label_size(kg.store, "Chunk") == 4
+    monkeypatch.setattr(fulltext, "LABEL_SIZE_TTL_S", 0.0)
+    assert await fulltext.label_size(kg.store, "Chunk") == 5
+    assert asked == ["Chunk", "Chunk", "Chunk"]
+
+
 async def test_hostile_words_reach_the_keyword_search_only_as_parameters(kg: KnowledgeGraph) -> None:
     await _build(kg, ALBUM)
     before = await kg.status()

@@ -18,7 +18,7 @@ from typing import Any
 from ..ingest.records import name_key
 from ..store.graph import GraphStore
 from ._cypher import QueryVector, cosine, vector_param
-from .fulltext import MAX_DF, STOPWORDS, label_count, query_terms, weighted_terms_query
+from .fulltext import MAX_DF, STOPWORDS, label_size, query_terms, weighted_terms_query
 from .hits import EntityHit
 
 __all__ = ["CARD_DOCUMENTS", "Anchor", "NameKey", "add_cards", "anchors_from", "exact_names", "fuzzy_names",
@@ -172,7 +172,7 @@ async def fuzzy_names(store: GraphStore, question: str, vector: QueryVector, top
     async def by_words() -> list[list[Any]]:
         if not params["terms"]:
             return []
-        count = await label_count(store, "__Entity__")  # while the vector search runs
+        count = await label_size(store, "__Entity__")  # while the vector search runs
         return await store.ro_query(weighted_terms_query("__Entity__")
                                     + "WITH node AS e, sum(w[1]) AS s ORDER BY s DESC LIMIT $k " + doc_filter
                                     + columns, {**params, "n": count})
