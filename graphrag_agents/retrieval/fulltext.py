@@ -11,8 +11,8 @@ from collections import OrderedDict
 
 from ..store.graph import GraphStore
 
-__all__ = ["LABEL_SIZE_TTL_S", "MAX_DF", "POSTINGS_CAP", "STOPWORDS", "fulltext_query", "label_count", "label_size",
-           "query_terms", "term_weights", "weighted_terms_query"]
+__all__ = ["LABEL_SIZE_TTL_S", "MAX_DF", "POSTINGS_CAP", "STOPWORDS", "cached_counts", "fulltext_query", "label_count",
+           "label_size", "query_terms", "remember_counts", "term_weights", "weighted_terms_query", "weights_of"]
 
 STOPWORDS = frozenset(
     "a an and are as at be been but by did do does for from had has have how i in into is it its of on "
@@ -173,9 +173,25 @@ async def term_weights(store: GraphStore, label: str, terms: list[str]) -> tuple
     known.store(label, n, counts)
     stale = [t for t in terms if not known.fresh(label, t, n)]  # counted before the graph changed
     known.store(label, n, await _count(store, label, stale))
-    weights: list[list[str | float]] = []
-    for term in terms:
-        df = known.df[(label, term)][1]
-        if 0 < df < MAX_DF:
-            weights.append([term, idf(n, df)])
+    return weights_of(n, terms, [known.df[(label, term)][1] for term in terms])
+
+
+def weights_of(n: int, terms: list[str], dfs: list[int]) -> tuple[list[list[str | float]], float]:
+    """What :func:`term_weights` returns, from each term's document frequency among ``n`` nodes."""
+    weights: list[list[str | float]] = [[term, idf(n, df)] for term, df in zip(terms, dfs, strict=True)
+                                          if 0 < df < MAX_DF]
     return weights, sum(float(w[1]) for w in weights)
+
+
+async def cached_counts(store: GraphStore, label: str, terms: list[str]) -> tuple[int, list[int]]:
+    """The label's size (:func:`label_size`) and each term's remembered document frequency at that size, -1 for
+    a term not counted at it (a query that counts those itself passes them back to :func:`remember_counts`)."""
+    assert label in ("Chunk", "__Entity__")
+    n = await label_size(store, label)
+    known = _frequencies.setdefault(store, _Frequencies())
+    return n, [known.df[(label, t)][1] if known.fresh(label, t, n) else -1 for t in terms]
+
+
+def remember_counts(store: GraphStore, label: str, n: int, counts: dict[str, int]) -> None:
+    """Remember document frequencies counted at label size ``n`` (as :func:`term_weights` does)."""
+    _frequencies.setdefault(store, _Frequencies()).store(label, n, counts)
