@@ -139,7 +139,8 @@ def _ranked(carry: str, total: str) -> str:
     """The BM25-style scoring of the postings ``node`` of the terms ``w`` (idf ``w[1]``) into ``c, lex``, keeping
     the variables ``carry`` (``""`` or ``"x, "``), the question's idf mass being ``total``."""
     return (
-        f"WITH {carry}node, sum(w[1]) AS s ORDER BY s DESC LIMIT $pre "
+        # ties broken by the node, so the 100 kept (and their mean length) do not depend on the query's shape
+        f"WITH {carry}node, sum(w[1]) AS s ORDER BY s DESC, id(node) LIMIT $pre "
         f"WITH {carry}collect([node, s, size(node.text)]) AS found "
         f"WITH {carry}found, reduce(a = 0.0, x IN found | a + x[2]) / size(found) AS avglen "
         "UNWIND found AS x "
