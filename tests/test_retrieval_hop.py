@@ -127,6 +127,20 @@ async def test_the_keyword_search_that_counts_its_words_finds_what_counting_firs
                                                      weighted=_ready(weights))}
 
 
+async def test_keyword_ties_at_the_kept_postings_edge_are_broken_alike_by_both_queries(
+        kg: KnowledgeGraph, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Twelve chunks holding the same words, of different lengths: which 3 are kept (and so BM25's mean length)
+    # was the server's order, and the counting query's order was not the plain one's.
+    await _build(kg, *[_doc(f"c{i}", f"Club {i}", [f"The jazz club {i} opened in Hollywood" + " long ago" * i + "."])
+                       for i in range(12)])
+    monkeypatch.setattr(candidates, "_LEX_PRE", 3)
+    question = "Which jazz club opened in Hollywood?"
+    vector = kg.embedder.embed([question])[0].tolist()
+    found, weighted = await candidates.keyword_search(kg.store, question, vector, 30)
+    plain = await candidates.lexical_candidates(kg.store, question, vector, 30, weighted=_ready(weighted))
+    assert {c.chunk_id: round(c.lexical, 9) for c in found} == {c.chunk_id: round(c.lexical, 9) for c in plain}
+
+
 async def _ready(weights: candidates.TermWeights) -> candidates.TermWeights:
     return weights
 
