@@ -4,6 +4,7 @@ Three independent searches, each one bounded read-only query:
 
 * :func:`vector_candidates`: nearest chunks by embedding (cosine similarity);
 * :func:`lexical_candidates`: BM25-style keyword search (see there for why it is not FalkorDB's own score);
+  :func:`keyword_search` also returns the question's term weights, counting its new words in the same query;
 * :func:`entity_candidates`: chunks that the entities found in the question are MENTIONED_IN.
 
 Every candidate comes with its cosine similarity to the question (computed by the server on the stored

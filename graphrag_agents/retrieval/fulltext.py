@@ -52,7 +52,7 @@ def weighted_terms_query(label: str) -> str:
     """Cypher that looks up each of ``$terms`` in ``label``'s full-text index, weighted by rarity.
 
     FalkorDB's full-text score counts occurrences but ignores how rare a term is, so each term is looked up
-    once to count the nodes containing it (df, over the ``$n`` nodes of the label: :func:`label_count`) and
+    once to count the nodes containing it (df, over the ``$n`` nodes of the label: :func:`label_size`) and
     weighted by
     idf = ln(1 + (n - df + 0.5) / (df + 0.5)); terms in ``$maxdf`` nodes or more are dropped. The query then
     yields one row per (term, matching node) with ``w`` = [term, idf], ``node`` and ``total`` (the summed idf
