@@ -82,7 +82,7 @@ async def _hop(store: GraphStore, filtered: bool, indexed: bool, params: dict[st
                decay: float, hop: int, by_chunk: Unembedded = _EMBEDDED) -> tuple[list[RelationHit], list[int],
                                                                                   list[int]]:
     """One hop's relations and facts, best first, with the ids of the edges and fact nodes read (both kinds in
-    one query: one round trip, and FalkorDB answers the union as fast as the two)."""
+    one ``UNION ALL`` query: one round trip)."""
     query = _query(filtered, by_chunk.typed)
     if indexed:
         query += " UNION ALL " + _fact_query(filtered, by_chunk.grouped)
