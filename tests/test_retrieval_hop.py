@@ -118,6 +118,7 @@ async def test_the_keyword_search_that_counts_its_words_finds_what_counting_firs
     before = await candidates.lexical_candidates(kg.store, question, vector, 30, weighted=_ready(weights))
     assert {c.chunk_id: round(c.lexical, 9) for c in found} == {c.chunk_id: round(c.lexical, 9) for c in before}
     assert found[0].document_id == "rare"
+    assert await candidates.keyword_search(kg.store, "Which qwertyuiop?", vector, 30) == ([], ([], 0.0))
     fulltext._frequencies.pop(kg.store)
     filtered, _ = await candidates.keyword_search(kg.store, question, vector, 30, ["rare", "c1"])
     assert {c.document_id for c in filtered} == {"rare", "c1"}
