@@ -88,16 +88,92 @@ async def test_keyword_search_reads_a_bounded_number_of_postings_and_counts_term
     await lexical_candidates(kg.store, "Which jazz club is in Zanzibar?", vector, 30)
     assert cache[("Chunk", "jazz")] == (10, 10)  # a grown graph counts again
 
-    counted: list[str] = []
-    count = fulltext._count
+    sent: list[dict[str, object]] = []
+    ro_query = kg.store.ro_query
 
-    async def spy(store: object, label: str, terms: list[str]) -> dict[str, int]:
-        counted.extend(terms)
-        return await count(store, label, terms)  # type: ignore[arg-type]
+    async def spy(query: str, params: dict[str, object] | None = None, **kw: object) -> list[list[object]]:
+        sent.append(params or {})
+        return await ro_query(query, params, **kw)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(fulltext, "_count", spy)
+    monkeypatch.setattr(kg.store, "ro_query", spy)
     await lexical_candidates(kg.store, "Which jazz club is in Zanzibar or Hollywood?", vector, 30)
-    assert counted == ["hollywood"]  # only the word not counted before
+    assert [(p["terms"], p["dfs"]) for p in sent] == [(["jazz", "club", "zanzibar", "hollywood"], [10, 10, 1, -1])]
+    assert cache[("Chunk", "hollywood")] == (10, 8)  # only the word not counted before, in the search itself
+    sent.clear()
+    await lexical_candidates(kg.store, "Which jazz club is in Zanzibar or Hollywood?", vector, 30)
+    assert len(sent) == 1 and "dfs" not in sent[0]  # every word counted: the plain search
+
+
+async def test_the_keyword_search_that_counts_its_words_finds_what_counting_first_finds(kg: KnowledgeGraph) -> None:
+    common = [_doc(f"c{i}", f"Club {i}", [f"The jazz club {i} opened in Hollywood."]) for i in range(8)]
+    await _build(kg, *common, _doc("rare", "Zanzibar", ["The Zanzibar jazz club closed, a long time ago."]))
+    question = "Which jazz club closed in Zanzibar or Hollywood?"
+    vector = kg.embedder.embed([question])[0].tolist()
+    found, weighted = await candidates.keyword_search(kg.store, question, vector, 30)  # counts in the search
+    cached = fulltext._frequencies[kg.store].df
+    assert {t for label, t in cached if label == "Chunk"} == set(fulltext.query_terms(question))
+    fulltext._frequencies.pop(kg.store)
+    weights = await fulltext.term_weights(kg.store, "Chunk", fulltext.query_terms(question))  # counts first
+    assert weighted == (weights[0], pytest.approx(weights[1]))
+    before = await candidates.lexical_candidates(kg.store, question, vector, 30, weighted=_ready(weights))
+    assert {c.chunk_id: round(c.lexical, 9) for c in found} == {c.chunk_id: round(c.lexical, 9) for c in before}
+    assert found[0].document_id == "rare"
+    assert await candidates.keyword_search(kg.store, "Which qwertyuiop?", vector, 30) == ([], ([], 0.0))
+    fulltext._frequencies.pop(kg.store)
+    filtered, _ = await candidates.keyword_search(kg.store, question, vector, 30, ["rare", "c1"])
+    assert {c.document_id for c in filtered} == {"rare", "c1"}
+    assert {c.chunk_id: round(c.lexical, 9) for c in filtered} == {
+        c.chunk_id: round(c.lexical, 9)
+        for c in await candidates.lexical_candidates(kg.store, question, vector, 30, ["rare", "c1"],
+                                                     weighted=_ready(weights))}
+
+
+async def test_keyword_ties_at_the_kept_postings_edge_are_broken_alike_by_both_queries(
+        kg: KnowledgeGraph, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Twelve chunks holding the same words, of different lengths: which 3 are kept (and so BM25's mean length)
+    # was the server's order, and the counting query's order was not the plain one's.
+    await _build(kg, *[_doc(f"c{i}", f"Club {i}", [f"The jazz club {i} opened in Hollywood" + " long ago" * i + "."])
+                       for i in range(12)])
+    monkeypatch.setattr(candidates, "_LEX_PRE", 3)
+    question = "Which jazz club opened in Hollywood?"
+    vector = kg.embedder.embed([question])[0].tolist()
+    found, weighted = await candidates.keyword_search(kg.store, question, vector, 30)
+    plain = await candidates.lexical_candidates(kg.store, question, vector, 30, weighted=_ready(weighted))
+    assert {c.chunk_id: round(c.lexical, 9) for c in found} == {c.chunk_id: round(c.lexical, 9) for c in plain}
+
+
+async def _ready(weights: candidates.TermWeights) -> candidates.TermWeights:
+    return weights
+
+
+async def test_label_sizes_are_remembered_until_a_write_or_their_time_is_up(
+        kg: KnowledgeGraph, monkeypatch: pytest.MonkeyPatch) -> None:
+    await _build(kg, *[_doc(f"c{i}", f"Club {i}", [f"The jazz club {i} opened in Hollywood."]) for i in range(3)])
+    asked: list[str] = []
+    count = fulltext.label_count
+
+    async def spy(store: object, label: str) -> int:
+        asked.append(label)
+        return await count(store, label)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(fulltext, "label_count", spy)
+    assert await fulltext.label_size(kg.store, "Chunk") == 3
+    assert await fulltext.label_size(kg.store, "Chunk") == 3
+    await lexical_candidates(kg.store, "Which jazz club opened in Hollywood?",
+                             kg.embedder.embed(["jazz club"])[0].tolist(), 30)
+    assert asked == ["Chunk"]  # asked once, then remembered (the keyword search too)
+
+    await write_document(kg.store, _doc("late", "Late", ["Another jazz club."]))
+    assert await fulltext.label_size(kg.store, "Chunk") == 4  # this process's write is seen at once
+    weights, _ = await fulltext.term_weights(kg.store, "Chunk", ["jazz"])
+    assert weights == [["jazz", pytest.approx(fulltext.idf(4, 4))]]
+
+    # A write this process did not make (another process's) is seen once the size expires.
+    await kg.store._graph().query("CREATE (:Chunk {id: 'elsewhere', text: 'jazz'})")
+    assert await fulltext.label_size(kg.store, "Chunk") == 4
+    monkeypatch.setattr(fulltext, "LABEL_SIZE_TTL_S", 0.0)
+    assert await fulltext.label_size(kg.store, "Chunk") == 5
+    assert asked == ["Chunk", "Chunk", "Chunk"]
 
 
 async def test_hostile_words_reach_the_keyword_search_only_as_parameters(kg: KnowledgeGraph) -> None:

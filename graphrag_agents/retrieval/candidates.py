@@ -4,6 +4,7 @@ Three independent searches, each one bounded read-only query:
 
 * :func:`vector_candidates`: nearest chunks by embedding (cosine similarity);
 * :func:`lexical_candidates`: BM25-style keyword search (see there for why it is not FalkorDB's own score);
+  :func:`keyword_search` also returns the question's term weights, counting its new words in the same query;
 * :func:`entity_candidates`: chunks that the entities found in the question are MENTIONED_IN.
 
 Every candidate comes with its cosine similarity to the question (computed by the server on the stored
@@ -23,11 +24,11 @@ from typing import Any
 from ..ingest.records import name_key
 from ..store.graph import GraphStore
 from ._cypher import QueryVector, cosine, vector_param
-from .fulltext import MAX_DF, POSTINGS_CAP, query_terms, term_weights
+from .fulltext import MAX_DF, POSTINGS_CAP, cached_counts, query_terms, remember_counts, term_weights, weights_of
 from .names import Anchor
 
 __all__ = ["CHUNK_COLUMNS", "INDEX_BREADTH", "Candidate", "TermWeights", "candidate", "entity_candidates",
-           "index_breadth", "lexical_candidates", "loose_key", "title_key", "vector_candidates"]
+           "index_breadth", "keyword_search", "lexical_candidates", "loose_key", "title_key", "vector_candidates"]
 
 COSINE = cosine("c")
 """Cypher for the cosine similarity of chunk ``c`` to the question vector ``$v`` (0 before finalize)."""
@@ -126,21 +127,46 @@ async def vector_candidates(store: GraphStore, vector: QueryVector, k: int,
     return [candidate(row, "vector") for row in rows]
 
 
-_LEXICAL = (
-    "UNWIND $weights AS w "
+_POSTINGS = (
     # ORDER BY before LIMIT: a LIMIT right after a procedure inside CALL {} is not reset per row in FalkorDB
     # 4.x (the next term's rows continue the previous term's count), so the cap is taken over sorted postings
     "CALL { WITH w CALL db.idx.fulltext.queryNodes('Chunk', w[0]) YIELD node, score "
     "RETURN node ORDER BY score DESC LIMIT $cap } "
     "{filter}"
-    "WITH node, sum(w[1]) AS s ORDER BY s DESC LIMIT $pre "
-    "WITH collect([node, s, size(node.text)]) AS found "
-    "WITH found, reduce(a = 0.0, x IN found | a + x[2]) / size(found) AS avglen "
-    "UNWIND found AS x "
-    "WITH x[0] AS c, x[1] / $total * ($k1 + 1) / (1 + $k1 * (1 - $b + $b * x[2] / avglen)) AS lex "
-    "ORDER BY lex DESC LIMIT $k "
-    + _WITH_TITLE
-    + f"RETURN c.id, c.document_id, d.title, {COSINE}, {CHUNK_COLUMNS}, lex"
+)
+
+
+def _ranked(carry: str, total: str) -> str:
+    """The BM25-style scoring of the postings ``node`` of the terms ``w`` (idf ``w[1]``) into ``c, lex``, keeping
+    the variables ``carry`` (``""`` or ``"x, "``), the question's idf mass being ``total``."""
+    return (
+        # ties broken by the node, so the 100 kept (and their mean length) do not depend on the query's shape
+        f"WITH {carry}node, sum(w[1]) AS s ORDER BY s DESC, id(node) LIMIT $pre "
+        f"WITH {carry}collect([node, s, size(node.text)]) AS found "
+        f"WITH {carry}found, reduce(a = 0.0, x IN found | a + x[2]) / size(found) AS avglen "
+        "UNWIND found AS x "
+        f"WITH {carry}x[0] AS c, x[1] / {total} * ($k1 + 1) / (1 + $k1 * (1 - $b + $b * x[2] / avglen)) AS lex "
+    )
+
+
+_RETURN = _WITH_TITLE + f"RETURN c.id, c.document_id, d.title, {COSINE}, {CHUNK_COLUMNS}, lex"
+
+_LEXICAL = "UNWIND $weights AS w " + _POSTINGS + _ranked("", "$total") + "ORDER BY lex DESC LIMIT $k " + _RETURN
+
+_COUNTING_LEXICAL = (
+    # the terms not yet counted ($dfs[i] = -1) are counted here, in the question's order (as term_weights does)
+    "UNWIND range(0, size($terms) - 1) AS i WITH i, $terms[i] AS t, $dfs[i] AS known "
+    "CALL { WITH t, known WITH t, known WHERE known < 0 "
+    "CALL db.idx.fulltext.queryNodes('Chunk', t) YIELD node RETURN count(node) AS counted } "
+    "WITH i, t, CASE WHEN known < 0 THEN counted ELSE known END AS df ORDER BY i "
+    "WITH collect([t, df]) AS counts "
+    "WITH counts, [x IN counts WHERE x[1] > 0 AND x[1] < $maxdf "
+    "| [x[0], log(1 + ($n - x[1] + 0.5) / (x[1] + 0.5))]] AS weights "
+    "WITH counts, weights, reduce(a = 0.0, w IN weights | a + w[1]) AS total "
+    # the search in a subquery of that one row, so the counts are not carried through its aggregations (as a
+    # grouping key of every posting they made it slower than the count and the search apart)
+    "CALL { WITH weights, total UNWIND weights AS w " + _POSTINGS.replace("{filter}", "{filter:total, }")
+    + _ranked("total, ", "total") + "RETURN c, lex ORDER BY lex DESC LIMIT $k } " + _RETURN + ", counts"
 )
 
 
@@ -161,27 +187,68 @@ async def lexical_candidates(store: GraphStore, question: str, vector: QueryVect
     posting is read, since the filter applies after the index. A chunk's score is the idf of the terms it
     contains over the idf of all the question's terms (the share of the question it covers), times BM25's
     length factor (k1 = 1.2, b = 0.75, against the mean length of the 100 best chunks), capped at 1. One
-    query for the chunks (plus one the first time a term is seen, to count it); only ``k`` rows come back.
-    ``weighted``: the question's term weights when the caller already asks for them (chain scoring does).
+    query: the terms not counted yet are counted in it (:func:`keyword_search`); only ``k`` rows come back.
+    ``weighted``: the question's term weights when the caller already has them asked for.
     """
-    terms = query_terms(question)
-    if not terms:
+    if weighted is None:
+        return (await keyword_search(store, question, vector, k, document_ids))[0]
+    if not query_terms(question):
         return []
-    weights, total = await (weighted if weighted is not None else term_weights(store, "Chunk", terms))
-    if not weights:
-        return []
-    query = _LEXICAL.replace("{filter}", "WITH w, node WHERE node.document_id IN $docs "
-                             if document_ids else "")
-    rows = await store.ro_query(query, {
-        "weights": weights, "total": total, "cap": MAX_DF if document_ids else POSTINGS_CAP, "pre": _LEX_PRE,
-        "k": int(k), "k1": BM25_K1, "b": BM25_B, "v": vector_param(vector), "docs": list(document_ids or []),
-    })
+    return await _search(store, await weighted, vector, k, document_ids)
+
+
+def _params(vector: QueryVector, k: int, document_ids: Sequence[str] | None) -> dict[str, Any]:
+    return {"cap": MAX_DF if document_ids else POSTINGS_CAP, "pre": _LEX_PRE, "k": int(k), "k1": BM25_K1,
+            "b": BM25_B, "v": vector_param(vector), "docs": list(document_ids or [])}
+
+
+def _query(template: str, document_ids: Sequence[str] | None) -> str:
+    for carry in ("total, ", ""):
+        spot = "{filter:" + carry + "}" if carry else "{filter}"
+        template = template.replace(spot, f"WITH {carry}w, node WHERE node.document_id IN $docs "
+                                    if document_ids else "")
+    return template
+
+
+def _found(rows: Sequence[Sequence[Any]]) -> list[Candidate]:
     found = []
     for row in rows:
         found_chunk = candidate(row, "fulltext")
         found_chunk.lexical = min(1.0, max(0.0, float(row[7])))
         found.append(found_chunk)
     return found
+
+
+async def _search(store: GraphStore, weighted: TermWeights, vector: QueryVector, k: int,
+                  document_ids: Sequence[str] | None) -> list[Candidate]:
+    weights, total = weighted
+    if not weights:
+        return []
+    rows = await store.ro_query(_query(_LEXICAL, document_ids),
+                                {"weights": weights, "total": total, **_params(vector, k, document_ids)})
+    return _found(rows)
+
+
+async def keyword_search(store: GraphStore, question: str, vector: QueryVector, k: int,
+                         document_ids: Sequence[str] | None = None) -> tuple[list[Candidate], TermWeights]:
+    """:func:`lexical_candidates` and the question's term weights (:func:`~.fulltext.term_weights`), in one
+    round trip: the terms whose document frequency is not remembered yet are counted by the search query
+    itself (and remembered), instead of by a query before it. Its idf is computed by the server, the same
+    formula; the weights returned are computed here from the same counts."""
+    terms = query_terms(question)
+    if not terms:
+        return [], ([], 0.0)
+    n, dfs = await cached_counts(store, "Chunk", terms)
+    if min(dfs) >= 0:
+        weighted = weights_of(n, terms, dfs)
+        return await _search(store, weighted, vector, k, document_ids), weighted
+    rows = await store.ro_query(_query(_COUNTING_LEXICAL, document_ids), {
+        "terms": terms, "dfs": dfs, "n": n, "maxdf": MAX_DF, **_params(vector, k, document_ids)})
+    if not rows:  # no term left to search, or none matched: the counts did not come back
+        return [], await term_weights(store, "Chunk", terms)
+    counts = {str(t): int(df) for t, df in rows[0][8]}
+    remember_counts(store, "Chunk", n, counts)
+    return _found(rows), weights_of(n, terms, [counts[t] for t in terms])
 
 
 async def entity_candidates(store: GraphStore, anchors: Sequence[Anchor], vector: QueryVector, k: int,

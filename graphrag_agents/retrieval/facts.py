@@ -115,34 +115,38 @@ async def facts(store: GraphStore, vector: QueryVector, top_k: int,
         hits = [h for part in await asyncio.gather(*found) for h in part]
         hits.sort(key=lambda h: -h.score)  # stable: facts of one chunk keep their order
         return hits[:top_k]
-    k = min(_MAX_POOL, top_k * 5) if document_ids else top_k
-    params = {"k": int(k), "v": vector_param(vector), "docs": list(document_ids or []), "top": int(top_k)}
-    indexed = await has_fact_index(store)
-    typed = _typed_facts(store, vector, top_k, document_ids)
-    if not indexed:
-        return await typed
-    grouped = store.ro_query(
-        "CALL db.idx.vector.queryNodes('__Fact__', 'embedding', $k, vecf32($v)) YIELD node, score "
-        "WITH node AS f, score " + (FACT_DOC_FILTER if document_ids else "") + fact_members("score")
-        + f"RETURN {FACT_RETURN}, score ORDER BY score ASC LIMIT $top",
-        params,
-    )
-    hits, fact_rows = await asyncio.gather(typed, grouped)
-    hits += [fact_hit(row, 1.0 - float(row[5]), "facts") for row in fact_rows]
-    hits.sort(key=lambda h: -h.score)
+    if not await has_fact_index(store):
+        return await _typed_facts(store, vector, top_k, document_ids)
+    # both kinds in one query (one round trip; FalkorDB answers the union a little faster than the two)
+    rows = await store.ro_query(_typed_query(document_ids, f"'typed' AS kind, [{RELATION_RETURN}] AS row")
+                                + " UNION ALL " + _fact_query(document_ids), _params(vector, top_k, document_ids))
+    hits = [(relation_hit if kind == "typed" else fact_hit)(row, 1.0 - float(score), "facts")
+            for kind, row, score in rows]
+    hits.sort(key=lambda h: -h.score)  # stable: the typed facts first among equal scores, as before
     return hits[:top_k]
+
+
+def _params(vector: QueryVector, top_k: int, document_ids: Sequence[str] | None) -> dict[str, Any]:
+    k = min(_MAX_POOL, top_k * 5) if document_ids else top_k
+    return {"k": int(k), "v": vector_param(vector), "docs": list(document_ids or []), "top": int(top_k)}
+
+
+def _typed_query(document_ids: Sequence[str] | None, columns: str) -> str:
+    return ("CALL db.idx.vector.queryRelationships('RELATES', 'embedding', $k, vecf32($v)) "
+            "YIELD relationship, score WITH relationship AS r, score "
+            + (DOC_FILTER if document_ids else "")
+            + f"WITH r, score, startNode(r) AS a, endNode(r) AS b RETURN {columns}, score "
+            "ORDER BY score ASC LIMIT $top")
+
+
+def _fact_query(document_ids: Sequence[str] | None) -> str:
+    return ("CALL db.idx.vector.queryNodes('__Fact__', 'embedding', $k, vecf32($v)) YIELD node, score "
+            "WITH node AS f, score " + (FACT_DOC_FILTER if document_ids else "") + fact_members("score")
+            + f"RETURN 'fact' AS kind, [{FACT_RETURN}] AS row, score ORDER BY score ASC LIMIT $top")
 
 
 async def _typed_facts(store: GraphStore, vector: QueryVector, top_k: int,
                        document_ids: Sequence[str] | None) -> list[RelationHit]:
     """The typed relations whose fact vectors are nearest to the question."""
-    k = min(_MAX_POOL, top_k * 5) if document_ids else top_k
-    rows = await store.ro_query(
-        "CALL db.idx.vector.queryRelationships('RELATES', 'embedding', $k, vecf32($v)) "
-        "YIELD relationship, score WITH relationship AS r, score "
-        + (DOC_FILTER if document_ids else "")
-        + f"WITH r, score, startNode(r) AS a, endNode(r) AS b RETURN {RELATION_RETURN}, score "
-        "ORDER BY score ASC LIMIT $top",
-        {"k": int(k), "v": vector_param(vector), "docs": list(document_ids or []), "top": int(top_k)},
-    )
+    rows = await store.ro_query(_typed_query(document_ids, RELATION_RETURN), _params(vector, top_k, document_ids))
     return [relation_hit(row, 1.0 - float(row[9]), "facts") for row in rows]

@@ -5,13 +5,14 @@ from __future__ import annotations
 import asyncio
 import math
 import re
+import time
 import weakref
 from collections import OrderedDict
 
 from ..store.graph import GraphStore
 
-__all__ = ["MAX_DF", "POSTINGS_CAP", "STOPWORDS", "fulltext_query", "label_count", "query_terms", "term_weights",
-           "weighted_terms_query"]
+__all__ = ["LABEL_SIZE_TTL_S", "MAX_DF", "POSTINGS_CAP", "STOPWORDS", "cached_counts", "fulltext_query", "label_count",
+           "label_size", "query_terms", "remember_counts", "term_weights", "weighted_terms_query", "weights_of"]
 
 STOPWORDS = frozenset(
     "a an and are as at be been but by did do does for from had has have how i in into is it its of on "
@@ -51,7 +52,7 @@ def weighted_terms_query(label: str) -> str:
     """Cypher that looks up each of ``$terms`` in ``label``'s full-text index, weighted by rarity.
 
     FalkorDB's full-text score counts occurrences but ignores how rare a term is, so each term is looked up
-    once to count the nodes containing it (df, over the ``$n`` nodes of the label: :func:`label_count`) and
+    once to count the nodes containing it (df, over the ``$n`` nodes of the label: :func:`label_size`) and
     weighted by
     idf = ln(1 + (n - df + 0.5) / (df + 0.5)); terms in ``$maxdf`` nodes or more are dropped. The query then
     yields one row per (term, matching node) with ``w`` = [term, idf], ``node`` and ``total`` (the summed idf
@@ -72,7 +73,7 @@ def weighted_terms_query(label: str) -> str:
 
 
 async def label_count(store: GraphStore, label: str) -> int:
-    """How many ``label`` nodes the graph holds: ``$n`` of :func:`weighted_terms_query`.
+    """How many ``label`` nodes the graph holds, asked now (:func:`label_size` remembers it a short while).
 
     Asked on its own because FalkorDB answers exactly ``MATCH (x:L) RETURN count(x)`` from the label's stored
     size, while the same count inside a larger query scans every node of the label.
@@ -80,6 +81,32 @@ async def label_count(store: GraphStore, label: str) -> int:
     assert label in ("Chunk", "__Entity__")
     rows = await store.ro_query(f"MATCH (x:{label}) RETURN count(x)")
     return int(rows[0][0]) if rows else 0
+
+
+LABEL_SIZE_TTL_S = 10.0
+"""How long :func:`label_size` trusts a label's size when this process has not written the graph since."""
+
+
+async def label_size(store: GraphStore, label: str) -> int:
+    """``$n`` of :func:`weighted_terms_query`: :func:`label_count`, remembered per store and label.
+
+    The size is asked again once the store's graph has been written by this process (``GraphStore.writes``)
+    or ``LABEL_SIZE_TTL_S`` seconds after it was asked, so a question no longer pays a round trip for it. What
+    a stale size costs: for at most those seconds after another process added or removed ``label`` nodes, the
+    idf of every word is computed over the old node count (off by the share of nodes changed: a few percent
+    for a typical batch, the order of the words unchanged), and since the cached document frequencies of
+    :func:`term_weights` are only as fresh as this size, a word counted before that write keeps its old count
+    too (a word counted then as in no node stays out of the keyword search). This process's own writes are
+    seen at once.
+    """
+    known = _frequencies.setdefault(store, _Frequencies())
+    writes, now = store.writes, time.monotonic()
+    got = known.size.get(label)
+    if got is not None and got[1] == writes and now - got[2] < LABEL_SIZE_TTL_S:
+        return got[0]
+    n = await label_count(store, label)
+    known.size[label] = (n, writes, now)  # as of when it was asked: a write finishing meanwhile outdates it
+    return n
 
 
 POSTINGS_CAP = 1_000
@@ -92,8 +119,8 @@ class _Frequencies:
 
     def __init__(self) -> None:
         self.df: OrderedDict[tuple[str, str], tuple[int, int]] = OrderedDict()
-        self.size: dict[str, int] = {}
-        """The label sizes last seen."""
+        self.size: dict[str, tuple[int, int, float]] = {}
+        """Per label, the size last seen, with the store's write count and the monotonic time it was asked at."""
 
     def fresh(self, label: str, term: str, n: int | None) -> bool:
         got = self.df.get((label, term))
@@ -133,22 +160,38 @@ async def term_weights(store: GraphStore, label: str, terms: list[str]) -> tuple
     does). Document frequencies are remembered per store, label and term with the label's size they were
     counted at (the size changes whenever nodes are added or removed, so a grown graph counts again): a
     question's common words are counted once, not on every call, and counting reads every posting of a term,
-    the costliest part of a keyword search on a large graph. The label's size and the terms not yet counted
-    are asked concurrently. (Counted whole, not up to ``MAX_DF``: a LIMIT after a procedure inside
-    ``CALL {}`` is not reset per term in FalkorDB 4.x, so a capped count gives the next terms wrong counts.)
+    the costliest part of a keyword search on a large graph. The label's size is :func:`label_size` (remembered
+    a short while, so usually no query); when it has to be asked, the terms not yet counted are asked
+    concurrently. (Counted whole, not up to ``MAX_DF``: a LIMIT after a procedure inside ``CALL {}`` is not
+    reset per term in FalkorDB 4.x, so a capped count gives the next terms wrong counts.)
     """
     assert label in ("Chunk", "__Entity__")
     known = _frequencies.setdefault(store, _Frequencies())
     seen = known.size.get(label)
-    missing = [t for t in terms if not known.fresh(label, t, seen)]
-    n, counts = await asyncio.gather(label_count(store, label), _count(store, label, missing))
-    known.size[label] = n
+    missing = [t for t in terms if not known.fresh(label, t, seen[0] if seen else None)]
+    n, counts = await asyncio.gather(label_size(store, label), _count(store, label, missing))
     known.store(label, n, counts)
     stale = [t for t in terms if not known.fresh(label, t, n)]  # counted before the graph changed
     known.store(label, n, await _count(store, label, stale))
-    weights: list[list[str | float]] = []
-    for term in terms:
-        df = known.df[(label, term)][1]
-        if 0 < df < MAX_DF:
-            weights.append([term, idf(n, df)])
+    return weights_of(n, terms, [known.df[(label, term)][1] for term in terms])
+
+
+def weights_of(n: int, terms: list[str], dfs: list[int]) -> tuple[list[list[str | float]], float]:
+    """What :func:`term_weights` returns, from each term's document frequency among ``n`` nodes."""
+    weights: list[list[str | float]] = [[term, idf(n, df)] for term, df in zip(terms, dfs, strict=True)
+                                          if 0 < df < MAX_DF]
     return weights, sum(float(w[1]) for w in weights)
+
+
+async def cached_counts(store: GraphStore, label: str, terms: list[str]) -> tuple[int, list[int]]:
+    """The label's size (:func:`label_size`) and each term's remembered document frequency at that size, -1 for
+    a term not counted at it (a query that counts those itself passes them back to :func:`remember_counts`)."""
+    assert label in ("Chunk", "__Entity__")
+    n = await label_size(store, label)
+    known = _frequencies.setdefault(store, _Frequencies())
+    return n, [known.df[(label, t)][1] if known.fresh(label, t, n) else -1 for t in terms]
+
+
+def remember_counts(store: GraphStore, label: str, n: int, counts: dict[str, int]) -> None:
+    """Remember document frequencies counted at label size ``n`` (as :func:`term_weights` does)."""
+    _frequencies.setdefault(store, _Frequencies()).store(label, n, counts)

@@ -7,7 +7,6 @@ one chunk says more than one mentioned in a thousand).
 
 from __future__ import annotations
 
-import asyncio
 import functools
 import math
 import re
@@ -18,7 +17,7 @@ from typing import Any
 from ..ingest.records import name_key
 from ..store.graph import GraphStore
 from ._cypher import QueryVector, cosine, vector_param
-from .fulltext import MAX_DF, STOPWORDS, label_count, query_terms, weighted_terms_query
+from .fulltext import MAX_DF, STOPWORDS, label_size, query_terms, weighted_terms_query
 from .hits import EntityHit
 
 __all__ = ["CARD_DOCUMENTS", "Anchor", "NameKey", "add_cards", "anchors_from", "exact_names", "fuzzy_names",
@@ -159,34 +158,28 @@ async def fuzzy_names(store: GraphStore, question: str, vector: QueryVector, top
     Candidates: the entities whose name or description holds the question's rarest words (idf-weighted, see
     :func:`~.fulltext.weighted_terms_query`) and the entities nearest the question's embedding. Score, in
     [0, 1]: the mean of the share of the entity name's words that the question contains and the cosine
-    similarity of its embedding (name + description) to the question. Best first, at most ``top_k``.
+    similarity of its embedding (name + description) to the question. Best first, at most ``top_k``. Both
+    searches are one query (``UNION ALL``).
     """
     pool = max(top_k, 5)
     doc_filter = _MENTION_FILTER if document_ids else ""
     columns = f"RETURN e.id, e.name, e.label, e.description, {cosine('e')}, outdegree(e, 'MENTIONED_IN')"
     params: dict[str, Any] = {"v": vector_param(vector), "k": pool, "docs": list(document_ids or []),
                               "terms": query_terms(question), "maxdf": MAX_DF}
-    nearest = store.ro_query("CALL db.idx.vector.queryNodes('__Entity__', 'embedding', $k, vecf32($v)) YIELD node "
-                             "WITH node AS e " + doc_filter + columns, params)
-
-    async def by_words() -> list[list[Any]]:
-        if not params["terms"]:
-            return []
-        count = await label_count(store, "__Entity__")  # while the vector search runs
-        return await store.ro_query(weighted_terms_query("__Entity__")
-                                    + "WITH node AS e, sum(w[1]) AS s ORDER BY s DESC LIMIT $k " + doc_filter
-                                    + columns, {**params, "n": count})
-
-    results = await asyncio.gather(nearest, by_words())
+    query = ("CALL db.idx.vector.queryNodes('__Entity__', 'embedding', $k, vecf32($v)) YIELD node "
+             "WITH node AS e " + doc_filter + columns)
+    if params["terms"]:  # the word search in the same query (one round trip); the label's size is remembered
+        params["n"] = await label_size(store, "__Entity__")
+        query += (" UNION ALL " + weighted_terms_query("__Entity__")
+                  + "WITH node AS e, sum(w[1]) AS s ORDER BY s DESC LIMIT $k " + doc_filter + columns)
     asked = set(params["terms"])
     best: dict[str, EntityHit] = {}
-    for rows in results:
-        for eid, name, label, description, cos, mentions in rows:
-            words = query_terms(str(name))
-            coverage = sum(1 for w in words if w in asked) / len(words) if words else 0.0
-            best[str(eid)] = EntityHit(
-                entity_id=str(eid), name=str(name), label=str(label or ""), description=str(description or ""),
-                score=round((coverage + max(0.0, float(cos))) / 2, 4), path="fuzzy_names", mentions=int(mentions))
+    for eid, name, label, description, cos, mentions in await store.ro_query(query, params):
+        words = query_terms(str(name))
+        coverage = sum(1 for w in words if w in asked) / len(words) if words else 0.0
+        best[str(eid)] = EntityHit(
+            entity_id=str(eid), name=str(name), label=str(label or ""), description=str(description or ""),
+            score=round((coverage + max(0.0, float(cos))) / 2, 4), path="fuzzy_names", mentions=int(mentions))
     return sorted(best.values(), key=lambda h: (-h.score, h.name))[:top_k]
 
 

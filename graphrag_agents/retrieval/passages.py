@@ -46,13 +46,12 @@ from .candidates import (
     Candidate,
     entity_candidates,
     index_breadth,
-    lexical_candidates,
+    keyword_search,
     loose_key,
     title_key,
     vector_candidates,
 )
-from .chain import CHAINS, TEXT_POOL, ChainSettings, extend_chains, question_idf, read_words
-from .fulltext import query_terms, term_weights
+from .chain import CHAINS, TEXT_POOL, ChainSettings, extend_chains, read_words
 from .hits import PassageHit
 from .names import Anchor, name_keys
 from .novelty import WINDOW, by_new_coverage
@@ -146,17 +145,15 @@ async def passages(store: GraphStore, question: str, vector: QueryVector, top_k:
     vector = vector_param(vector)
     keys = frozenset(loose_key(k) for k, info in name_keys(question).items() if info.cased)
     chained = chains.rounds > 0 or chains.weight > 0
-    # the keyword search and the chain score weigh the question's words alike: asked for once
-    weighted = asyncio.ensure_future(term_weights(store, "Chunk", query_terms(question)))
     first = asyncio.gather(vector_candidates(store, vector, pool, document_ids),
-                           lexical_candidates(store, question, vector, pool, document_ids, weighted=weighted),
-                           _listed(anchors), question_idf(store, question, weighted) if chained else _no_idf())
+                           keyword_search(store, question, vector, pool, document_ids), _listed(anchors))
     try:
-        by_vector, by_keyword, found_anchors, idf = await first
+        by_vector, (by_keyword, weighted), found_anchors = await first
     except BaseException:
         first.cancel()
-        weighted.cancel()
         raise
+    # the chain score weighs the question's words as the keyword search did
+    idf = {str(t): float(w) for t, w in weighted[0]} if chained else {}
     direct = _merge([by_vector, by_keyword])
     # Seeds come from the direct signals only, so bridge expansion runs alongside the entity search
     ranked = sorted(direct.values(), key=lambda c: -_relevance(c, keys, weights))
@@ -252,10 +249,6 @@ def spread(ranked: Sequence[str], merged: dict[str, Candidate], per_document: in
 
 async def _nothing() -> list[Any]:
     return []
-
-
-async def _no_idf() -> dict[str, float]:
-    return {}
 
 
 async def _listed(anchors: Awaitable[Sequence[Anchor]] | None) -> list[Anchor]:

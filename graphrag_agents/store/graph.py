@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import logging
 import math
@@ -31,6 +32,8 @@ _INDEX_WAIT_S = 15.0
 _INDEX_REFUSAL = "Invalid arguments"  # how FalkorDB refuses a query on an index it is building
 _PROGRESS = re.compile(r"\[Indexing\]\s*(\d+)\s*/\s*(\d+)")
 _INDEXES_QUERY = "CALL db.indexes() YIELD label, properties, status RETURN label, properties, status"
+# Per graph name, the writes this process has finished on it, through any GraphStore (see GraphStore.writes).
+_writes: collections.Counter[str] = collections.Counter()
 
 
 class _StoreClient:
@@ -200,6 +203,15 @@ class GraphStore:
         return FolderWriteLock.for_graph(server.data_dir, self.name).hold()
 
     @property
+    def writes(self) -> int:
+        """How many writes (read-write queries, a delete) this process has finished on a graph of this name.
+
+        A cache of what a read saw stores this number with it and is out of date once it has changed; writes
+        made by other processes are not counted (such a cache must also expire by time).
+        """
+        return _writes[self.name]
+
+    @property
     def location(self) -> str:
         """Where the store is, passwords masked."""
         return self._client.where()
@@ -327,7 +339,10 @@ class GraphStore:
             graph = self._graph()
 
             async def write() -> list[Row]:
-                return list((await graph.query(query, params=params, timeout=timeout_ms)).result_set)
+                try:
+                    return list((await graph.query(query, params=params, timeout=timeout_ms)).result_set)
+                finally:  # also when it failed: part of it may be stored
+                    _writes[self.name] += 1
 
             return await self._call(write, retry=idempotent)
         from redis.exceptions import ResponseError
@@ -436,7 +451,10 @@ class GraphStore:
     async def delete(self) -> None:
         """Delete the whole graph (used by tests and ``graphrag-agents`` maintenance)."""
         if await self.exists():
-            await self._graph().delete()
+            try:
+                await self._graph().delete()
+            finally:
+                _writes[self.name] += 1
 
     async def close(self) -> None:
         """Close the connection; the last graph closed on an embedded server this process started stops it."""

@@ -1,0 +1,166 @@
+"""Retrieve latency of two checkouts of the code, question by question in turn, on the same graphs.
+
+    python benchmarks/latency_ab.py --baseline ../other-checkout [--sets hotpotqa,2wikimultihopqa]
+                                    [--data-dir .graphrag-bench] [--questions 200] [--eval-dir DIR]
+
+On a shared machine the load changes from one minute to the next, so two benchmark runs one after the other
+compare the load as much as the code. Here two worker processes, one importing ``graphrag_agents`` from the
+baseline checkout and one from this one, keep the same graph open (the graph of ``retrieval_bench.py`` and
+``graphrag-agents eval``, reused from ``--data-dir``) and answer each question in turn, which one goes first
+alternating, so both see the same load. Each worker times, per question, dense-only search (the question's
+embedding and one chunk vector query) and ``retrieve`` with every path (``top_k`` 10, embedding included).
+Printed per set: p50 / p95 of each, the p50 ratio to dense-only per checkout, the ratio of the two checkouts'
+retrieve p50, the queries per retrieve, and recall@5 of both (and how many questions' top 10 differ), so a
+change that moves a ranking shows.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+EVAL = Path(__file__).resolve().parents[2] / "shared" / "eval"  # ../shared/eval beside the repository
+TOP_K = 10
+
+
+async def _worker(set_name: str, data_dir: Path, eval_dir: Path) -> None:
+    """Answer question numbers read from stdin with one JSON line each (run with the checkout on PYTHONPATH)."""
+    from graphrag_agents.evaluation.build import ensure_built, open_eval_graph
+    from graphrag_agents.evaluation.dataset import load_dataset
+    from graphrag_agents.retrieval.passages import dense_passages
+    from graphrag_agents.retrieval.retriever import retrieve
+    from graphrag_agents.store.graph import GraphStore
+
+    questions, corpus = load_dataset(eval_dir / f"{set_name}.questions.jsonl", eval_dir / f"{set_name}.corpus.jsonl")
+    sent = [0]
+    ro_query = GraphStore.ro_query
+
+    async def counted(self: GraphStore, query: str, params: dict[str, Any] | None = None,
+                      timeout_ms: int | None = None) -> list[list[Any]]:
+        sent[0] += 1
+        return await ro_query(self, query, params, timeout_ms)
+
+    GraphStore.ro_query = counted  # type: ignore[method-assign]
+    async with await open_eval_graph(corpus, extractor="ner", data_dir=data_dir) as kg:
+        await ensure_built(kg, corpus, extractor="ner", data_dir=data_dir, progress=False)
+        for q in questions[:5]:  # warm the embedder and the server's caches
+            await retrieve(kg.store, kg.embedder, q.question, top_k=TOP_K)
+        print(json.dumps({"ready": len(questions)}), flush=True)
+        loop = asyncio.get_running_loop()
+        while line := await loop.run_in_executor(None, sys.stdin.readline):
+            q = questions[int(line)]
+            start = time.perf_counter()
+            vector = (await kg.embedder.aembed([q.question]))[0]
+            await dense_passages(kg.store, vector, TOP_K)
+            dense = time.perf_counter() - start
+            sent[0] = 0
+            start = time.perf_counter()
+            hits = await retrieve(kg.store, kg.embedder, q.question, top_k=TOP_K)
+            took = time.perf_counter() - start
+            print(json.dumps({"dense": dense, "retrieve": took, "queries": sent[0],
+                              "docs": [h.document_id for h in hits.passages]}), flush=True)
+
+
+class _Checkout:
+    """One worker process and what it measured."""
+
+    def __init__(self, label: str, root: Path, set_name: str, args: argparse.Namespace) -> None:
+        self.label = label
+        env = {**os.environ, "PYTHONPATH": str(root)}
+        command = [sys.executable, str(Path(__file__).resolve()), "--worker", set_name,
+                   "--data-dir", str(args.data_dir.resolve()), "--eval-dir", str(args.eval_dir.resolve())]
+        self.proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env,
+                                     cwd=root)
+        self.rows: list[dict[str, Any]] = []
+
+    def read(self) -> dict[str, Any]:
+        assert self.proc.stdout is not None
+        line = self.proc.stdout.readline()
+        if not line:
+            raise SystemExit(f"the {self.label} worker stopped (see its error above)")
+        return dict(json.loads(line))
+
+    def ask(self, i: int) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(f"{i}\n")
+        self.proc.stdin.flush()
+        self.rows.append(self.read())
+
+    def close(self) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.close()
+        self.proc.wait()
+
+
+def _pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000
+
+
+def _recall5(rows: list[dict[str, Any]], gold: list[tuple[str, ...]]) -> float:
+    return statistics.fmean(sum(1 for g in want if g in set(row["docs"][:5])) / len(want)
+                            for row, want in zip(rows, gold, strict=True))
+
+
+def _compare(set_name: str, args: argparse.Namespace) -> None:
+    from graphrag_agents.evaluation.dataset import load_dataset
+
+    questions, _ = load_dataset(args.eval_dir / f"{set_name}.questions.jsonl",
+                                args.eval_dir / f"{set_name}.corpus.jsonl")
+    n = min(len(questions), args.questions) if args.questions else len(questions)
+    gold = [q.supporting_paragraph_ids for q in questions[:n]]
+    base = _Checkout("baseline", args.baseline.resolve(), set_name, args)
+    ours = _Checkout("this checkout", Path(__file__).resolve().parents[1], set_name, args)
+    try:
+        base.read(), ours.read()
+        for i in range(n):
+            for checkout in ((base, ours) if i % 2 == 0 else (ours, base)):
+                checkout.ask(i)
+    finally:
+        base.close()
+        ours.close()
+    print(f"\n{set_name}: {n} questions, each asked of both checkouts in turn")
+    print("| checkout | retrieve p50 / p95 ms | dense-only p50 ms | p50 ratio | queries per retrieve | recall@5 |")
+    print("| - | - | - | - | - | - |")
+    p50 = {}
+    for checkout in (base, ours):
+        took = [r["retrieve"] for r in checkout.rows]
+        dense = [r["dense"] for r in checkout.rows]
+        p50[checkout.label] = _pct(took, .5)
+        print(f"| {checkout.label} | {_pct(took, .5):.1f} / {_pct(took, .95):.1f} | {_pct(dense, .5):.1f} | "
+              f"{_pct(took, .5) / _pct(dense, .5):.2f}x | {statistics.fmean(r['queries'] for r in checkout.rows):.1f} "
+              f"| {_recall5(checkout.rows, gold):.3f} |")
+    differ = sum(1 for a, b in zip(base.rows, ours.rows, strict=True) if a["docs"] != b["docs"])
+    print(f"this checkout / baseline, retrieve p50: {p50['this checkout'] / p50['baseline']:.3f}; "
+          f"questions whose top {TOP_K} documents differ: {differ}; load average "
+          + ", ".join(f"{x:.1f}" for x in os.getloadavg()))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--baseline", type=Path, help="the other checkout's root (its graphrag_agents is imported)")
+    parser.add_argument("--sets", default="hotpotqa,2wikimultihopqa", help="comma-separated set names")
+    parser.add_argument("--data-dir", type=Path, default=Path(".graphrag-bench"), help="embedded FalkorDB folder")
+    parser.add_argument("--questions", type=int, default=200, help="the first N questions of each set (0: all)")
+    parser.add_argument("--eval-dir", type=Path, default=EVAL, help="folder of <set>.{corpus,questions}.jsonl")
+    parser.add_argument("--worker", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.worker:
+        asyncio.run(_worker(args.worker, args.data_dir, args.eval_dir))
+        return
+    if args.baseline is None:
+        parser.error("--baseline is required: the checkout to compare with (e.g. a git worktree of main)")
+    for set_name in args.sets.split(","):
+        _compare(set_name.strip(), args)
+
+
+if __name__ == "__main__":
+    main()
