@@ -14,7 +14,8 @@ question, the re-ordering gained more than it lost. The weight was chosen on fol
 MuSiQue sample of two to four hops together, and gains on the held-out fold B of all three (``docs/retrieval.md``,
 "The final order: new coverage").
 
-Pure Python over at most ``WINDOW`` candidates (at most ``WINDOW``² word-set differences); no query.
+Pure Python over at most ``WINDOW`` candidates (at most ``WINDOW``² word-set differences); the passages path
+reads the words of any of them chain scoring did not (as a rule none), in one query.
 """
 
 from __future__ import annotations
