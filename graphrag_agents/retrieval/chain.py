@@ -37,7 +37,8 @@ from .candidates import Candidate, TermWeights
 from .fulltext import query_terms, term_weights
 from .written_names import written_names
 
-__all__ = ["CHAINS", "TEXT_POOL", "ChainSettings", "chain_coverage", "extend_chains", "question_idf", "read_words"]
+__all__ = ["CHAINS", "TEXT_POOL", "ChainSettings", "chain_coverage", "extend_chains", "idf_of", "question_idf",
+           "read_words"]
 
 TEXT_POOL = 40
 """Best candidates (by score so far) whose words are read to score chains, each round."""
@@ -166,7 +167,12 @@ async def question_idf(store: GraphStore, question: str,
     """The idf of each of the question's content words found in the chunks (cached counts, see
     :func:`~.fulltext.term_weights`; ``weighted``: those weights, when already asked for): what a chain's
     coverage is weighed by."""
-    weights, _ = await (weighted if weighted is not None else term_weights(store, "Chunk", query_terms(question)))
+    return idf_of(await (weighted if weighted is not None else term_weights(store, "Chunk", query_terms(question))))
+
+
+def idf_of(weighted: TermWeights) -> dict[str, float]:
+    """The idf per word of term weights (:func:`~.fulltext.term_weights`): what a chain's coverage is weighed by."""
+    weights, _ = weighted
     return {str(t): float(w) for t, w in weights}
 
 

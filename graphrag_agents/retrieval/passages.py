@@ -51,7 +51,7 @@ from .candidates import (
     title_key,
     vector_candidates,
 )
-from .chain import CHAINS, TEXT_POOL, ChainSettings, extend_chains, read_words
+from .chain import CHAINS, TEXT_POOL, ChainSettings, extend_chains, idf_of, read_words
 from .hits import PassageHit
 from .names import Anchor, name_keys
 from .novelty import WINDOW, by_new_coverage
@@ -152,8 +152,7 @@ async def passages(store: GraphStore, question: str, vector: QueryVector, top_k:
     except BaseException:
         first.cancel()
         raise
-    # the chain score weighs the question's words as the keyword search did
-    idf = {str(t): float(w) for t, w in weighted[0]} if chained else {}
+    idf = idf_of(weighted) if chained else {}  # the chain score weighs the question's words as the search did
     direct = _merge([by_vector, by_keyword])
     # Seeds come from the direct signals only, so bridge expansion runs alongside the entity search
     ranked = sorted(direct.values(), key=lambda c: -_relevance(c, keys, weights))
