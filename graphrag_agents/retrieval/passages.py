@@ -1,7 +1,8 @@
 """The ``passages`` path: candidate chunks from several signals, fused into one score, and the dense baseline.
 
 Candidates (:mod:`.candidates`, :mod:`.bridge`): the chunks nearest the question's embedding, the best
-keyword (BM25-style) matches, (bridge expansion) chunks sharing a rare entity with the two best vector or
+keyword (BM25-style) matches, (vector feedback, :mod:`.feedback`) the chunks nearest to the question's vector
+moved toward the best of those, (bridge expansion) chunks sharing a rare entity with the two best vector or
 keyword matches, (the titled second hop) the documents titled by an entity the three best matches
 mention or by a name their text writes (:mod:`.written_names`), and (:mod:`.chain`) further titled hops from
 the chains' ends, while a round adds coverage of the question. Every candidate query returns the chunk's text,
@@ -18,6 +19,7 @@ title         1.0     1 when the question names the chunk's document title, writ
 bridge        0.8     bridge weight (x2 through an entity its document's title names), capped at 2, / 2
 hop           1.5     weight of the best seed (1, 1/2, 1/3) naming an entity that titles the chunk's document
 chain         1.0     coverage of the question by the best chain the chunk lies on (:mod:`.chain`)
+feedback      1.0     cosine to the question's vector moved toward its best direct match (:mod:`.feedback`)
 ============  ======  ==============================================================================
 
 and ``score`` = weighted sum / sum of weights, in [0, 1]. The final order (:mod:`.novelty`) takes the best by
@@ -40,7 +42,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..store.graph import GraphStore
-from ._cypher import QueryVector, vector_param
+from ._cypher import QueryVector, VectorParam, vector_param
 from .bridge import bridge_candidates, titled_candidates
 from .candidates import (
     Candidate,
@@ -52,6 +54,7 @@ from .candidates import (
     vector_candidates,
 )
 from .chain import CHAINS, TEXT_POOL, ChainSettings, extend_chains, idf_of, read_words
+from .feedback import FEATURE_POOL, SHIFT, feedback_cosines, feedback_search, moved_vector
 from .hits import PassageHit
 from .names import Anchor, name_keys
 from .novelty import WINDOW, by_new_coverage
@@ -72,11 +75,16 @@ class PassageWeights:
     title: float = 1.0
     bridge: float = 0.8
     hop: float = 1.5
+    feedback: float = 1.0
+    """Cosine to the question's vector moved toward its best direct match (:mod:`.feedback`; at 0 its three
+    queries are not run, the previous release's score)."""
+    feedback_shift: float = SHIFT
+    """How far the vector moves: the share of the best match's vector added to the question's (not a weight)."""
 
     @property
     def total(self) -> float:
         """Sum of the weights: the score of a chunk perfect on every feature."""
-        return self.cosine + self.lexical + self.entity + self.title + self.bridge + self.hop
+        return self.cosine + self.lexical + self.entity + self.title + self.bridge + self.hop + self.feedback
 
 
 WEIGHTS = PassageWeights()
@@ -136,9 +144,11 @@ async def passages(store: GraphStore, question: str, vector: QueryVector, top_k:
     ``anchors`` are the entities found in the question, awaited while the vector and keyword searches run;
     named ones (``Anchor.named``) are not followed by bridge expansion. Rounds of queries: vector + keyword
     search, then bridge expansion and the titled hop (seeded by the best direct matches, with the direct
-    matches' words read alongside), then up to ``chains.rounds`` titled hops from the chains' ends
-    (:mod:`.chain`; fewer when a round adds no coverage), then the texts of the ``top_k`` best.
-    ``chains=ChainSettings(rounds=0, weight=0)`` scores as the previous release did. ``text_names``: the titled
+    matches' words read alongside, and the vector feedback search from the best of them), then up to
+    ``chains.rounds`` titled hops from the chains' ends (:mod:`.chain`; fewer when a round adds no coverage),
+    then the best candidates' cosines to the moved vector, then the texts of the ``top_k`` best.
+    ``weights=replace(WEIGHTS, feedback=0)`` and ``chains=ChainSettings(rounds=0, weight=0, novelty=0)`` score
+    as the release before chains did. ``text_names``: the titled
     hops also look up the names the seeds' text writes (:mod:`.written_names`), not only their entities'.
     """
     pool = _pool(top_k)
@@ -165,13 +175,15 @@ async def passages(store: GraphStore, question: str, vector: QueryVector, top_k:
                             titled_candidates(store, seeds[:HOP_SEEDS], vector, pool, document_ids,
                                               _written(direct, seeds[:HOP_SEEDS]) if text_names else None),
                             read_words(store, [c.chunk_id for c in ranked[:TEXT_POOL]], direct, words, idf.keys())
-                            if chained else _nothing())
+                            if chained else _nothing(),
+                            _feedback(store, vector, ranked[0].chunk_id, weights.feedback_shift, pool, document_ids)
+                            if weights.feedback > 0 and ranked else _no_feedback())
     try:
-        by_entity, bridged, titled, _ = await second
+        by_entity, bridged, titled, _, (moved, by_feedback, near) = await second
     except BaseException:
         second.cancel()
         raise
-    merged = _merge([list(direct.values()), by_entity, bridged, titled])
+    merged = _merge([list(direct.values()), by_entity, bridged, titled, by_feedback])
     total = weights.total + chains.weight
 
     base: dict[str, float] = {}  # the features but the chain's, per candidate (until a merge changes them)
@@ -193,6 +205,11 @@ async def passages(store: GraphStore, question: str, vector: QueryVector, top_k:
         coverage = await extend_chains(store, idf, vector, merged, fused, followed, pool, grow, document_ids,
                                        chains, words, text_names)
     score = {cid: fused(c, coverage.get(cid, 0.0)) for cid, c in merged.items()}
+    if moved is not None:
+        unread = [cid for cid in sorted(merged, key=lambda cid: (-score[cid], cid))[:FEATURE_POOL] if cid not in near]
+        near.update(await feedback_cosines(store, moved, unread))
+        score = {cid: value + weights.feedback * max(0.0, near.get(cid, 0.0)) / total
+                 for cid, value in score.items()}
     if chains.ppr > 0:  # a measured option (ppr.py)
         walk = await ppr_feature(store, merged, found_anchors)
         score = {cid: (value * total + chains.ppr * walk.get(cid, 0.0)) / (total + chains.ppr)
@@ -248,6 +265,23 @@ def spread(ranked: Sequence[str], merged: dict[str, Candidate], per_document: in
 
 async def _nothing() -> list[Any]:
     return []
+
+
+Feedback = tuple[VectorParam | None, list[Candidate], dict[str, float]]
+"""The moved vector (None: no feedback), the chunks nearest to it, and their cosines to it."""
+
+
+async def _feedback(store: GraphStore, vector: VectorParam, seed: str, shift: float, k: int,
+                    document_ids: Sequence[str] | None) -> Feedback:
+    moved = await moved_vector(store, vector, seed, shift)
+    if moved is None:
+        return None, [], {}
+    found, near = await feedback_search(store, vector, moved, k, document_ids)
+    return moved, found, near
+
+
+async def _no_feedback() -> Feedback:
+    return None, [], {}
 
 
 async def _listed(anchors: Awaitable[Sequence[Anchor]] | None) -> list[Anchor]:

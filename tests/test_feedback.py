@@ -1,0 +1,81 @@
+"""Vector feedback (retrieval/feedback.py) on a hand-made graph in the real embedded FalkorDB, real MiniLM vectors."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from graphrag_agents.ingest.records import ChunkRecord, DocumentBatch, DocumentRecord, chunk_id
+from graphrag_agents.ingest.writer import write_document
+from graphrag_agents.kg import KnowledgeGraph
+from graphrag_agents.retrieval._cypher import VectorParam
+from graphrag_agents.retrieval.feedback import feedback_cosines, feedback_search, moved_vector
+from graphrag_agents.retrieval.passages import WEIGHTS, dense_passages, passages
+
+QUESTION = "Who is the spouse of the producer of Quiet Harbour?"
+FILM = "Quiet Harbour is a 1998 drama film produced by Maren Lindqvist for a small studio in Bergen."
+# the next link: no entity is stored in this graph, so neither bridge expansion nor a titled hop can reach it
+SPOUSE = ("Maren Lindqvist, a film producer, made 1998 drama films for a small studio in Bergen; her spouse is the "
+          "painter Ole Brun.")
+DISTRACTORS = [  # close to the question's words, far from the film's paragraph
+    "The spouse of a film producer often works on the production of the film.",
+    "A spouse is a partner in a marriage; the producer of a record may be its singer's spouse.",
+    "Salt Wind is a drama film about a harbour town, produced in 1999 by its director's spouse.",
+]
+
+
+def _doc(doc_id: str, title: str, text: str) -> DocumentBatch:
+    return DocumentBatch(DocumentRecord(id=doc_id, title=title, content_hash=doc_id),
+                         [ChunkRecord(id=chunk_id(doc_id, 0), index=0, text=text)], [], [])
+
+
+async def _build(kg: KnowledgeGraph) -> None:
+    await kg.ensure_schema()
+    for batch in [_doc("film", "Quiet Harbour", FILM), _doc("spouse", "Coastal painters", SPOUSE)] + [
+            _doc(f"d{i}", f"Distractor {i}", text) for i, text in enumerate(DISTRACTORS)]:
+        await write_document(kg.store, batch)
+    await kg.finalize()
+
+
+def _question(kg: KnowledgeGraph) -> VectorParam:
+    return VectorParam(kg.embedder.embed([QUESTION])[0].tolist())
+
+
+async def test_feedback_reaches_the_next_link_the_question_alone_misses(kg: KnowledgeGraph) -> None:
+    await _build(kg)
+    vector = _question(kg)
+    dense = [h.document_id for h in await dense_passages(kg.store, vector.values, 3)]
+    assert "spouse" not in dense  # the question's vector is nearer the distractors
+
+    without = await passages(kg.store, QUESTION, vector, 3, weights=replace(WEIGHTS, feedback=0.0))
+    assert [h.document_id for h in without] == ["film", "d2", "d0"]
+    hits = await passages(kg.store, QUESTION, vector, 3)  # moved toward the film's paragraph, it reaches her
+    assert [h.document_id for h in hits] == ["film", "d2", "spouse"]
+
+
+async def test_moved_vector_is_the_normalised_sum(kg: KnowledgeGraph) -> None:
+    await _build(kg)
+    vector = _question(kg)
+    moved = await moved_vector(kg.store, vector, chunk_id("film", 0), shift=0.5)
+    assert moved is not None
+    q = np.asarray(vector.values)
+    rows = await kg.store.ro_query("MATCH (c:Chunk {id: $id}) RETURN c.embedding", {"id": chunk_id("film", 0)})
+    p = np.asarray(rows[0][0])
+    expected = (q + 0.5 * p) / np.linalg.norm(q + 0.5 * p)
+    assert np.asarray(moved.values) == pytest.approx(expected, abs=1e-5)
+    assert await moved_vector(kg.store, vector, "no-such-chunk") is None
+
+
+async def test_feedback_search_keeps_the_document_filter(kg: KnowledgeGraph) -> None:
+    await _build(kg)
+    vector = _question(kg)
+    moved = await moved_vector(kg.store, vector, chunk_id("film", 0))
+    assert moved is not None
+    found, near = await feedback_search(kg.store, vector, moved, 5, document_ids=["d1", "spouse"])
+    assert {c.document_id for c in found} == {"d1", "spouse"}
+    assert set(near) == {c.chunk_id for c in found}
+    assert await feedback_cosines(kg.store, moved, []) == {}
+    cosines = await feedback_cosines(kg.store, moved, [chunk_id("spouse", 0), "no-such-chunk"])
+    assert set(cosines) == {chunk_id("spouse", 0)} and 0.0 < cosines[chunk_id("spouse", 0)] <= 1.0
