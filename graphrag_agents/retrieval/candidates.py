@@ -28,7 +28,8 @@ from .fulltext import MAX_DF, POSTINGS_CAP, cached_counts, query_terms, remember
 from .names import Anchor
 
 __all__ = ["CHUNK_COLUMNS", "FILTER_SCAN", "INDEX_BREADTH", "Candidate", "TermWeights", "candidate",
-           "entity_candidates", "index_breadth", "keyword_search", "lexical_candidates", "loose_key", "title_key", "vector_candidates"]
+           "entity_candidates", "index_breadth", "keyword_search", "lexical_candidates", "loose_key", "title_key",
+           "vector_candidates"]
 
 COSINE = cosine("c")
 """Cypher for the cosine similarity of chunk ``c`` to the question vector ``$v`` (0 before finalize)."""
