@@ -79,3 +79,13 @@ async def test_feedback_search_keeps_the_document_filter(kg: KnowledgeGraph) -> 
     assert await feedback_cosines(kg.store, moved, []) == {}
     cosines = await feedback_cosines(kg.store, moved, [chunk_id("spouse", 0), "no-such-chunk"])
     assert set(cosines) == {chunk_id("spouse", 0)} and 0.0 < cosines[chunk_id("spouse", 0)] <= 1.0
+
+
+async def test_no_feedback_before_finalize(kg: KnowledgeGraph) -> None:
+    await kg.ensure_schema()
+    for batch in [_doc("film", "Quiet Harbour", FILM), _doc("spouse", "Coastal painters", SPOUSE)]:
+        await write_document(kg.store, batch)  # no finalize: no chunk has a vector yet
+    assert await moved_vector(kg.store, _question(kg), chunk_id("film", 0)) is None
+    hits = await passages(kg.store, QUESTION, _question(kg), 3)
+    assert hits and hits[0].document_id == "film"  # the keyword search still finds it
+    assert all("feedback" not in h.found_by for h in hits)
