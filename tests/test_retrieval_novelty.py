@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 from graphrag_agents.retrieval.chain import CHAINS
 from graphrag_agents.retrieval.novelty import WINDOW, by_new_coverage
 
@@ -39,3 +41,33 @@ def test_only_the_window_is_reordered_and_unread_words_add_nothing() -> None:
     assert order[:2] == ["c0", ranked[WINDOW - 1]]
     assert order[WINDOW:] == ranked[WINDOW:]
     assert sorted(order) == sorted(ranked)
+
+
+def _plain_greedy(ranked: list[str], score: dict[str, float], words: dict[str, frozenset[str]],
+                  idf: dict[str, float], weight: float) -> list[str]:
+    """The re-ordering written plainly: every step scores every candidate left."""
+    total = sum(idf.values())
+    left = list(ranked[:WINDOW])
+    held = {cid: words.get(cid, frozenset()) & idf.keys() for cid in left}
+    out, left = left[:1], left[1:]
+    covered = set(held[out[0]])
+    while left:
+        pick = max(left, key=lambda cid: score[cid] + weight * sum(idf[w] for w in held[cid] - covered) / total)
+        left.remove(pick)
+        out.append(pick)
+        covered |= held[pick]
+    return out + ranked[WINDOW:]
+
+
+def test_the_order_is_the_plain_greedy_one_ties_included() -> None:
+    rng = random.Random(7)
+    for _ in range(300):
+        vocabulary = [f"w{i}" for i in range(rng.randint(1, 12))]
+        idf = {w: rng.choice([0.5, 1.0, 1.0, 2.0, 3.25]) for w in vocabulary}
+        ranked = [f"c{i}" for i in range(rng.randint(1, WINDOW + 5))]
+        score = {cid: rng.choice([0.1, 0.2, 0.2, 0.3, 0.45]) for cid in ranked}  # many ties
+        ranked.sort(key=lambda cid: -score[cid])
+        words = {cid: frozenset(rng.sample([*vocabulary, "other"], rng.randint(0, len(vocabulary))))
+                 for cid in ranked if rng.random() < 0.9}
+        weight = rng.choice([0.35, 1.0, 5.0])
+        assert by_new_coverage(ranked, score, words, idf, weight) == _plain_greedy(ranked, score, words, idf, weight)

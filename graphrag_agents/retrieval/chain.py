@@ -25,13 +25,13 @@ chains), in one query for those whose text no hop brought.
 
 from __future__ import annotations
 
-import asyncio
 import re
 from collections.abc import Awaitable, Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from ..store.graph import GraphStore
 from ._cypher import QueryVector
+from ._tasks import all_or_none
 from .bridge import bridge_candidates, titled_candidates
 from .candidates import Candidate, TermWeights
 from .fulltext import query_terms, term_weights
@@ -210,7 +210,7 @@ async def extend_chains(store: GraphStore, idf: Mapping[str, float], vector: Que
         seeds = [(cid, settings.decay ** round_ / (i + 1)) for i, cid in enumerate(frontier)]
         written = {cid: written_names(merged[cid].text) for cid in frontier
                    if text_names and merged[cid].loaded}
-        found = await asyncio.gather(
+        found = await all_or_none(
             titled_candidates(store, seeds, vector, k, document_ids, written),
             bridge_candidates(store, seeds, vector, k, (), document_ids) if settings.bridge else _nothing())
         merge([c for group in found for c in group])

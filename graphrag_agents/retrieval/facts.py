@@ -11,13 +11,13 @@ until its next write or ``finalize``; it is searched through its edges alone, an
 
 from __future__ import annotations
 
-import asyncio
 import weakref
 from collections.abc import Sequence
 from typing import Any
 
 from ..store.graph import GraphStore
 from ._cypher import QueryVector, vector_param
+from ._tasks import all_or_none
 from .hits import FactEntity, RelationHit
 
 __all__ = ["DOC_FILTER", "FACT_DOC_FILTER", "FACT_RETURN", "RELATION_RETURN", "fact_hit", "fact_members", "facts",
@@ -112,7 +112,7 @@ async def facts(store: GraphStore, vector: QueryVector, top_k: int,
                                   grouped=missing.grouped)]
         if not missing.typed:
             found.append(_typed_facts(store, vector, top_k, document_ids))
-        hits = [h for part in await asyncio.gather(*found) for h in part]
+        hits = [h for part in await all_or_none(*found) for h in part]
         hits.sort(key=lambda h: -h.score)  # stable: facts of one chunk keep their order
         return hits[:top_k]
     if not await has_fact_index(store):

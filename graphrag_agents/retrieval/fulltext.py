@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import math
 import re
 import time
@@ -10,6 +9,7 @@ import weakref
 from collections import OrderedDict
 
 from ..store.graph import GraphStore
+from ._tasks import all_or_none
 
 __all__ = ["LABEL_SIZE_TTL_S", "MAX_DF", "POSTINGS_CAP", "STOPWORDS", "cached_counts", "fulltext_query", "label_count",
            "label_size", "query_terms", "remember_counts", "term_weights", "weighted_terms_query", "weights_of"]
@@ -169,7 +169,7 @@ async def term_weights(store: GraphStore, label: str, terms: list[str]) -> tuple
     known = _frequencies.setdefault(store, _Frequencies())
     seen = known.size.get(label)
     missing = [t for t in terms if not known.fresh(label, t, seen[0] if seen else None)]
-    n, counts = await asyncio.gather(label_size(store, label), _count(store, label, missing))
+    n, counts = await all_or_none(label_size(store, label), _count(store, label, missing))
     known.store(label, n, counts)
     stale = [t for t in terms if not known.fresh(label, t, n)]  # counted before the graph changed
     known.store(label, n, await _count(store, label, stale))

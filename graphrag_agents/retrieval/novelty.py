@@ -20,6 +20,7 @@ reads the words of any of them chain scoring did not (as a rule none), in one qu
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 
 __all__ = ["WINDOW", "by_new_coverage"]
@@ -45,9 +46,20 @@ def by_new_coverage(ranked: Sequence[str], score: Mapping[str, float], words: Ma
     out = left[:1]  # the best by score leads: nothing is before it to add to
     covered = set(held[out[0]]) if out else set()
     left = left[1:]
+    # what each adds, computed again only for those holding a word the last pick covered (the same sum)
+    adds = {cid: sum(idf[w] for w in held[cid] - covered) for cid in left}
     while left:
-        pick = max(left, key=lambda cid: score[cid] + weight * sum(idf[w] for w in held[cid] - covered) / total)
-        left.remove(pick)  # max keeps the first of equals: the better score, as ranked
+        at, best = 0, -math.inf
+        for i, cid in enumerate(left):
+            value = score[cid] + weight * adds[cid] / total
+            if value > best:  # the first of equals: the better score, as ranked
+                at, best = i, value
+        pick = left.pop(at)
         out.append(pick)
+        new = held[pick] - covered
         covered |= held[pick]
+        if new:
+            for cid in left:
+                if not held[cid].isdisjoint(new):
+                    adds[cid] = sum(idf[w] for w in held[cid] - covered)
     return out + list(ranked[WINDOW:])

@@ -33,7 +33,6 @@ entity-passage graph there.
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Awaitable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -43,6 +42,7 @@ import numpy.typing as npt
 
 from ..store.graph import GraphStore
 from ._cypher import QueryVector, VectorParam, vector_param
+from ._tasks import all_or_none
 from .bridge import bridge_candidates, titled_candidates
 from .candidates import (
     Candidate,
@@ -155,13 +155,9 @@ async def passages(store: GraphStore, question: str, vector: QueryVector, top_k:
     vector = vector_param(vector)
     keys = frozenset(loose_key(k) for k, info in name_keys(question).items() if info.cased)
     chained = chains.rounds > 0 or chains.weight > 0
-    first = asyncio.gather(vector_candidates(store, vector, pool, document_ids),
-                           keyword_search(store, question, vector, pool, document_ids), _listed(anchors))
-    try:
-        by_vector, (by_keyword, weighted), found_anchors = await first
-    except BaseException:
-        first.cancel()
-        raise
+    by_vector, (by_keyword, weighted), found_anchors = await all_or_none(
+        vector_candidates(store, vector, pool, document_ids),
+        keyword_search(store, question, vector, pool, document_ids), _listed(anchors))
     idf = idf_of(weighted) if chained else {}  # the chain score weighs the question's words as the search did
     direct = _merge([by_vector, by_keyword])
     # Seeds come from the direct signals only, so bridge expansion runs alongside the entity search
@@ -169,20 +165,16 @@ async def passages(store: GraphStore, question: str, vector: QueryVector, top_k:
     seeds = [(c.chunk_id, 1.0 / (i + 1)) for i, c in enumerate(ranked[:max(SEEDS, HOP_SEEDS)])]
     named = {a.entity_id for a in found_anchors if a.named}
     words: dict[str, frozenset[str]] = {}  # the direct matches' words are read alongside the first hop
-    second = asyncio.gather(entity_candidates(store, found_anchors, vector, pool, document_ids=document_ids)
-                            if weights.entity > 0 else _nothing(),
-                            bridge_candidates(store, seeds[:SEEDS], vector, pool, named, document_ids),
-                            titled_candidates(store, seeds[:HOP_SEEDS], vector, pool, document_ids,
-                                              _written(direct, seeds[:HOP_SEEDS]) if text_names else None),
-                            read_words(store, [c.chunk_id for c in ranked[:TEXT_POOL]], direct, words, idf.keys())
-                            if chained else _nothing(),
-                            _feedback(store, vector, ranked[0].chunk_id, weights.feedback_shift, pool, document_ids)
-                            if weights.feedback > 0 and ranked else _no_feedback())
-    try:
-        by_entity, bridged, titled, _, (moved, by_feedback, near) = await second
-    except BaseException:
-        second.cancel()
-        raise
+    by_entity, bridged, titled, _, (moved, by_feedback, near) = await all_or_none(
+        entity_candidates(store, found_anchors, vector, pool, document_ids=document_ids)
+        if weights.entity > 0 else _nothing(),
+        bridge_candidates(store, seeds[:SEEDS], vector, pool, named, document_ids),
+        titled_candidates(store, seeds[:HOP_SEEDS], vector, pool, document_ids,
+                          _written(direct, seeds[:HOP_SEEDS]) if text_names else None),
+        read_words(store, [c.chunk_id for c in ranked[:TEXT_POOL]], direct, words, idf.keys())
+        if chained else _nothing(),
+        _feedback(store, vector, ranked[0].chunk_id, weights.feedback_shift, pool, document_ids)
+        if weights.feedback > 0 and ranked else _no_feedback())
     merged = _merge([list(direct.values()), by_entity, bridged, titled, by_feedback])
     total = weights.total + chains.weight
 

@@ -18,6 +18,7 @@ from typing import Any
 from ..models.embedder import Embedder
 from ..store.graph import GraphStore
 from ._cypher import VectorParam
+from ._tasks import cancel_all
 from .facts import facts
 from .hits import EntityHit, PassageHit, RelationHit, RetrievalHits
 from .links import links
@@ -38,12 +39,6 @@ def _paths(paths: Sequence[str] | None) -> list[str]:
         raise ValueError(f"unknown retrieve path(s) {', '.join(map(repr, unknown))}; "
                          f"valid paths are: {', '.join(ALL_PATHS)}")
     return [p for p in ALL_PATHS if p in paths]
-
-
-async def _cancel(tasks: Sequence[asyncio.Future[Any]]) -> None:
-    for task in tasks:
-        task.cancel()
-    await asyncio.gather(*tasks, return_exceptions=True)
 
 
 async def retrieve(store: GraphStore, embedder: Embedder, question: str, *, paths: Sequence[str] | None = None,
@@ -108,7 +103,7 @@ async def retrieve(store: GraphStore, embedder: Embedder, question: str, *, path
         hits.entities, hits.facts, hits.relations, hits.passages = await asyncio.gather(
             entities_task, facts_task, links_task, passages_task)
     except BaseException:
-        await _cancel(tasks)
+        await cancel_all(tasks)
         raise
     if min_score is not None:
         hits.entities = [h for h in hits.entities if h.score >= min_score]

@@ -16,7 +16,6 @@ graph finalized by an earlier version, every fact embedded), read once per :data
 
 from __future__ import annotations
 
-import asyncio
 import time
 import weakref
 from collections.abc import Sequence
@@ -24,6 +23,7 @@ from dataclasses import dataclass
 
 from ..store.graph import GraphStore
 from ._cypher import QueryVector, cosine, vector_param
+from ._tasks import all_or_none
 from .facts import FACT_RETURN, RELATION_RETURN, fact_hit, fact_members, relation_hit
 from .fulltext import query_terms
 from .hits import RelationHit
@@ -101,7 +101,7 @@ async def facts_by_passage(store: GraphStore, vector: QueryVector, top_k: int, q
             "WITH c, sim, f WHERE c.id IN f.chunk_ids "
             "WITH f, max(sim) AS score ORDER BY score DESC LIMIT $pool "
             + fact_members("score") + f"RETURN {FACT_RETURN}, score", params))
-    results = await asyncio.gather(*queries)
+    results = await all_or_none(*queries)
     hits: list[RelationHit] = []
     for rows in results:
         for row in rows:
