@@ -41,7 +41,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..store.graph import GraphStore
-from ._cypher import QueryVector, VectorParam, vector_param
+from ._cypher import QueryVector, vector_param
 from ._tasks import all_or_none
 from .bridge import bridge_candidates, titled_candidates
 from .candidates import (
@@ -54,7 +54,7 @@ from .candidates import (
     vector_candidates,
 )
 from .chain import CHAINS, TEXT_POOL, ChainSettings, extend_chains, idf_of, read_words
-from .feedback import FEATURE_POOL, SHIFT, feedback_cosines, feedback_search, moved_vector
+from .feedback import FEATURE_POOL, SHIFT, Feedback, feedback_cosines, feedback_search
 from .hits import PassageHit
 from .names import Anchor, name_keys
 from .novelty import WINDOW, by_new_coverage
@@ -76,7 +76,7 @@ class PassageWeights:
     bridge: float = 0.8
     hop: float = 1.5
     feedback: float = 1.0
-    """Cosine to the question's vector moved toward its best direct match (:mod:`.feedback`; at 0 its three
+    """Cosine to the question's vector moved toward its best direct match (:mod:`.feedback`; at 0 its two
     queries are not run, the previous release's score)."""
     feedback_shift: float = SHIFT
     """How far the vector moves: the share of the best match's vector added to the question's (not a weight)."""
@@ -165,7 +165,7 @@ async def passages(store: GraphStore, question: str, vector: QueryVector, top_k:
     seeds = [(c.chunk_id, 1.0 / (i + 1)) for i, c in enumerate(ranked[:max(SEEDS, HOP_SEEDS)])]
     named = {a.entity_id for a in found_anchors if a.named}
     words: dict[str, frozenset[str]] = {}  # the direct matches' words are read alongside the first hop
-    by_entity, bridged, titled, _, (moved, by_feedback, near) = await all_or_none(
+    by_entity, bridged, titled, _, (feedback, by_feedback) = await all_or_none(
         entity_candidates(store, found_anchors, vector, pool, document_ids=document_ids)
         if weights.entity > 0 else _nothing(),
         bridge_candidates(store, seeds[:SEEDS], vector, pool, named, document_ids),
@@ -173,7 +173,7 @@ async def passages(store: GraphStore, question: str, vector: QueryVector, top_k:
                           _written(direct, seeds[:HOP_SEEDS]) if text_names else None),
         read_words(store, [c.chunk_id for c in ranked[:TEXT_POOL]], direct, words, idf.keys())
         if chained else _nothing(),
-        _feedback(store, vector, ranked[0].chunk_id, weights.feedback_shift, pool, document_ids)
+        feedback_search(store, vector, ranked[0], pool, document_ids, weights.feedback_shift)
         if weights.feedback > 0 and ranked else _no_feedback())
     merged = _merge([list(direct.values()), by_entity, bridged, titled, by_feedback])
     total = weights.total + chains.weight
@@ -197,10 +197,10 @@ async def passages(store: GraphStore, question: str, vector: QueryVector, top_k:
         coverage = await extend_chains(store, idf, vector, merged, fused, followed, pool, grow, document_ids,
                                        chains, words, text_names)
     score = {cid: fused(c, coverage.get(cid, 0.0)) for cid, c in merged.items()}
-    if moved is not None:
-        unread = [cid for cid in sorted(merged, key=lambda cid: (-score[cid], cid))[:FEATURE_POOL] if cid not in near]
-        near.update(await feedback_cosines(store, moved, unread))
-        score = {cid: value + weights.feedback * max(0.0, near.get(cid, 0.0)) / total
+    if feedback is not None:
+        best_so_far = sorted(merged, key=lambda cid: (-score[cid], cid))[:FEATURE_POOL]
+        await feedback_cosines(store, feedback, [merged[cid] for cid in best_so_far])
+        score = {cid: value + weights.feedback * max(0.0, feedback.near.get(cid, 0.0)) / total
                  for cid, value in score.items()}
     if chains.ppr > 0:  # a measured option (ppr.py)
         walk = await ppr_feature(store, merged, found_anchors)
@@ -259,21 +259,8 @@ async def _nothing() -> list[Any]:
     return []
 
 
-Feedback = tuple[VectorParam | None, list[Candidate], dict[str, float]]
-"""The moved vector (None: no feedback), the chunks nearest to it, and their cosines to it."""
-
-
-async def _feedback(store: GraphStore, vector: VectorParam, seed: str, shift: float, k: int,
-                    document_ids: Sequence[str] | None) -> Feedback:
-    moved = await moved_vector(store, vector, seed, shift)
-    if moved is None:
-        return None, [], {}
-    found, near = await feedback_search(store, vector, moved, k, document_ids)
-    return moved, found, near
-
-
-async def _no_feedback() -> Feedback:
-    return None, [], {}
+async def _no_feedback() -> tuple[Feedback | None, list[Candidate]]:
+    return None, []
 
 
 async def _listed(anchors: Awaitable[Sequence[Anchor]] | None) -> list[Anchor]:
