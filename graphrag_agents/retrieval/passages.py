@@ -173,7 +173,7 @@ async def passages(store: GraphStore, question: str, vector: QueryVector, top_k:
                           _written(direct, seeds[:HOP_SEEDS]) if text_names else None),
         read_words(store, [c.chunk_id for c in ranked[:TEXT_POOL]], direct, words, idf.keys())
         if chained else _nothing(),
-        feedback_search(store, vector, ranked[0], pool, document_ids, weights.feedback_shift)
+        feedback_search(store, vector, ranked[0], top_k, document_ids, weights.feedback_shift)
         if weights.feedback > 0 and ranked else _no_feedback())
     merged = _merge([list(direct.values()), by_entity, bridged, titled, by_feedback])
     total = weights.total + chains.weight
@@ -187,19 +187,19 @@ async def passages(store: GraphStore, question: str, vector: QueryVector, top_k:
                                       + weights.hop * c.hop)
         return (own + chains.weight * coverage) / total
 
-    coverage: dict[str, float] = {}
-    if chained:
-        def grow(found: Sequence[Candidate]) -> None:
-            merged.update(_merge([list(merged.values()), found]))
-            base.clear()
+    def grow(found: Sequence[Candidate]) -> None:
+        merged.update(_merge([list(merged.values()), found]))
+        base.clear()
 
-        followed = [cid for cid, _ in seeds[:max(SEEDS, HOP_SEEDS)]]
-        coverage = await extend_chains(store, idf, vector, merged, fused, followed, pool, grow, document_ids,
-                                       chains, words, text_names)
+    # the feature is read for the best candidates before the chain rounds, alongside them: a chunk a round
+    # finds has it only if the feedback search found it too (the same recall@5 on the samples as after them)
+    best_so_far = sorted(merged, key=lambda cid: (-fused(merged[cid], 0.0), cid))[:FEATURE_POOL] if feedback else []
+    coverage, _ = await all_or_none(
+        extend_chains(store, idf, vector, merged, fused, [cid for cid, _ in seeds[:max(SEEDS, HOP_SEEDS)]], pool,
+                      grow, document_ids, chains, words, text_names) if chained else _no_coverage(),
+        feedback_cosines(store, feedback, [merged[cid] for cid in best_so_far]) if feedback else _nothing())
     score = {cid: fused(c, coverage.get(cid, 0.0)) for cid, c in merged.items()}
     if feedback is not None:
-        best_so_far = sorted(merged, key=lambda cid: (-score[cid], cid))[:FEATURE_POOL]
-        await feedback_cosines(store, feedback, [merged[cid] for cid in best_so_far])
         score = {cid: value + weights.feedback * max(0.0, feedback.near.get(cid, 0.0)) / total
                  for cid, value in score.items()}
     if chains.ppr > 0:  # a measured option (ppr.py)
@@ -261,6 +261,10 @@ async def _nothing() -> list[Any]:
 
 async def _no_feedback() -> tuple[Feedback | None, list[Candidate]]:
     return None, []
+
+
+async def _no_coverage() -> dict[str, float]:
+    return {}
 
 
 async def _listed(anchors: Awaitable[Sequence[Anchor]] | None) -> list[Anchor]:
