@@ -31,7 +31,7 @@ import os
 import statistics
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from graphrag_agents.evaluation.build import ensure_built, open_eval_graph
@@ -76,7 +76,7 @@ NO_TEXT_NAMES = {"no-text-names"}
 """Variants whose titled hops follow the entities only, not the names the text writes (``text_names=False``)."""
 VARIANTS: dict[str, tuple[PassageWeights, ChainSettings]] = {
     "default": (WEIGHTS, CHAINS),  # rounds extend the chains' ends by titled hops, chains scored by coverage
-    "one-hop": (WEIGHTS, ChainSettings(rounds=0, weight=0.0)),  # the previous release: no rounds, no chain score
+    "one-hop": (replace(WEIGHTS, feedback=0.0), ChainSettings(rounds=0, weight=0.0, novelty=0.0)),  # before chains
     "score-only": (WEIGHTS, ChainSettings(rounds=0)),  # chains of one hop scored, no further rounds
     "no-chain-score": (WEIGHTS, ChainSettings(weight=0.0)),  # rounds run, chains not scored
     "rounds-2": (WEIGHTS, ChainSettings(rounds=2)),  # the default until the MuSiQue sample (docs/retrieval.md)
@@ -105,6 +105,12 @@ VARIANTS: dict[str, tuple[PassageWeights, ChainSettings]] = {
     "ppr-0.5": (WEIGHTS, ChainSettings(ppr=0.5)),  # + personalized PageRank over the candidates' entities
     "ppr-1": (WEIGHTS, ChainSettings(ppr=1.0)),
     "ppr-2": (WEIGHTS, ChainSettings(ppr=2.0)),
+    "no-feedback": (replace(WEIGHTS, feedback=0.0), CHAINS),  # no vector feedback: the default before feedback.py
+    "feedback-0.5": (replace(WEIGHTS, feedback=0.5), CHAINS),
+    "feedback-2": (replace(WEIGHTS, feedback=2.0), CHAINS),
+    "feedback-3": (replace(WEIGHTS, feedback=3.0), CHAINS),
+    "feedback-shift-0.5": (replace(WEIGHTS, feedback_shift=0.5), CHAINS),  # the vector moved half as far
+    "feedback-shift-2": (replace(WEIGHTS, feedback_shift=2.0), CHAINS),
 }
 """``--variants``: the passages path with one part changed (an ablation), each over every question."""
 

@@ -201,9 +201,10 @@ async def test_bridge_expansion_finds_a_paragraph_the_question_never_names(kg: K
 
     hits = await kg.retrieve(question, paths=["passages"], top_k=5)
     found = {h.document_id: h for h in hits.passages}
-    assert "director" in {h.document_id for h in hits.passages[:2]}
+    assert "director" in {h.document_id for h in hits.passages[:3]}
     # by score alone the film and its director lead; the final order by new coverage (novelty.py) lets d4,
-    # written to echo the question's words, pass the film, which repeats the director's
+    # written to echo the question's words, pass the one after the best (the film before vector feedback, which
+    # lifts the film, the seed of the moved vector: feedback.py)
     by_score = await passages(kg.store, question, _floats(vector), 5, chains=ChainSettings(novelty=0.0))
     assert {h.document_id for h in by_score[:2]} == {"film", "director"}
     assert {"bridge", "titled"} <= set(found["director"].found_by)  # it also carries the entity's name as title

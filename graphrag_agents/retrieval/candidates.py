@@ -27,15 +27,16 @@ from ._cypher import QueryVector, cosine, vector_param
 from .fulltext import MAX_DF, POSTINGS_CAP, cached_counts, query_terms, remember_counts, term_weights, weights_of
 from .names import Anchor
 
-__all__ = ["CHUNK_COLUMNS", "INDEX_BREADTH", "Candidate", "TermWeights", "candidate", "entity_candidates",
-           "index_breadth", "keyword_search", "lexical_candidates", "loose_key", "title_key", "vector_candidates"]
+__all__ = ["CHUNK_COLUMNS", "FILTER_SCAN", "INDEX_BREADTH", "Candidate", "TermWeights", "candidate",
+           "entity_candidates", "index_breadth", "keyword_search", "lexical_candidates", "loose_key", "title_key",
+           "vector_candidates"]
 
 COSINE = cosine("c")
 """Cypher for the cosine similarity of chunk ``c`` to the question vector ``$v`` (0 before finalize)."""
 _WITH_TITLE = "OPTIONAL MATCH (d:Document {id: c.document_id}) "
 CHUNK_COLUMNS = "c.text, c.heading, d.path"
 """What a candidate query returns after ``c.id, c.document_id, d.title, cos``: read by :func:`candidate`."""
-_FILTER_SCAN = 20_000
+FILTER_SCAN = 20_000
 """With a document filter, vector search scans at most this many chunks of those documents, exactly."""
 INDEX_BREADTH = 100
 """The chunk vector index is asked for at least this many neighbours, and the best ``k`` kept: its (HNSW)
@@ -115,7 +116,7 @@ async def vector_candidates(store: GraphStore, vector: QueryVector, k: int,
     of asking the vector index, which cannot filter while it searches.
     """
     params: dict[str, Any] = {"v": vector_param(vector), "k": int(k), "docs": list(document_ids or []),
-                              "scan": _FILTER_SCAN, "search": index_breadth(k)}
+                              "scan": FILTER_SCAN, "search": index_breadth(k)}
     if document_ids:
         query = ("MATCH (c:Chunk) WHERE c.document_id IN $docs WITH c LIMIT $scan "
                  f"WITH c, {COSINE} AS cos ORDER BY cos DESC LIMIT $k ")

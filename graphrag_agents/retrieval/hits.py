@@ -20,7 +20,7 @@ class PassageHit:
     path: str = ""
     heading: str = ""
     found_by: list[str] = field(default_factory=list)
-    """Which signals found it: vector, fulltext, entity, bridge."""
+    """Which signals found it: vector, fulltext, entity, bridge, titled, feedback."""
     similarity: float = 0.0
     """Cosine similarity of the chunk's stored embedding to the question."""
 

@@ -1,7 +1,8 @@
 """The ``passages`` path: candidate chunks from several signals, fused into one score, and the dense baseline.
 
 Candidates (:mod:`.candidates`, :mod:`.bridge`): the chunks nearest the question's embedding, the best
-keyword (BM25-style) matches, (bridge expansion) chunks sharing a rare entity with the two best vector or
+keyword (BM25-style) matches, (vector feedback, :mod:`.feedback`) the chunks nearest to the question's vector
+moved toward the best of those, (bridge expansion) chunks sharing a rare entity with the two best vector or
 keyword matches, (the titled second hop) the documents titled by an entity the three best matches
 mention or by a name their text writes (:mod:`.written_names`), and (:mod:`.chain`) further titled hops from
 the chains' ends, while a round adds coverage of the question. Every candidate query returns the chunk's text,
@@ -18,6 +19,7 @@ title         1.0     1 when the question names the chunk's document title, writ
 bridge        0.8     bridge weight (x2 through an entity its document's title names), capped at 2, / 2
 hop           1.5     weight of the best seed (1, 1/2, 1/3) naming an entity that titles the chunk's document
 chain         1.0     coverage of the question by the best chain the chunk lies on (:mod:`.chain`)
+feedback      1.0     cosine to the question's vector moved toward its best direct match (:mod:`.feedback`)
 ============  ======  ==============================================================================
 
 and ``score`` = weighted sum / sum of weights, in [0, 1]. The final order (:mod:`.novelty`) takes the best by
@@ -52,6 +54,7 @@ from .candidates import (
     vector_candidates,
 )
 from .chain import CHAINS, TEXT_POOL, ChainSettings, extend_chains, idf_of, read_words
+from .feedback import FEATURE_POOL, SHIFT, Feedback, feedback_cosines, feedback_search
 from .hits import PassageHit
 from .names import Anchor, name_keys
 from .novelty import WINDOW, by_new_coverage
@@ -72,11 +75,16 @@ class PassageWeights:
     title: float = 1.0
     bridge: float = 0.8
     hop: float = 1.5
+    feedback: float = 1.0
+    """Cosine to the question's vector moved toward its best direct match (:mod:`.feedback`; at 0 its two
+    queries are not run, the previous release's score)."""
+    feedback_shift: float = SHIFT
+    """How far the vector moves: the share of the best match's vector added to the question's (not a weight)."""
 
     @property
     def total(self) -> float:
         """Sum of the weights: the score of a chunk perfect on every feature."""
-        return self.cosine + self.lexical + self.entity + self.title + self.bridge + self.hop
+        return self.cosine + self.lexical + self.entity + self.title + self.bridge + self.hop + self.feedback
 
 
 WEIGHTS = PassageWeights()
@@ -136,9 +144,11 @@ async def passages(store: GraphStore, question: str, vector: QueryVector, top_k:
     ``anchors`` are the entities found in the question, awaited while the vector and keyword searches run;
     named ones (``Anchor.named``) are not followed by bridge expansion. Rounds of queries: vector + keyword
     search, then bridge expansion and the titled hop (seeded by the best direct matches, with the direct
-    matches' words read alongside), then up to ``chains.rounds`` titled hops from the chains' ends
-    (:mod:`.chain`; fewer when a round adds no coverage), then the texts of the ``top_k`` best.
-    ``chains=ChainSettings(rounds=0, weight=0)`` scores as the previous release did. ``text_names``: the titled
+    matches' words read alongside, and the vector feedback search from the best of them), then up to
+    ``chains.rounds`` titled hops from the chains' ends (:mod:`.chain`; fewer when a round adds no coverage),
+    then the best candidates' cosines to the moved vector, then the texts of the ``top_k`` best.
+    ``weights=replace(WEIGHTS, feedback=0)`` and ``chains=ChainSettings(rounds=0, weight=0, novelty=0)`` score
+    as the release before chains did. ``text_names``: the titled
     hops also look up the names the seeds' text writes (:mod:`.written_names`), not only their entities'.
     """
     pool = _pool(top_k)
@@ -155,15 +165,17 @@ async def passages(store: GraphStore, question: str, vector: QueryVector, top_k:
     seeds = [(c.chunk_id, 1.0 / (i + 1)) for i, c in enumerate(ranked[:max(SEEDS, HOP_SEEDS)])]
     named = {a.entity_id for a in found_anchors if a.named}
     words: dict[str, frozenset[str]] = {}  # the direct matches' words are read alongside the first hop
-    by_entity, bridged, titled, _ = await all_or_none(
+    by_entity, bridged, titled, _, (feedback, by_feedback) = await all_or_none(
         entity_candidates(store, found_anchors, vector, pool, document_ids=document_ids)
         if weights.entity > 0 else _nothing(),
         bridge_candidates(store, seeds[:SEEDS], vector, pool, named, document_ids),
         titled_candidates(store, seeds[:HOP_SEEDS], vector, pool, document_ids,
                           _written(direct, seeds[:HOP_SEEDS]) if text_names else None),
         read_words(store, [c.chunk_id for c in ranked[:TEXT_POOL]], direct, words, idf.keys())
-        if chained else _nothing())
-    merged = _merge([list(direct.values()), by_entity, bridged, titled])
+        if chained else _nothing(),
+        feedback_search(store, vector, ranked[0], top_k, document_ids, weights.feedback_shift)
+        if weights.feedback > 0 and ranked else _no_feedback())
+    merged = _merge([list(direct.values()), by_entity, bridged, titled, by_feedback])
     total = weights.total + chains.weight
 
     base: dict[str, float] = {}  # the features but the chain's, per candidate (until a merge changes them)
@@ -175,16 +187,21 @@ async def passages(store: GraphStore, question: str, vector: QueryVector, top_k:
                                       + weights.hop * c.hop)
         return (own + chains.weight * coverage) / total
 
-    coverage: dict[str, float] = {}
-    if chained:
-        def grow(found: Sequence[Candidate]) -> None:
-            merged.update(_merge([list(merged.values()), found]))
-            base.clear()
+    def grow(found: Sequence[Candidate]) -> None:
+        merged.update(_merge([list(merged.values()), found]))
+        base.clear()
 
-        followed = [cid for cid, _ in seeds[:max(SEEDS, HOP_SEEDS)]]
-        coverage = await extend_chains(store, idf, vector, merged, fused, followed, pool, grow, document_ids,
-                                       chains, words, text_names)
+    # the feature is read for the best candidates before the chain rounds, alongside them: a chunk a round
+    # finds has it only if the feedback search found it too (the same recall@5 on the samples as after them)
+    best_so_far = sorted(merged, key=lambda cid: (-fused(merged[cid], 0.0), cid))[:FEATURE_POOL] if feedback else []
+    coverage, _ = await all_or_none(
+        extend_chains(store, idf, vector, merged, fused, [cid for cid, _ in seeds[:max(SEEDS, HOP_SEEDS)]], pool,
+                      grow, document_ids, chains, words, text_names) if chained else _no_coverage(),
+        feedback_cosines(store, feedback, [merged[cid] for cid in best_so_far]) if feedback else _nothing())
     score = {cid: fused(c, coverage.get(cid, 0.0)) for cid, c in merged.items()}
+    if feedback is not None:
+        score = {cid: value + weights.feedback * max(0.0, feedback.near.get(cid, 0.0)) / total
+                 for cid, value in score.items()}
     if chains.ppr > 0:  # a measured option (ppr.py)
         walk = await ppr_feature(store, merged, found_anchors)
         score = {cid: (value * total + chains.ppr * walk.get(cid, 0.0)) / (total + chains.ppr)
@@ -240,6 +257,14 @@ def spread(ranked: Sequence[str], merged: dict[str, Candidate], per_document: in
 
 async def _nothing() -> list[Any]:
     return []
+
+
+async def _no_feedback() -> tuple[Feedback | None, list[Candidate]]:
+    return None, []
+
+
+async def _no_coverage() -> dict[str, float]:
+    return {}
 
 
 async def _listed(anchors: Awaitable[Sequence[Anchor]] | None) -> list[Anchor]:
