@@ -40,14 +40,18 @@ async def _build(kg: KnowledgeGraph) -> None:
     await kg.finalize()
 
 
+def _floats(kg: KnowledgeGraph) -> list[float]:
+    return [float(x) for x in kg.embedder.embed([QUESTION])[0]]
+
+
 def _question(kg: KnowledgeGraph) -> VectorParam:
-    return VectorParam(kg.embedder.embed([QUESTION])[0].tolist())
+    return VectorParam(_floats(kg))
 
 
 async def test_feedback_reaches_the_next_link_the_question_alone_misses(kg: KnowledgeGraph) -> None:
     await _build(kg)
     vector = _question(kg)
-    dense = [h.document_id for h in await dense_passages(kg.store, vector.values, 3)]
+    dense = [h.document_id for h in await dense_passages(kg.store, _floats(kg), 3)]
     assert "spouse" not in dense  # the question's vector is nearer the distractors
 
     without = await passages(kg.store, QUESTION, vector, 3, weights=replace(WEIGHTS, feedback=0.0))
@@ -72,7 +76,7 @@ async def test_the_feedback_cosine_is_the_cosine_to_the_summed_vectors(kg: Knowl
     feedback, found = await feedback_search(kg.store, vector, film, 4, shift=0.5)
     assert feedback is not None and len(found) == 4 and all("feedback" in c.found_by for c in found)
     stored = await _stored(kg)
-    q = np.asarray(vector.values, dtype=np.float64)
+    q = np.asarray(_floats(kg), dtype=np.float64)
     moved = q / np.linalg.norm(q) + 0.5 * stored[film.chunk_id] / np.linalg.norm(stored[film.chunk_id])
 
     def expected(cid: str) -> float:
@@ -83,7 +87,7 @@ async def test_the_feedback_cosine_is_the_cosine_to_the_summed_vectors(kg: Knowl
         cid: round(expected(cid), 4) for cid in feedback.near}
     others = [c for c in await vector_candidates(kg.store, vector, 10) if c.chunk_id not in feedback.near]
     assert others
-    await feedback_cosines(kg.store, feedback, others + [Candidate("no-such-chunk", "x", "", 0.0)])
+    await feedback_cosines(kg.store, feedback, [*others, Candidate("no-such-chunk", "x", "", 0.0)])
     assert set(feedback.near) == {c.chunk_id for c in found} | {c.chunk_id for c in others}
     assert all(feedback.near[c.chunk_id] == pytest.approx(expected(c.chunk_id), abs=1e-4) for c in others)
     nearest = sorted(stored, key=lambda cid: -expected(cid))[:4]  # the four nearest of all, exactly
@@ -108,3 +112,20 @@ async def test_no_feedback_before_finalize(kg: KnowledgeGraph) -> None:
     hits = await passages(kg.store, QUESTION, _question(kg), 3)
     assert hits and hits[0].document_id == "film"  # the keyword search still finds it
     assert all("feedback" not in h.found_by for h in hits)
+
+
+async def test_a_chunk_written_since_finalize_has_no_feedback_cosine(kg: KnowledgeGraph) -> None:
+    """Found by the tool fuzzer: a chunk without a vector yet (ingested after finalize) beside embedded ones."""
+    await _build(kg)
+    await write_document(kg.store, _doc("late", "Late addition", "Maren Lindqvist produced a second harbour film."))
+    vector = _question(kg)
+    film = await _film(kg, vector)
+    feedback, found = await feedback_search(kg.store, vector, film, 20, document_ids=["late", "spouse"])
+    assert feedback is not None and {c.document_id for c in found} == {"late", "spouse"}
+    late = next(c for c in found if c.document_id == "late")
+    assert late.cosine == 0.0 and feedback.near[late.chunk_id] == pytest.approx(0.0)
+    feedback.near.clear()
+    await feedback_cosines(kg.store, feedback, [late, film])
+    assert feedback.near[late.chunk_id] == pytest.approx(0.0) and feedback.near[film.chunk_id] > 0.5
+    hits = await passages(kg.store, "Who produced the second harbour film of Maren Lindqvist?", vector, 5)
+    assert "late" in {h.document_id for h in hits}

@@ -15,13 +15,11 @@ class VectorParam:
     It is still a parameter (the query text never contains it) and holds only floats.
     """
 
-    __slots__ = ("_text", "values")
+    __slots__ = ("_text",)
 
     def __init__(self, values: Iterable[float]) -> None:
-        self.values = tuple(float(x) for x in values)
-        """The floats themselves (for the vector arithmetic of :mod:`.feedback`)."""
         # 9 significant digits round-trip a float32 exactly, at half the length of a float64 repr
-        self._text = "[" + ",".join(f"{x:.9g}" for x in self.values) + "]"
+        self._text = "[" + ",".join(f"{float(x):.9g}" for x in values) + "]"
 
     def __str__(self) -> str:
         return self._text
@@ -30,15 +28,14 @@ class VectorParam:
         return f"VectorParam({self._text[:40]}...)"
 
 
-def cosine(var: str, param: str = "v") -> str:
-    """Cypher for the cosine similarity of ``var``'s stored embedding to ``$v`` (or ``$param``; 0 while it has
-    none).
+def cosine(var: str) -> str:
+    """Cypher for the cosine similarity of ``var``'s stored embedding to ``$v`` (0 while it has none).
 
     FalkorDB returns cosine *distance*; similarity = 1 - distance.
     """
-    assert var.isidentifier() and param.isidentifier()
+    assert var.isidentifier()
     return (f"CASE WHEN {var}.embedding IS NULL THEN 0.0 "
-            f"ELSE 1 - vec.cosineDistance({var}.embedding, vecf32(${param})) END")
+            f"ELSE 1 - vec.cosineDistance({var}.embedding, vecf32($v)) END")
 
 
 QueryVector = Sequence[float] | VectorParam

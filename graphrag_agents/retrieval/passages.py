@@ -146,10 +146,10 @@ async def passages(store: GraphStore, question: str, vector: QueryVector, top_k:
     search, then bridge expansion and the titled hop (seeded by the best direct matches, with the direct
     matches' words read alongside, and the vector feedback search from the best of them), then up to
     ``chains.rounds`` titled hops from the chains' ends (:mod:`.chain`; fewer when a round adds no coverage),
-    then the best candidates' cosines to the moved vector, then the texts of the ``top_k`` best.
+    with the best candidates' cosines to the moved vector read alongside, then the texts of the ``top_k`` best.
     ``weights=replace(WEIGHTS, feedback=0)`` and ``chains=ChainSettings(rounds=0, weight=0, novelty=0)`` score
-    as the release before chains did. ``text_names``: the titled
-    hops also look up the names the seeds' text writes (:mod:`.written_names`), not only their entities'.
+    as the release before chains did. ``text_names``: the titled hops also look up the names the seeds' text
+    writes (:mod:`.written_names`), not only their entities'.
     """
     pool = _pool(top_k)
     vector = vector_param(vector)
