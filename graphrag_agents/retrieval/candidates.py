@@ -27,13 +27,14 @@ from ._cypher import QueryVector, cosine, vector_param
 from .fulltext import MAX_DF, POSTINGS_CAP, cached_counts, query_terms, remember_counts, term_weights, weights_of
 from .names import Anchor
 
-__all__ = ["CHUNK_COLUMNS", "FILTER_SCAN", "INDEX_BREADTH", "Candidate", "TermWeights", "candidate",
+__all__ = ["CHUNK_COLUMNS", "FILTER_SCAN", "INDEX_BREADTH", "WITH_TITLE", "Candidate", "TermWeights", "candidate",
            "entity_candidates", "index_breadth", "keyword_search", "lexical_candidates", "loose_key", "title_key",
            "vector_candidates"]
 
 COSINE = cosine("c")
 """Cypher for the cosine similarity of chunk ``c`` to the question vector ``$v`` (0 before finalize)."""
-_WITH_TITLE = "OPTIONAL MATCH (d:Document {id: c.document_id}) "
+WITH_TITLE = "OPTIONAL MATCH (d:Document {id: c.document_id}) "
+"""Cypher binding chunk ``c``'s document to ``d`` (for its title and path), after a candidate query's search."""
 CHUNK_COLUMNS = "c.text, c.heading, d.path"
 """What a candidate query returns after ``c.id, c.document_id, d.title, cos``: read by :func:`candidate`."""
 FILTER_SCAN = 20_000
@@ -124,7 +125,7 @@ async def vector_candidates(store: GraphStore, vector: QueryVector, k: int,
         query = ("CALL db.idx.vector.queryNodes('Chunk', 'embedding', $search, vecf32($v)) YIELD node, score "
                  "WITH node AS c, 1 - score AS cos ORDER BY cos DESC LIMIT $k ")
     rows = await store.ro_query(
-        query + _WITH_TITLE + f"RETURN c.id, c.document_id, d.title, cos, {CHUNK_COLUMNS}", params)
+        query + WITH_TITLE + f"RETURN c.id, c.document_id, d.title, cos, {CHUNK_COLUMNS}", params)
     return [candidate(row, "vector") for row in rows]
 
 
@@ -150,7 +151,7 @@ def _ranked(carry: str, total: str) -> str:
     )
 
 
-_RETURN = _WITH_TITLE + f"RETURN c.id, c.document_id, d.title, {COSINE}, {CHUNK_COLUMNS}, lex"
+_RETURN = WITH_TITLE + f"RETURN c.id, c.document_id, d.title, {COSINE}, {CHUNK_COLUMNS}, lex"
 
 _LEXICAL = "UNWIND $weights AS w " + _POSTINGS + _ranked("", "$total") + "ORDER BY lex DESC LIMIT $k " + _RETURN
 
@@ -267,7 +268,7 @@ async def entity_candidates(store: GraphStore, anchors: Sequence[Anchor], vector
         f"CALL {{ WITH e MATCH (e)-[:MENTIONED_IN]->(c:Chunk) {doc_filter}WITH c LIMIT $scan "
         f"WITH c, {COSINE} AS cos ORDER BY cos DESC LIMIT $per RETURN c, cos }} "
         "WITH c, cos, sum(a[1]) AS weight ORDER BY weight DESC, cos DESC LIMIT $k "
-        + _WITH_TITLE + f"RETURN c.id, c.document_id, d.title, cos, {CHUNK_COLUMNS}, weight",
+        + WITH_TITLE + f"RETURN c.id, c.document_id, d.title, cos, {CHUNK_COLUMNS}, weight",
         {"anchors": [[a.entity_id, float(a.weight)] for a in anchors], "v": vector_param(vector),
          "scan": _ENTITY_SCAN, "per": int(per_entity), "k": int(k), "docs": list(document_ids or [])},
     )

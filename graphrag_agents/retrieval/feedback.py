@@ -29,7 +29,7 @@ from typing import Any
 
 from ..store.graph import GraphStore
 from ._cypher import VectorParam, cosine
-from .candidates import CHUNK_COLUMNS, FILTER_SCAN, Candidate, candidate, index_breadth
+from .candidates import CHUNK_COLUMNS, FILTER_SCAN, WITH_TITLE, Candidate, candidate, index_breadth
 
 __all__ = ["FEATURE_POOL", "SHIFT", "Feedback", "feedback_cosines", "feedback_search"]
 
@@ -41,7 +41,6 @@ have it already); the rest count 0. 200 gave the same recall@5 to the digit on t
 _SEED = "MATCH (s:Chunk {id: $seed}) WHERE s.embedding IS NOT NULL "
 _TO_SEED = "(CASE WHEN c.embedding IS NULL THEN 0.0 ELSE 1 - vec.cosineDistance(s.embedding, c.embedding) END)"
 """A chunk's cosine to the seed's vector; 0 for a chunk written since the last finalize (no vector yet)."""
-_WITH_TITLE = "OPTIONAL MATCH (d:Document {id: c.document_id}) "
 
 
 @dataclass
@@ -80,7 +79,7 @@ async def feedback_search(store: GraphStore, question: VectorParam, seed: Candid
                  "WITH s, node AS c ")
     rows = await store.ro_query(
         _SEED + found + f"WITH c, {near} AS near ORDER BY near DESC LIMIT $k "
-        + _WITH_TITLE + f"RETURN c.id, c.document_id, d.title, {cosine('c')}, {CHUNK_COLUMNS}, near", params)
+        + WITH_TITLE + f"RETURN c.id, c.document_id, d.title, {cosine('c')}, {CHUNK_COLUMNS}, near", params)
     if not rows:  # the seed has no vector yet (or the filter's documents no chunk)
         return None, []
     return (Feedback(seed.chunk_id, shift, norm, {str(row[0]): float(row[7]) for row in rows}),
