@@ -45,6 +45,7 @@ from ._cypher import QueryVector, vector_param
 from ._tasks import all_or_none
 from .bridge import bridge_candidates, titled_candidates
 from .candidates import (
+    WITH_TITLE,
     Candidate,
     entity_candidates,
     index_breadth,
@@ -276,8 +277,8 @@ async def fetch_passages(store: GraphStore, chunk_ids: Sequence[str]) -> dict[st
     if not chunk_ids:
         return {}
     rows = await store.ro_query(
-        "UNWIND $ids AS cid MATCH (c:Chunk {id: cid}) OPTIONAL MATCH (d:Document {id: c.document_id}) "
-        "RETURN c.id, c.text, c.heading, c.document_id, d.title, d.path",
+        "UNWIND $ids AS cid MATCH (c:Chunk {id: cid}) " + WITH_TITLE
+        + "RETURN c.id, c.text, c.heading, c.document_id, d.title, d.path",
         {"ids": list(chunk_ids)},
     )
     return {
