@@ -10,9 +10,13 @@ recall by hop count on deeper questions. It reads, one JSON object a line, eithe
 
 * the reduced shape ``{"id", "question", "answers": [...], "hops": [{"question", "answer", "title", "text"}]}``,
 * or MuSiQue's own (``question_decomposition`` with ``paragraph_support_idx`` into ``paragraphs``), as
-  published or in FlashRAG's layout (``golden_answers``, ``metadata.question_decomposition[].support_paragraph``).
+  published or in FlashRAG's layout (``golden_answers``, ``metadata.question_decomposition[].support_paragraph``);
+  a record without its decomposition has its ``is_supporting`` paragraphs as its hops, in their listed order.
 
-and writes ``musique.questions.jsonl`` and ``musique.corpus.jsonl`` into ``--out``: every supporting paragraph
+A file may also be one JSON array of such records (as HippoRAG and others publish them). MuSiQue-full's
+unanswerable records (``"answerable": false``) are not questions here: their paragraphs join as distractors.
+
+It writes ``musique.questions.jsonl`` and ``musique.corpus.jsonl`` into ``--out``: every supporting paragraph
 once (the same title and text is one paragraph, shared by the questions that need it), MuSiQue's distractors
 where the records carry them, and, with ``--distractors``, the paragraphs of another corpus file as further
 distractors. A question's ``type`` is its hop count (``2hop``, ``3hop``, ``4hop``), so the bench's per-type rows
@@ -22,6 +26,7 @@ are per hop count. Keep MuSiQue's license note beside any copy of the output.
 from __future__ import annotations
 
 import argparse
+import gzip
 import hashlib
 import json
 from collections.abc import Iterator
@@ -38,6 +43,8 @@ class MusiqueSet:
         self.questions: list[dict[str, Any]] = []
         self.corpus: dict[tuple[str, str], str] = {}
         """(title, text) -> paragraph id."""
+        self.unanswerable = 0
+        """Records skipped as unanswerable (their paragraphs kept as distractors)."""
 
     def paragraph(self, title: str, text: str) -> str:
         """The id of this paragraph, added to the corpus on first sight."""
@@ -46,8 +53,13 @@ class MusiqueSet:
             self.corpus[key] = "musique-" + hashlib.sha1("\n".join(key).encode()).hexdigest()[:12]
         return self.corpus[key]
 
-    def add(self, record: dict[str, Any]) -> None:
-        """One record of any accepted shape (module docstring)."""
+    def add(self, record: dict[str, Any]) -> bool:
+        """One record of any accepted shape (module docstring); False for an unanswerable one, kept as distractors."""
+        if record.get("answerable") is False:
+            for paragraph in record.get("paragraphs", []):
+                self.paragraph(paragraph["title"], paragraph["paragraph_text"])
+            self.unanswerable += 1
+            return False
         hops = list(_hops(record))
         if len(hops) < 2:
             raise ValueError(f"record {record.get('id')!r}: {len(hops)} hops, a MuSiQue record has 2 to 4")
@@ -60,6 +72,7 @@ class MusiqueSet:
             "id": str(record["id"]), "question": record["question"], "answer": answers[0],
             "answer_aliases": answers[1:], "answerable": True, "supporting_paragraph_ids": gold,
             "supporting_titles": [title for title, _ in hops], "type": f"{len(hops)}hop"})
+        return True
 
     def write(self, out: Path) -> None:
         """``musique.questions.jsonl`` and ``musique.corpus.jsonl`` in ``out``."""
@@ -80,6 +93,11 @@ def _hops(record: dict[str, Any]) -> Iterator[tuple[str, str]]:
             yield hop["title"], hop["text"]
         return
     steps = record.get("question_decomposition") or record.get("metadata", {}).get("question_decomposition", [])
+    if not steps:  # published without its decomposition: the supporting paragraphs in their listed order
+        for paragraph in record.get("paragraphs", []):
+            if paragraph.get("is_supporting"):
+                yield paragraph["title"], paragraph["paragraph_text"]
+        return
     by_index = {p["idx"]: p for p in record.get("paragraphs", [])}
     for step in steps:
         paragraph = step.get("support_paragraph") or by_index[step["paragraph_support_idx"]]
@@ -92,13 +110,24 @@ def _distractors(record: dict[str, Any]) -> Iterator[tuple[str, str]]:
             yield paragraph["title"], paragraph["paragraph_text"]
 
 
+def _records(path: Path) -> Iterator[dict[str, Any]]:
+    """The records of a JSON Lines file, or of a file holding one JSON array (either gzipped: ``.gz``)."""
+    text = (gzip.decompress(path.read_bytes()).decode("utf-8") if path.suffix == ".gz"
+            else path.read_text(encoding="utf-8"))
+    if text.lstrip().startswith("["):
+        yield from json.loads(text)
+        return
+    for line in text.splitlines():
+        if line.strip():
+            yield json.loads(line)
+
+
 def convert(records: list[Path], distractors: list[Path]) -> MusiqueSet:
     """The set from the record files, with each distractor file's paragraphs added to its corpus."""
     built = MusiqueSet()
     for path in records:
-        for line in path.read_text(encoding="utf-8").splitlines():
-            if line.strip():
-                built.add(json.loads(line))
+        for record in _records(path):
+            built.add(record)
     for path in distractors:
         for line in path.read_text(encoding="utf-8").splitlines():
             if line.strip():
@@ -120,7 +149,8 @@ def main() -> None:
     for row in built.questions:
         by_hops[row["type"]] = by_hops.get(row["type"], 0) + 1
     print(f"{len(built.questions)} questions ({', '.join(f'{n} {t}' for t, n in sorted(by_hops.items()))}), "
-          f"{len(built.corpus)} paragraphs -> {args.out}")
+          f"{len(built.corpus)} paragraphs -> {args.out}"
+          + (f"; {built.unanswerable} unanswerable records kept as distractors only" if built.unanswerable else ""))
 
 
 if __name__ == "__main__":

@@ -54,10 +54,10 @@ async def test_feedback_reaches_the_next_link_the_question_alone_misses(kg: Know
     dense = [h.document_id for h in await dense_passages(kg.store, _floats(kg), 3)]
     assert "spouse" not in dense  # the question's vector is nearer the distractors
 
-    without = await passages(kg.store, QUESTION, vector, 3, weights=replace(WEIGHTS, feedback=0.0))
-    assert [h.document_id for h in without] == ["film", "d2", "d0"]
-    hits = await passages(kg.store, QUESTION, vector, 3)  # moved toward the film's paragraph, it reaches her
-    assert [h.document_id for h in hits] == ["film", "d2", "spouse"]
+    without = await passages(kg.store, QUESTION, vector, 4, weights=replace(WEIGHTS, feedback=0.0))
+    assert [h.document_id for h in without] == ["film", "d2", "d0", "d1"]
+    hits = await passages(kg.store, QUESTION, vector, 4)  # moved toward the film's paragraph, it reaches her
+    assert [h.document_id for h in hits] == ["film", "d2", "d0", "spouse"]
 
 
 async def _film(kg: KnowledgeGraph, vector: VectorParam) -> Candidate:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import json
 from pathlib import Path
 from types import ModuleType
@@ -59,3 +60,28 @@ def test_both_shapes_share_a_paragraph_and_load_as_a_set(musique: ModuleType, tm
 def test_a_record_of_one_hop_is_refused(musique: ModuleType) -> None:
     with pytest.raises(ValueError, match="1 hops"):
         musique.MusiqueSet().add({**REDUCED, "hops": REDUCED["hops"][:1]})
+
+
+def test_a_gzipped_array_with_an_unanswerable_record_keeps_it_as_distractors(musique: ModuleType,
+                                                                           tmp_path: Path) -> None:
+    unanswerable = {**PUBLISHED, "id": "2hop__3_4", "answerable": False, "paragraphs": [
+        {"idx": 0, "title": "Lone", "paragraph_text": "A paragraph of the unanswerable variant.",
+         "is_supporting": False}],
+        "question_decomposition": [{"id": 3, "question": "q", "answer": "a", "paragraph_support_idx": None},
+                                   {"id": 4, "question": "q", "answer": "a", "paragraph_support_idx": None}]}
+    records = tmp_path / "records.json.gz"
+    records.write_bytes(gzip.compress(json.dumps([PUBLISHED, unanswerable]).encode()))
+
+    built = musique.convert([records], [])
+
+    assert [q["id"] for q in built.questions] == ["2hop__1_2"]
+    assert built.unanswerable == 1
+    assert ("Lone", "A paragraph of the unanswerable variant.") in built.corpus
+
+
+def test_a_record_without_its_decomposition_has_its_supporting_paragraphs_as_hops(musique: ModuleType) -> None:
+    built = musique.MusiqueSet()
+    built.add({key: value for key, value in PUBLISHED.items() if key != "question_decomposition"})
+
+    assert built.questions[0]["supporting_titles"] == ["Kevin Drew", "Casa Loma"]
+    assert built.questions[0]["type"] == "2hop"
