@@ -329,3 +329,35 @@ async def test_personalized_pagerank_favours_the_chunks_linked_to_the_question_e
     vector = kg.embedder.embed([question])[0].tolist()
     hits = await passages(kg.store, question, vector, 3, chains=ChainSettings(ppr=1.0))
     assert "film" in {h.document_id for h in hits}
+
+
+def test_a_title_and_the_question_compare_without_their_accents() -> None:
+    assert candidates.loose_key("aschenbrödel") == candidates.loose_key("aschenbrodel") == "aschenbrodel"
+    assert candidates.loose_key("são josé dos campos") == "sao jose dos campos"
+
+
+async def test_a_word_no_chunk_holds_is_searched_one_letter_off(kg: KnowledgeGraph,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    # "Tekeze" typed without its accent, and "reseach" mistyped: neither word is in any chunk as written
+    river = _doc("river", "Tekezé River", ["The Tekezé is a river of Ethiopia; it turns into the Atbarah."])
+    lab = _doc("lab", "Field station", ["A research station stands on the Atbarah."])
+    await _build(kg, river, lab, *OTHERS)
+    question = "Which reseach station stands on the river the Tekeze turns into?"
+    vector = kg.embedder.embed([question])[0].tolist()
+    sent: list[dict[str, object]] = []
+    run = kg.store.ro_query
+
+    async def recording(query: str, params: dict[str, object] | None = None, timeout_ms: int | None = None):
+        sent.append(params or {})
+        return await run(query, params, timeout_ms)
+
+    monkeypatch.setattr(kg.store, "ro_query", recording)
+    found, (weights, _) = await candidates.keyword_search(kg.store, question, vector, 10)
+    assert {"%tekeze%", "%reseach%"} <= {str(t) for t, _ in weights}
+    assert {c.document_id for c in found} >= {"river", "lab"}
+    searches = len(sent)
+    sent.clear()
+    again, _ = await candidates.keyword_search(kg.store, question, vector, 10)
+    assert len(sent) < searches  # the second time the words' counts are remembered: no search again
+    assert [c.chunk_id for c in again] == [c.chunk_id for c in found]
+    assert not candidates.may_misspell("1998") and not candidates.may_misspell("rive")

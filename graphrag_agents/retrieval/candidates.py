@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import functools
 import re
+import unicodedata
 from collections.abc import Awaitable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -27,9 +28,9 @@ from ._cypher import QueryVector, cosine, vector_param
 from .fulltext import MAX_DF, POSTINGS_CAP, cached_counts, query_terms, remember_counts, term_weights, weights_of
 from .names import Anchor
 
-__all__ = ["CHUNK_COLUMNS", "FILTER_SCAN", "INDEX_BREADTH", "WITH_TITLE", "Candidate", "TermWeights", "candidate",
-           "entity_candidates", "index_breadth", "keyword_search", "lexical_candidates", "loose_key", "title_key",
-           "vector_candidates"]
+__all__ = ["CHUNK_COLUMNS", "FILTER_SCAN", "FUZZY_MIN", "INDEX_BREADTH", "WITH_TITLE", "Candidate", "TermWeights",
+           "candidate", "entity_candidates", "index_breadth", "keyword_search", "lexical_candidates", "loose_key",
+           "may_misspell", "spelled_near", "title_key", "vector_candidates"]
 
 COSINE = cosine("c")
 """Cypher for the cosine similarity of chunk ``c`` to the question vector ``$v`` (0 before finalize)."""
@@ -61,10 +62,17 @@ def title_key(title: str) -> str:
 
 @functools.lru_cache(maxsize=8192)
 def loose_key(key: str) -> str:
-    """A name key without inner punctuation, to compare a title with the question's phrases: the title
-    "J. M. Barrie" has the key "j. m. barrie", the question's words "J. M. Barrie?" give "j m barrie" (each
-    word loses its edge punctuation); both become "j m barrie"."""
-    return " ".join(_PUNCTUATION.sub(" ", key).split())
+    """A name key without inner punctuation or accents, to compare a title with the question's phrases: the
+    title "J. M. Barrie" has the key "j. m. barrie", the question's words "J. M. Barrie?" give "j m barrie"
+    (each word loses its edge punctuation); both become "j m barrie". A question typed without accents names
+    its title too: "Aschenbrodel" and the title "Aschenbrödel" both become "aschenbrodel"."""
+    return " ".join(_PUNCTUATION.sub(" ", _unaccented(key)).split())
+
+
+def _unaccented(text: str) -> str:
+    if text.isascii():
+        return text
+    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
 
 
 def index_breadth(k: int) -> int:
@@ -232,25 +240,56 @@ async def _search(store: GraphStore, weighted: TermWeights, vector: QueryVector,
 
 
 async def keyword_search(store: GraphStore, question: str, vector: QueryVector, k: int,
-                         document_ids: Sequence[str] | None = None) -> tuple[list[Candidate], TermWeights]:
+                         document_ids: Sequence[str] | None = None, *,
+                         _respelled: bool = False) -> tuple[list[Candidate], TermWeights]:
     """:func:`lexical_candidates` and the question's term weights (:func:`~.fulltext.term_weights`), in one
     round trip: the terms whose document frequency is not remembered yet are counted by the search query
     itself (and remembered), instead of by a query before it. Its idf is computed by the server, the same
-    formula; the weights returned are computed here from the same counts."""
-    terms = query_terms(question)
-    if not terms:
+    formula; the weights returned are computed here from the same counts.
+
+    A word no chunk holds (a typo, or a name typed without its accents: "Tekeze" for "Tekezé") is searched one
+    letter off (:func:`spelled_near`); the first time such a word is seen that takes a second round trip."""
+    words = query_terms(question)
+    if not words:
         return [], ([], 0.0)
-    n, dfs = await cached_counts(store, "Chunk", terms)
+    n, dfs = await cached_counts(store, "Chunk", words)
+    terms = [spelled_near(t) if df == 0 and may_misspell(t) else t for t, df in zip(words, dfs, strict=True)]
+    if terms != words:
+        n, dfs = await cached_counts(store, "Chunk", terms)
     if min(dfs) >= 0:
         weighted = weights_of(n, terms, dfs)
         return await _search(store, weighted, vector, k, document_ids), weighted
     rows = await store.ro_query(_query(_COUNTING_LEXICAL, document_ids), {
         "terms": terms, "dfs": dfs, "n": n, "maxdf": MAX_DF, **_params(vector, k, document_ids)})
-    if not rows:  # no term left to search, or none matched: the counts did not come back
-        return [], await term_weights(store, "Chunk", terms)
-    counts = {str(t): int(df) for t, df in rows[0][8]}
-    remember_counts(store, "Chunk", n, counts)
-    return _found(rows), weights_of(n, terms, [counts[t] for t in terms])
+    if rows:
+        counts = {str(t): int(df) for t, df in rows[0][8]}
+        remember_counts(store, "Chunk", n, counts)
+        found, weighted = _found(rows), weights_of(n, terms, [counts[t] for t in terms])
+    else:  # no term left to search, or none matched: the counts did not come back
+        found, weighted = [], await term_weights(store, "Chunk", terms)
+        _, known = await cached_counts(store, "Chunk", terms)  # term_weights counted them all
+        counts = dict(zip(terms, known, strict=True))
+    if not _respelled and any(counts.get(t) == 0 and may_misspell(t) for t in terms):
+        # a word no chunk holds, seen for the first time: search again, that word now spelled one letter off
+        return await keyword_search(store, question, vector, k, document_ids, _respelled=True)
+    return found, weighted
+
+
+FUZZY_MIN = 5
+"""Words of this many letters or more that no chunk holds are searched one letter off (:func:`spelled_near`)."""
+
+
+def may_misspell(term: str) -> bool:
+    """Whether a question word no chunk holds is looked up one letter off: a word of letters, ``FUZZY_MIN`` or
+    more (not a number: 1998 one digit off is another year)."""
+    return len(term) >= FUZZY_MIN and term.isalpha()
+
+
+def spelled_near(term: str) -> str:
+    """The full-text term matching the words one edit from ``term`` (RediSearch's ``%term%``): "tekeze" finds
+    "tekezé", "reseach" finds "research" (a swap of two letters is two edits, not found). ``term`` holds word
+    characters only, so no other operator comes in."""
+    return f"%{term}%"
 
 
 async def entity_candidates(store: GraphStore, anchors: Sequence[Anchor], vector: QueryVector, k: int,

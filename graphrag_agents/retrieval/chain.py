@@ -173,7 +173,8 @@ async def question_idf(store: GraphStore, question: str,
 def idf_of(weighted: TermWeights) -> dict[str, float]:
     """The idf per word of term weights (:func:`~.fulltext.term_weights`): what a chain's coverage is weighed by."""
     weights, _ = weighted
-    return {str(t): float(w) for t, w in weights}
+    # a word searched one letter off (``%word%``, candidates.spelled_near) names no word a text holds
+    return {str(t): float(w) for t, w in weights if not str(t).startswith("%")}
 
 
 async def extend_chains(store: GraphStore, idf: Mapping[str, float], vector: QueryVector,

@@ -28,9 +28,9 @@ coverage (``ChainSettings.novelty``). The weights were picked by two-fold cross-
 and 2Wiki samples together (each fold: the even- or odd-numbered questions of both sets), keeping what both
 folds chose; results in ``docs/retrieval.md``. Cosine and lexical were picked again once chain coverage and
 novelty scored the question's words too, with 100 MuSiQue training questions as a third set (1.0 / 1.0 ->
-1.5 / 0.5: no fold of the three lost, and the held-out MuSiQue dev questions gained .041 recall@5). Weighted score fusion beat
-reciprocal-rank fusion, a cosine-only rerank, per-question rescaled cosines and personalized PageRank over the
-entity-passage graph there.
+1.5 / 0.5: no fold of the three lost, and the held-out MuSiQue dev questions gained .041 recall@5). Weighted
+score fusion beat reciprocal-rank fusion, a cosine-only rerank, per-question rescaled cosines and personalized
+PageRank over the entity-passage graph there.
 """
 
 from __future__ import annotations
