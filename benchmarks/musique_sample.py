@@ -53,13 +53,13 @@ class MusiqueSet:
             self.corpus[key] = "musique-" + hashlib.sha1("\n".join(key).encode()).hexdigest()[:12]
         return self.corpus[key]
 
-    def add(self, record: dict[str, Any]) -> bool:
-        """One record of any accepted shape (module docstring); False for an unanswerable one, kept as distractors."""
+    def add(self, record: dict[str, Any]) -> None:
+        """One record of any accepted shape (module docstring); an unanswerable one adds distractors only."""
         if record.get("answerable") is False:
             for paragraph in record.get("paragraphs", []):
                 self.paragraph(paragraph["title"], paragraph["paragraph_text"])
             self.unanswerable += 1
-            return False
+            return
         hops = list(_hops(record))
         if len(hops) < 2:
             raise ValueError(f"record {record.get('id')!r}: {len(hops)} hops, a MuSiQue record has 2 to 4")
@@ -72,7 +72,6 @@ class MusiqueSet:
             "id": str(record["id"]), "question": record["question"], "answer": answers[0],
             "answer_aliases": answers[1:], "answerable": True, "supporting_paragraph_ids": gold,
             "supporting_titles": [title for title, _ in hops], "type": f"{len(hops)}hop"})
-        return True
 
     def write(self, out: Path) -> None:
         """``musique.questions.jsonl`` and ``musique.corpus.jsonl`` in ``out``."""
