@@ -97,8 +97,11 @@ async def test_keyword_search_reads_a_bounded_number_of_postings_and_counts_term
 
     monkeypatch.setattr(kg.store, "ro_query", spy)
     await lexical_candidates(kg.store, "Which jazz club is in Zanzibar or Hollywood?", vector, 30)
-    assert [(p["terms"], p["dfs"]) for p in sent] == [(["jazz", "club", "zanzibar", "hollywood"], [10, 10, 1, -1])]
-    assert cache[("Chunk", "hollywood")] == (10, 8)  # only the word not counted before, in the search itself
+    # only the word not counted before is counted, in the search itself; being over the cap (8 chunks, cap 3),
+    # it is then searched again with the capped query
+    assert [(p.get("terms"), p.get("dfs")) for p in sent] == [
+        (["jazz", "club", "zanzibar", "hollywood"], [10, 10, 1, -1]), (None, None)]
+    assert cache[("Chunk", "hollywood")] == (10, 8)
     sent.clear()
     await lexical_candidates(kg.store, "Which jazz club is in Zanzibar or Hollywood?", vector, 30)
     assert len(sent) == 1 and "dfs" not in sent[0]  # every word counted: the plain search
@@ -140,6 +143,63 @@ async def test_keyword_ties_at_the_kept_postings_edge_are_broken_alike_by_both_q
     found, weighted = await candidates.keyword_search(kg.store, question, vector, 30)
     plain = await candidates.lexical_candidates(kg.store, question, vector, 30, weighted=_ready(weighted))
     assert {c.chunk_id: round(c.lexical, 9) for c in found} == {c.chunk_id: round(c.lexical, 9) for c in plain}
+
+
+async def test_a_search_whose_words_fit_under_the_cap_skips_the_sort_and_finds_the_same(
+        kg: KnowledgeGraph, monkeypatch: pytest.MonkeyPatch) -> None:
+    await _build(kg, *[_doc(f"c{i}", f"Club {i}", [f"The jazz club {i} opened in Hollywood" + " long ago" * i + "."])
+                       for i in range(12)], _doc("rare", "Zanzibar", ["The Zanzibar jazz club closed."]))
+    monkeypatch.setattr(candidates, "_LEX_PRE", 5)
+    question = "Which jazz club opened in Zanzibar or Hollywood?"
+    vector = kg.embedder.embed([question])[0].tolist()
+    await candidates.keyword_search(kg.store, question, vector, 30)  # counts the words
+    sent: list[str] = []
+    ro_query = kg.store.ro_query
+
+    async def spy(query: str, params: dict[str, object] | None = None, **kw: object) -> list[list[object]]:
+        sent.append(query)
+        return await ro_query(query, params, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(kg.store, "ro_query", spy)
+    for cap in (1_000, 4):  # every word under the cap; then "jazz", "club" (13 chunks) over it
+        monkeypatch.setattr(candidates, "POSTINGS_CAP", cap)
+        sent.clear()
+        found, weighted = await candidates.keyword_search(kg.store, question, vector, 30)
+        assert len(sent) == 1 and ("ORDER BY score" in sent[0]) == (cap == 4)
+        capped = await candidates.lexical_candidates(kg.store, question, vector, 30, weighted=_ready(weighted))
+        assert {c.chunk_id: round(c.lexical, 9) for c in found} == {c.chunk_id: round(c.lexical, 9) for c in capped}
+        assert found[0].document_id == "rare"
+    filtered, weighted = await candidates.keyword_search(kg.store, question, vector, 30, ["rare", "c3"])
+    assert {c.document_id for c in filtered} == {"rare", "c3"} and "ORDER BY score" not in sent[-1]
+
+
+async def test_the_counting_search_reads_words_under_the_cap_unsorted_and_searches_again_for_one_over_it(
+        kg: KnowledgeGraph, monkeypatch: pytest.MonkeyPatch) -> None:
+    await _build(kg, *[_doc(f"c{i}", f"Club {i}", [f"The jazz club {i} opened in Hollywood" + " long ago" * i + "."])
+                       for i in range(12)], _doc("rare", "Zanzibar", ["The Zanzibar jazz club closed."]))
+    monkeypatch.setattr(candidates, "_LEX_PRE", 5)
+    question = "Which jazz club opened in Zanzibar or Hollywood?"
+    vector = kg.embedder.embed([question])[0].tolist()
+    sent: list[str] = []
+    ro_query = kg.store.ro_query
+
+    async def spy(query: str, params: dict[str, object] | None = None, **kw: object) -> list[list[object]]:
+        sent.append(query)
+        return await ro_query(query, params, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(kg.store, "ro_query", spy)
+    for cap in (1_000, 4):  # every word under the cap; then "jazz", "club" (13 chunks) over it
+        monkeypatch.setattr(candidates, "POSTINGS_CAP", cap)
+        fulltext._frequencies.pop(kg.store, None)
+        sent.clear()
+        found, weighted = await candidates.keyword_search(kg.store, question, vector, 30)
+        counting = [q for q in sent if "$dfs" in q]
+        assert len(counting) == 1 and "ORDER BY score" not in counting[0]
+        capped_again = [q for q in sent if "$dfs" not in q and "fulltext" in q]
+        assert len(capped_again) == (cap == 4) and all("ORDER BY score" in q for q in capped_again)
+        capped = await candidates.lexical_candidates(kg.store, question, vector, 30, weighted=_ready(weighted))
+        assert {c.chunk_id: round(c.lexical, 9) for c in found} == {c.chunk_id: round(c.lexical, 9) for c in capped}
+        assert found[0].document_id == "rare"
 
 
 async def _ready(weights: candidates.TermWeights) -> candidates.TermWeights:

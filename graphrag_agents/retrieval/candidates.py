@@ -18,7 +18,7 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
-from collections.abc import Awaitable, Sequence
+from collections.abc import Awaitable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -144,6 +144,11 @@ _POSTINGS = (
     "RETURN node ORDER BY score DESC LIMIT $cap } "
     "{filter}"
 )
+_ALL_POSTINGS = (
+    # a term with no more postings than the cap: all of them, read without the subquery and its sort by score
+    # (a third of the search's server time on the samples: docs/retrieval.md, "Session 13")
+    "CALL db.idx.fulltext.queryNodes('Chunk', w[0]) YIELD node {filter}"
+)
 
 
 def _ranked(carry: str, total: str) -> str:
@@ -162,6 +167,10 @@ def _ranked(carry: str, total: str) -> str:
 _RETURN = WITH_TITLE + f"RETURN c.id, c.document_id, d.title, {COSINE}, {CHUNK_COLUMNS}, lex"
 
 _LEXICAL = "UNWIND $weights AS w " + _POSTINGS + _ranked("", "$total") + "ORDER BY lex DESC LIMIT $k " + _RETURN
+_UNCAPPED_LEXICAL = (
+    "UNWIND $weights AS w " + _ALL_POSTINGS + _ranked("", "$total") + "ORDER BY lex DESC LIMIT $k " + _RETURN
+)
+""":data:`_LEXICAL` for terms none of which has more postings than the cap: the same postings, read faster."""
 
 _COUNTING_LEXICAL = (
     # the terms not yet counted ($dfs[i] = -1) are counted here, in the question's order (as term_weights does)
@@ -170,12 +179,14 @@ _COUNTING_LEXICAL = (
     "CALL db.idx.fulltext.queryNodes('Chunk', t) YIELD node RETURN count(node) AS counted } "
     "WITH i, t, CASE WHEN known < 0 THEN counted ELSE known END AS df ORDER BY i "
     "WITH collect([t, df]) AS counts "
-    "WITH counts, [x IN counts WHERE x[1] > 0 AND x[1] < $maxdf "
+    # only the terms under the cap are searched (all their postings, unsorted): a term over it sends the caller
+    # back to the capped search (keyword_search), the first time it is seen
+    "WITH counts, [x IN counts WHERE x[1] > 0 AND x[1] < $maxdf AND x[1] <= $cap "
     "| [x[0], log(1 + ($n - x[1] + 0.5) / (x[1] + 0.5))]] AS weights "
     "WITH counts, weights, reduce(a = 0.0, w IN weights | a + w[1]) AS total "
     # the search in a subquery of that one row, so the counts are not carried through its aggregations (as a
     # grouping key of every posting they made it slower than the count and the search apart)
-    "CALL { WITH weights, total UNWIND weights AS w " + _POSTINGS.replace("{filter}", "{filter:total, }")
+    "CALL { WITH weights, total UNWIND weights AS w " + _ALL_POSTINGS.replace("{filter}", "{filter:total, }")
     + _ranked("total, ", "total") + "RETURN c, lex ORDER BY lex DESC LIMIT $k } " + _RETURN + ", counts"
 )
 
@@ -207,8 +218,18 @@ async def lexical_candidates(store: GraphStore, question: str, vector: QueryVect
     return await _search(store, await weighted, vector, k, document_ids)
 
 
+def _cap(document_ids: Sequence[str] | None) -> int:
+    """Postings read per term: with a document filter all of them (the filter applies after the index)."""
+    return MAX_DF if document_ids else POSTINGS_CAP
+
+
+def _over_cap(dfs: Iterable[int], document_ids: Sequence[str] | None) -> bool:
+    """Whether a term to search (in fewer than ``MAX_DF`` chunks) has more postings than :func:`_cap`."""
+    return any(_cap(document_ids) < df < MAX_DF for df in dfs)
+
+
 def _params(vector: QueryVector, k: int, document_ids: Sequence[str] | None) -> dict[str, Any]:
-    return {"cap": MAX_DF if document_ids else POSTINGS_CAP, "pre": _LEX_PRE, "k": int(k), "k1": BM25_K1,
+    return {"cap": _cap(document_ids), "pre": _LEX_PRE, "k": int(k), "k1": BM25_K1,
             "b": BM25_B, "v": vector_param(vector), "docs": list(document_ids or [])}
 
 
@@ -230,11 +251,14 @@ def _found(rows: Sequence[Sequence[Any]]) -> list[Candidate]:
 
 
 async def _search(store: GraphStore, weighted: TermWeights, vector: QueryVector, k: int,
-                  document_ids: Sequence[str] | None) -> list[Candidate]:
+                  document_ids: Sequence[str] | None, *, under_cap: bool = False) -> list[Candidate]:
+    """The keyword search of ``weighted``; ``under_cap``: no term has more postings than the cap (its document
+    frequency is known), so the query need not sort them to cap them."""
     weights, total = weighted
     if not weights:
         return []
-    rows = await store.ro_query(_query(_LEXICAL, document_ids),
+    template = _UNCAPPED_LEXICAL if under_cap else _LEXICAL
+    rows = await store.ro_query(_query(template, document_ids),
                                 {"weights": weights, "total": total, **_params(vector, k, document_ids)})
     return _found(rows)
 
@@ -248,7 +272,9 @@ async def keyword_search(store: GraphStore, question: str, vector: QueryVector, 
     formula; the weights returned are computed here from the same counts.
 
     A word no chunk holds (a typo, or a name typed without its accents: "Tekeze" for "Tekezé") is searched one
-    letter off (:func:`spelled_near`); the first time such a word is seen that takes a second round trip."""
+    letter off (:func:`spelled_near`); the first time such a word is seen that takes a second round trip. So
+    does a word in more than ``POSTINGS_CAP`` chunks seen for the first time: the counting query reads every
+    posting of the words under the cap, without sorting them, and the words over it need the capped search."""
     words = query_terms(question)
     if not words:
         return [], ([], 0.0)
@@ -258,7 +284,8 @@ async def keyword_search(store: GraphStore, question: str, vector: QueryVector, 
         n, dfs = await cached_counts(store, "Chunk", terms)
     if min(dfs) >= 0:
         weighted = weights_of(n, terms, dfs)
-        return await _search(store, weighted, vector, k, document_ids), weighted
+        under_cap = not _over_cap(dfs, document_ids)
+        return await _search(store, weighted, vector, k, document_ids, under_cap=under_cap), weighted
     rows = await store.ro_query(_query(_COUNTING_LEXICAL, document_ids), {
         "terms": terms, "dfs": dfs, "n": n, "maxdf": MAX_DF, **_params(vector, k, document_ids)})
     if rows:
@@ -272,6 +299,9 @@ async def keyword_search(store: GraphStore, question: str, vector: QueryVector, 
     if not _respelled and any(counts.get(t) == 0 and may_misspell(t) for t in terms):
         # a word no chunk holds, seen for the first time: search again, that word now spelled one letter off
         return await keyword_search(store, question, vector, k, document_ids, _respelled=True)
+    if _over_cap(counts.values(), document_ids):
+        # the counting query searched only the terms under the cap: now that every count is known, all of them
+        found = await _search(store, weighted, vector, k, document_ids)
     return found, weighted
 
 
