@@ -97,11 +97,8 @@ async def test_keyword_search_reads_a_bounded_number_of_postings_and_counts_term
 
     monkeypatch.setattr(kg.store, "ro_query", spy)
     await lexical_candidates(kg.store, "Which jazz club is in Zanzibar or Hollywood?", vector, 30)
-    # only the word not counted before is counted, in the search itself; being over the cap (8 chunks, cap 3),
-    # it is then searched again with the capped query
-    assert [(p.get("terms"), p.get("dfs")) for p in sent] == [
-        (["jazz", "club", "zanzibar", "hollywood"], [10, 10, 1, -1]), (None, None)]
-    assert cache[("Chunk", "hollywood")] == (10, 8)
+    assert [(p["terms"], p["dfs"]) for p in sent] == [(["jazz", "club", "zanzibar", "hollywood"], [10, 10, 1, -1])]
+    assert cache[("Chunk", "hollywood")] == (10, 8)  # only the word not counted before, in the search itself
     sent.clear()
     await lexical_candidates(kg.store, "Which jazz club is in Zanzibar or Hollywood?", vector, 30)
     assert len(sent) == 1 and "dfs" not in sent[0]  # every word counted: the plain search
@@ -200,6 +197,12 @@ async def test_the_counting_search_reads_words_under_the_cap_unsorted_and_search
         capped = await candidates.lexical_candidates(kg.store, question, vector, 30, weighted=_ready(weighted))
         assert {c.chunk_id: round(c.lexical, 9) for c in found} == {c.chunk_id: round(c.lexical, 9) for c in capped}
         assert found[0].document_id == "rare"
+    sent.clear()  # "jazz" and "club" now known to be over the cap, "closed" new: the capped counting query alone
+    found, weighted = await candidates.keyword_search(kg.store, "Which jazz club closed?", vector, 30)
+    assert len(sent) == 1 and "$dfs" in sent[0] and "ORDER BY score" in sent[0]
+    capped = await candidates.lexical_candidates(kg.store, "Which jazz club closed?", vector, 30,
+                                                 weighted=_ready(weighted))
+    assert {c.chunk_id: round(c.lexical, 9) for c in found} == {c.chunk_id: round(c.lexical, 9) for c in capped}
 
 
 async def _ready(weights: candidates.TermWeights) -> candidates.TermWeights:

@@ -172,23 +172,30 @@ _UNCAPPED_LEXICAL = (
 )
 """:data:`_LEXICAL` for terms none of which has more postings than the cap: the same postings, read faster."""
 
-_COUNTING_LEXICAL = (
-    # the terms not yet counted ($dfs[i] = -1) are counted here, in the question's order (as term_weights does)
-    "UNWIND range(0, size($terms) - 1) AS i WITH i, $terms[i] AS t, $dfs[i] AS known "
-    "CALL { WITH t, known WITH t, known WHERE known < 0 "
-    "CALL db.idx.fulltext.queryNodes('Chunk', t) YIELD node RETURN count(node) AS counted } "
-    "WITH i, t, CASE WHEN known < 0 THEN counted ELSE known END AS df ORDER BY i "
-    "WITH collect([t, df]) AS counts "
-    # only the terms under the cap are searched (all their postings, unsorted): a term over it sends the caller
-    # back to the capped search (keyword_search), the first time it is seen
-    "WITH counts, [x IN counts WHERE x[1] > 0 AND x[1] < $maxdf AND x[1] <= $cap "
-    "| [x[0], log(1 + ($n - x[1] + 0.5) / (x[1] + 0.5))]] AS weights "
-    "WITH counts, weights, reduce(a = 0.0, w IN weights | a + w[1]) AS total "
-    # the search in a subquery of that one row, so the counts are not carried through its aggregations (as a
-    # grouping key of every posting they made it slower than the count and the search apart)
-    "CALL { WITH weights, total UNWIND weights AS w " + _ALL_POSTINGS.replace("{filter}", "{filter:total, }")
-    + _ranked("total, ", "total") + "RETURN c, lex ORDER BY lex DESC LIMIT $k } " + _RETURN + ", counts"
-)
+def _counting_lexical(all_postings: bool) -> str:
+    """The keyword search that counts the terms not yet counted ($dfs[i] = -1) itself, in the question's order (as
+    term_weights does). ``all_postings``: only the terms under the cap are searched, each with all its postings
+    read unsorted (a term found over it sends the caller back to the capped search, the first time it is seen);
+    otherwise every term, its best postings by full-text score up to the cap."""
+    postings, cap = (_ALL_POSTINGS, "AND x[1] <= $cap ") if all_postings else (_POSTINGS, "")
+    return (
+        "UNWIND range(0, size($terms) - 1) AS i WITH i, $terms[i] AS t, $dfs[i] AS known "
+        "CALL { WITH t, known WITH t, known WHERE known < 0 "
+        "CALL db.idx.fulltext.queryNodes('Chunk', t) YIELD node RETURN count(node) AS counted } "
+        "WITH i, t, CASE WHEN known < 0 THEN counted ELSE known END AS df ORDER BY i "
+        "WITH collect([t, df]) AS counts "
+        f"WITH counts, [x IN counts WHERE x[1] > 0 AND x[1] < $maxdf {cap}"
+        "| [x[0], log(1 + ($n - x[1] + 0.5) / (x[1] + 0.5))]] AS weights "
+        "WITH counts, weights, reduce(a = 0.0, w IN weights | a + w[1]) AS total "
+        # the search in a subquery of that one row, so the counts are not carried through its aggregations (as a
+        # grouping key of every posting they made it slower than the count and the search apart)
+        "CALL { WITH weights, total UNWIND weights AS w " + postings.replace("{filter}", "{filter:total, }")
+        + _ranked("total, ", "total") + "RETURN c, lex ORDER BY lex DESC LIMIT $k } " + _RETURN + ", counts"
+    )
+
+
+_COUNTING_LEXICAL = _counting_lexical(all_postings=False)
+_COUNTING_UNCAPPED_LEXICAL = _counting_lexical(all_postings=True)
 
 
 TermWeights = tuple[list[list[str | float]], float]
@@ -282,11 +289,12 @@ async def keyword_search(store: GraphStore, question: str, vector: QueryVector, 
     terms = [spelled_near(t) if df == 0 and may_misspell(t) else t for t, df in zip(words, dfs, strict=True)]
     if terms != words:
         n, dfs = await cached_counts(store, "Chunk", terms)
+    under_cap = not _over_cap(dfs, document_ids)  # a word known to be over the cap needs the capped search
     if min(dfs) >= 0:
         weighted = weights_of(n, terms, dfs)
-        under_cap = not _over_cap(dfs, document_ids)
         return await _search(store, weighted, vector, k, document_ids, under_cap=under_cap), weighted
-    rows = await store.ro_query(_query(_COUNTING_LEXICAL, document_ids), {
+    template = _COUNTING_UNCAPPED_LEXICAL if under_cap else _COUNTING_LEXICAL
+    rows = await store.ro_query(_query(template, document_ids), {
         "terms": terms, "dfs": dfs, "n": n, "maxdf": MAX_DF, **_params(vector, k, document_ids)})
     if rows:
         counts = {str(t): int(df) for t, df in rows[0][8]}
@@ -299,7 +307,7 @@ async def keyword_search(store: GraphStore, question: str, vector: QueryVector, 
     if not _respelled and any(counts.get(t) == 0 and may_misspell(t) for t in terms):
         # a word no chunk holds, seen for the first time: search again, that word now spelled one letter off
         return await keyword_search(store, question, vector, k, document_ids, _respelled=True)
-    if _over_cap(counts.values(), document_ids):
+    if under_cap and _over_cap(counts.values(), document_ids):
         # the counting query searched only the terms under the cap: now that every count is known, all of them
         found = await _search(store, weighted, vector, k, document_ids)
     return found, weighted
