@@ -35,7 +35,7 @@ import unicodedata
 from .errors import ToolError
 
 __all__ = ["KEY_RULE", "MAX_KEY_BYTES", "bounded_key", "canonical_key", "check_params", "key_length_problem",
-           "normalise_key", "path_key_problem", "text_problem"]
+           "normalise_key", "path_key_problem", "text_problem", "unaccented"]
 
 KEY_RULE = 2
 """The version of this rule a graph's keys follow (``key_rule`` in its metadata; 1 or none: whitespace stripped
@@ -86,6 +86,16 @@ def canonical_key(value: str) -> str:
     while (folded := _strip_edges(unicodedata.normalize("NFKC", key))) != key:
         key = folded
     return key
+
+
+def unaccented(text: str) -> str:
+    """``text`` without its accents (NFKD, the combining marks dropped): ``"Aschenbrödel"`` is ``"Aschenbrodel"``.
+
+    The one accent rule of the lookups that must match what a user types without accents: a question's phrases
+    against document titles (retrieval) and an answer's words against the evidence's (the citation check)."""
+    if text.isascii():
+        return text
+    return "".join(ch for ch in unicodedata.normalize("NFKD", text) if not unicodedata.combining(ch))
 
 
 def key_length_problem(key: str, what: str = "Document id") -> str | None:

@@ -10,6 +10,8 @@ import re
 import unicodedata
 from functools import lru_cache
 
+from .._keys import unaccented
+
 __all__ = ["LETTERS", "claim_text", "fold", "stem"]
 
 LETTERS = re.compile(r"[^\W\d_]+")
@@ -26,8 +28,7 @@ _SUFFIXES = ("ing", "ed", "es", "s")
 @lru_cache(maxsize=65_536)
 def fold(word: str) -> str:
     """Case- and accent-insensitive form of a word."""
-    decomposed = unicodedata.normalize("NFKD", word.casefold())
-    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+    return unaccented(word.casefold())
 
 
 @lru_cache(maxsize=65_536)

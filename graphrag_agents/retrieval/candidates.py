@@ -17,11 +17,11 @@ from __future__ import annotations
 
 import functools
 import re
-import unicodedata
 from collections.abc import Awaitable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from .._keys import unaccented
 from ..ingest.records import name_key
 from ..store.graph import GraphStore
 from ._cypher import QueryVector, cosine, vector_param
@@ -66,13 +66,7 @@ def loose_key(key: str) -> str:
     title "J. M. Barrie" has the key "j. m. barrie", the question's words "J. M. Barrie?" give "j m barrie"
     (each word loses its edge punctuation); both become "j m barrie". A question typed without accents names
     its title too: "Aschenbrodel" and the title "Aschenbrödel" both become "aschenbrodel"."""
-    return " ".join(_PUNCTUATION.sub(" ", _unaccented(key)).split())
-
-
-def _unaccented(text: str) -> str:
-    if text.isascii():
-        return text
-    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+    return " ".join(_PUNCTUATION.sub(" ", unaccented(key)).split())
 
 
 def index_breadth(k: int) -> int:
