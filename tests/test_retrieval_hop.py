@@ -142,14 +142,16 @@ async def test_keyword_ties_at_the_kept_postings_edge_are_broken_alike_by_both_q
     assert {c.chunk_id: round(c.lexical, 9) for c in found} == {c.chunk_id: round(c.lexical, 9) for c in plain}
 
 
-async def test_a_search_whose_words_fit_under_the_cap_skips_the_sort_and_finds_the_same(
-        kg: KnowledgeGraph, monkeypatch: pytest.MonkeyPatch) -> None:
+JAZZ_QUESTION = "Which jazz club opened in Zanzibar or Hollywood?"
+
+
+async def _jazz_clubs(kg: KnowledgeGraph, monkeypatch: pytest.MonkeyPatch) -> tuple[list[float], list[str]]:
+    """Twelve clubs and the rare Zanzibar one ("jazz" and "club" in 13 chunks), the vector of
+    :data:`JAZZ_QUESTION`, and the list every read query is recorded in from now on."""
     await _build(kg, *[_doc(f"c{i}", f"Club {i}", [f"The jazz club {i} opened in Hollywood" + " long ago" * i + "."])
                        for i in range(12)], _doc("rare", "Zanzibar", ["The Zanzibar jazz club closed."]))
     monkeypatch.setattr(candidates, "_LEX_PRE", 5)
-    question = "Which jazz club opened in Zanzibar or Hollywood?"
-    vector = kg.embedder.embed([question])[0].tolist()
-    await candidates.keyword_search(kg.store, question, vector, 30)  # counts the words
+    vector = kg.embedder.embed([JAZZ_QUESTION])[0].tolist()
     sent: list[str] = []
     ro_query = kg.store.ro_query
 
@@ -158,51 +160,48 @@ async def test_a_search_whose_words_fit_under_the_cap_skips_the_sort_and_finds_t
         return await ro_query(query, params, **kw)  # type: ignore[arg-type]
 
     monkeypatch.setattr(kg.store, "ro_query", spy)
+    return vector, sent
+
+
+async def _same_as_capped(kg: KnowledgeGraph, question: str, vector: list[float],
+                          found: list[candidates.Candidate], weighted: candidates.TermWeights) -> None:
+    capped = await candidates.lexical_candidates(kg.store, question, vector, 30, weighted=_ready(weighted))
+    assert {c.chunk_id: round(c.lexical, 9) for c in found} == {c.chunk_id: round(c.lexical, 9) for c in capped}
+
+
+async def test_a_search_whose_words_fit_under_the_cap_skips_the_sort_and_finds_the_same(
+        kg: KnowledgeGraph, monkeypatch: pytest.MonkeyPatch) -> None:
+    vector, sent = await _jazz_clubs(kg, monkeypatch)
+    await candidates.keyword_search(kg.store, JAZZ_QUESTION, vector, 30)  # counts the words
     for cap in (1_000, 4):  # every word under the cap; then "jazz", "club" (13 chunks) over it
         monkeypatch.setattr(candidates, "POSTINGS_CAP", cap)
         sent.clear()
-        found, weighted = await candidates.keyword_search(kg.store, question, vector, 30)
+        found, weighted = await candidates.keyword_search(kg.store, JAZZ_QUESTION, vector, 30)
         assert len(sent) == 1 and ("ORDER BY score" in sent[0]) == (cap == 4)
-        capped = await candidates.lexical_candidates(kg.store, question, vector, 30, weighted=_ready(weighted))
-        assert {c.chunk_id: round(c.lexical, 9) for c in found} == {c.chunk_id: round(c.lexical, 9) for c in capped}
+        await _same_as_capped(kg, JAZZ_QUESTION, vector, found, weighted)
         assert found[0].document_id == "rare"
-    filtered, weighted = await candidates.keyword_search(kg.store, question, vector, 30, ["rare", "c3"])
+    filtered, weighted = await candidates.keyword_search(kg.store, JAZZ_QUESTION, vector, 30, ["rare", "c3"])
     assert {c.document_id for c in filtered} == {"rare", "c3"} and "ORDER BY score" not in sent[-1]
 
 
 async def test_the_counting_search_reads_words_under_the_cap_unsorted_and_searches_again_for_one_over_it(
         kg: KnowledgeGraph, monkeypatch: pytest.MonkeyPatch) -> None:
-    await _build(kg, *[_doc(f"c{i}", f"Club {i}", [f"The jazz club {i} opened in Hollywood" + " long ago" * i + "."])
-                       for i in range(12)], _doc("rare", "Zanzibar", ["The Zanzibar jazz club closed."]))
-    monkeypatch.setattr(candidates, "_LEX_PRE", 5)
-    question = "Which jazz club opened in Zanzibar or Hollywood?"
-    vector = kg.embedder.embed([question])[0].tolist()
-    sent: list[str] = []
-    ro_query = kg.store.ro_query
-
-    async def spy(query: str, params: dict[str, object] | None = None, **kw: object) -> list[list[object]]:
-        sent.append(query)
-        return await ro_query(query, params, **kw)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(kg.store, "ro_query", spy)
+    vector, sent = await _jazz_clubs(kg, monkeypatch)
     for cap in (1_000, 4):  # every word under the cap; then "jazz", "club" (13 chunks) over it
         monkeypatch.setattr(candidates, "POSTINGS_CAP", cap)
         fulltext._frequencies.pop(kg.store, None)
         sent.clear()
-        found, weighted = await candidates.keyword_search(kg.store, question, vector, 30)
+        found, weighted = await candidates.keyword_search(kg.store, JAZZ_QUESTION, vector, 30)
         counting = [q for q in sent if "$dfs" in q]
         assert len(counting) == 1 and "ORDER BY score" not in counting[0]
         capped_again = [q for q in sent if "$dfs" not in q and "fulltext" in q]
         assert len(capped_again) == (cap == 4) and all("ORDER BY score" in q for q in capped_again)
-        capped = await candidates.lexical_candidates(kg.store, question, vector, 30, weighted=_ready(weighted))
-        assert {c.chunk_id: round(c.lexical, 9) for c in found} == {c.chunk_id: round(c.lexical, 9) for c in capped}
+        await _same_as_capped(kg, JAZZ_QUESTION, vector, found, weighted)
         assert found[0].document_id == "rare"
     sent.clear()  # "jazz" and "club" now known to be over the cap, "closed" new: the capped counting query alone
     found, weighted = await candidates.keyword_search(kg.store, "Which jazz club closed?", vector, 30)
     assert len(sent) == 1 and "$dfs" in sent[0] and "ORDER BY score" in sent[0]
-    capped = await candidates.lexical_candidates(kg.store, "Which jazz club closed?", vector, 30,
-                                                 weighted=_ready(weighted))
-    assert {c.chunk_id: round(c.lexical, 9) for c in found} == {c.chunk_id: round(c.lexical, 9) for c in capped}
+    await _same_as_capped(kg, "Which jazz club closed?", vector, found, weighted)
 
 
 async def _ready(weights: candidates.TermWeights) -> candidates.TermWeights:
