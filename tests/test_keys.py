@@ -9,8 +9,11 @@ from pathlib import Path
 
 import pytest
 
+from graphrag_agents._keys import unaccented
+from graphrag_agents.citations._text import fold
 from graphrag_agents.errors import ToolError
 from graphrag_agents.ingest.plan import IngestPlan
+from graphrag_agents.retrieval.candidates import loose_key
 from graphrag_agents.tools.toolkit import GraphRAGToolkit
 
 _NONE = IngestPlan(extractor="none")
@@ -296,3 +299,11 @@ async def test_an_unusable_lock_path_names_the_path_and_the_fix(kg, data_dir: Pa
     finally:
         lock.rmdir() if kind == "folder" else lock.unlink()
     assert (await kg.ingest(text="Some text.", document_id="doc", plan=_NONE)).documents[0].status == "ingested"
+
+
+def test_unaccented_drops_the_accents_the_retrieval_title_match_and_the_citation_check_both_ignore() -> None:
+    assert unaccented("Aschenbrödel") == "Aschenbrodel"
+    assert unaccented("Tekezé, Zürich") == "Tekeze, Zurich"
+    assert unaccented("plain ASCII") == "plain ASCII"
+    assert loose_key("aschenbrödel") == loose_key("aschenbrodel")
+    assert fold("ZÜRICH") == "zurich"
