@@ -140,7 +140,7 @@ _POSTINGS = (
 )
 _ALL_POSTINGS = (
     # a term with no more postings than the cap: all of them, read without the subquery and its sort by score
-    # (a third of the search's server time on the samples: docs/retrieval.md, "Session 13")
+    # (13-17% of the query's server time on the samples: docs/retrieval.md, "Session 13")
     "CALL db.idx.fulltext.queryNodes('Chunk', w[0]) YIELD node {filter}"
 )
 
@@ -165,6 +165,7 @@ _UNCAPPED_LEXICAL = (
     "UNWIND $weights AS w " + _ALL_POSTINGS + _ranked("", "$total") + "ORDER BY lex DESC LIMIT $k " + _RETURN
 )
 """:data:`_LEXICAL` for terms none of which has more postings than the cap: the same postings, read faster."""
+
 
 def _counting_lexical(all_postings: bool) -> str:
     """The keyword search that counts the terms not yet counted ($dfs[i] = -1) itself, in the question's order (as
