@@ -237,9 +237,9 @@ def make_routes(address: StoreAddress, cluster: bool, mark: WriteMark | None = N
         from redis.asyncio.sentinel import Sentinel
 
         timeouts = {k: v for k, v in kwargs.items() if k.startswith("socket_")}
-        sentinel = Sentinel(  # type: ignore[no-untyped-call]
-            list(topology.sentinels), sentinel_kwargs=timeouts | {"decode_responses": True},
-                            **kwargs, **auth)
+        connection: dict[str, Any] = kwargs | auth  # typed as Any: redis 8 types Sentinel's own keywords
+        sentinel = Sentinel(list(topology.sentinels), sentinel_kwargs=timeouts | {"decode_responses": True},
+                            **connection)
         primary = sentinel.master_for(topology.service)
         return Routes(primary, topology, sentinel=sentinel, replica_kwargs=replica_kwargs, mark=mark or WriteMark())
     if cluster:
