@@ -227,7 +227,8 @@ def _cap(document_ids: Sequence[str] | None) -> int:
 
 def _over_cap(dfs: Iterable[int], document_ids: Sequence[str] | None) -> bool:
     """Whether a term to search (in fewer than ``MAX_DF`` chunks) has more postings than :func:`_cap`."""
-    return any(_cap(document_ids) < df < MAX_DF for df in dfs)
+    cap = _cap(document_ids)
+    return any(cap < df < MAX_DF for df in dfs)
 
 
 def _params(vector: QueryVector, k: int, document_ids: Sequence[str] | None) -> dict[str, Any]:
