@@ -101,6 +101,8 @@ class Candidate:
     """The chunk's heading and its document's path (when ``loaded``)."""
     loaded: bool = False
     """Whether its query read the chunk's text, heading and path (every candidate query does)."""
+    seed_cosine: float | None = None
+    """Its cosine to the vector feedback's seed passage, when its query read it (:mod:`.feedback`)."""
 
 
 def candidate(row: Sequence[Any], signal: str) -> Candidate:

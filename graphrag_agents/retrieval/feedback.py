@@ -17,7 +17,9 @@ the vector candidates already) and are candidates; every candidate's cosine to `
 passage score (``PassageWeights.feedback``, weight 1). Both were chosen on fold A of the HotpotQA, 2Wiki and
 MuSiQue samples together (``docs/retrieval.md``, "Vector feedback"). Bounds: one query for the search (100
 neighbours of the seed asked, ``k`` kept; with a document filter, an exact scan of at most 20,000 of their chunks,
-as :func:`.candidates.vector_candidates`), one for the feature of at most ``FEATURE_POOL`` candidates.
+as :func:`.candidates.vector_candidates`), and the feature of at most ``FEATURE_POOL`` candidates: their cosines to
+the seed are read beside the search (the direct matches' by :func:`seed_cosines`, the first hop's by the hop queries
+themselves), so it costs no round trip of its own.
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ from ..store.graph import GraphStore
 from ._cypher import VectorParam, cosine
 from .candidates import CHUNK_COLUMNS, FILTER_SCAN, WITH_TITLE, Candidate, candidate, index_breadth
 
-__all__ = ["FEATURE_POOL", "SHIFT", "Feedback", "feedback_cosines", "feedback_search"]
+__all__ = ["FEATURE_POOL", "SHIFT", "Feedback", "feedback_cosines", "feedback_search", "seed_cosines"]
 
 SHIFT = 1.0
 """How much of the seed passage's vector is added to the question's (both unit length)."""
@@ -86,13 +88,29 @@ async def feedback_search(store: GraphStore, question: VectorParam, seed: Candid
             [candidate(row, "feedback") for row in rows])
 
 
+async def seed_cosines(store: GraphStore, seed: str, chunk_ids: Sequence[str]) -> dict[str, float]:
+    """Each chunk's cosine to the ``seed`` chunk's vector (a chunk deleted meanwhile, or a seed without a vector,
+    left out): read for the direct matches beside the feedback search, so the feature needs no later round trip."""
+    if not chunk_ids:
+        return {}
+    rows = await store.ro_query(_SEED + f"UNWIND $ids AS id MATCH (c:Chunk {{id: id}}) RETURN c.id, {_TO_SEED}",
+                                {"seed": seed, "ids": list(chunk_ids)})
+    return {str(cid): float(to_seed) for cid, to_seed in rows}
+
+
 async def feedback_cosines(store: GraphStore, feedback: Feedback, candidates: Sequence[Candidate]) -> None:
-    """Read the cosine to the moved vector of the ``candidates`` (at most ``FEATURE_POOL``) not read yet, into
-    ``feedback.near`` (a chunk deleted meanwhile is left out)."""
-    unread = {c.chunk_id: c.cosine for c in candidates[:FEATURE_POOL] if c.chunk_id not in feedback.near}
+    """Fill ``feedback.near`` with the cosine to the moved vector of the ``candidates`` (at most ``FEATURE_POOL``)
+    not in it yet: from the cosine to the seed their query read (``Candidate.seed_cosine``), else in one query
+    (a chunk deleted meanwhile is left out)."""
+    unread: dict[str, float] = {}
+    for c in candidates[:FEATURE_POOL]:
+        if c.chunk_id in feedback.near:
+            continue
+        if c.seed_cosine is not None:
+            feedback.near[c.chunk_id] = feedback.cosine(c.cosine, c.seed_cosine)
+        else:
+            unread[c.chunk_id] = c.cosine
     if not unread:
         return
-    rows = await store.ro_query(_SEED + f"UNWIND $ids AS id MATCH (c:Chunk {{id: id}}) RETURN c.id, {_TO_SEED}",
-                                {"seed": feedback.seed, "ids": list(unread)})
-    for cid, to_seed in rows:
-        feedback.near[str(cid)] = feedback.cosine(unread[str(cid)], float(to_seed))
+    for cid, to_seed in (await seed_cosines(store, feedback.seed, list(unread))).items():
+        feedback.near[cid] = feedback.cosine(unread[cid], to_seed)

@@ -57,7 +57,7 @@ from .candidates import (
     vector_candidates,
 )
 from .chain import CHAINS, TEXT_POOL, ChainSettings, extend_chains, idf_of, read_words
-from .feedback import FEATURE_POOL, SHIFT, Feedback, feedback_cosines, feedback_search
+from .feedback import FEATURE_POOL, SHIFT, Feedback, feedback_cosines, feedback_search, seed_cosines
 from .hits import PassageHit
 from .names import Anchor, name_keys
 from .novelty import WINDOW, by_new_coverage
@@ -120,6 +120,7 @@ def _merge(groups: Sequence[Sequence[Candidate]]) -> dict[str, Candidate]:
             have.hop = max(have.hop, cand.hop)
             have.bridge_via = have.bridge_via or cand.bridge_via
             have.parent = have.parent or cand.parent
+            have.seed_cosine = have.seed_cosine if have.seed_cosine is not None else cand.seed_cosine
             have.found_by += [s for s in cand.found_by if s not in have.found_by]
             if cand.loaded and not have.loaded:
                 have.text, have.heading, have.path, have.loaded = cand.text, cand.heading, cand.path, True
@@ -169,16 +170,21 @@ async def passages(store: GraphStore, question: str, vector: QueryVector, top_k:
     seeds = [(c.chunk_id, 1.0 / (i + 1)) for i, c in enumerate(ranked[:max(SEEDS, HOP_SEEDS)])]
     named = {a.entity_id for a in found_anchors if a.named}
     words: dict[str, frozenset[str]] = {}  # the direct matches' words are read alongside the first hop
-    by_entity, bridged, titled, _, (feedback, by_feedback) = await all_or_none(
+    # the feedback's seed: every candidate of this round comes with its cosine to it (the feature's input)
+    fed = ranked[0].chunk_id if weights.feedback > 0 and ranked else None
+    by_entity, bridged, titled, _, (feedback, by_feedback), to_seed = await all_or_none(
         entity_candidates(store, found_anchors, vector, pool, document_ids=document_ids)
         if weights.entity > 0 else _nothing(),
-        bridge_candidates(store, seeds[:SEEDS], vector, pool, named, document_ids),
+        bridge_candidates(store, seeds[:SEEDS], vector, pool, named, document_ids, to_chunk=fed),
         titled_candidates(store, seeds[:HOP_SEEDS], vector, pool, document_ids,
-                          _written(direct, seeds[:HOP_SEEDS]) if text_names else None),
+                          _written(direct, seeds[:HOP_SEEDS]) if text_names else None, to_chunk=fed),
         read_words(store, [c.chunk_id for c in ranked[:TEXT_POOL]], direct, words, idf.keys())
         if chained else _nothing(),
         feedback_search(store, vector, ranked[0], top_k, document_ids, weights.feedback_shift)
-        if weights.feedback > 0 and ranked else _no_feedback())
+        if fed is not None else _no_feedback(),
+        seed_cosines(store, fed, list(direct)) if fed is not None else _no_cosines())
+    for cid, cos in to_seed.items():
+        direct[cid].seed_cosine = cos
     merged = _merge([list(direct.values()), by_entity, bridged, titled, by_feedback])
     total = weights.total + chains.weight
 
@@ -195,8 +201,9 @@ async def passages(store: GraphStore, question: str, vector: QueryVector, top_k:
         merged.update(_merge([list(merged.values()), found]))
         base.clear()
 
-    # the feature is read for the best candidates before the chain rounds, alongside them: a chunk a round
-    # finds has it only if the feedback search found it too (the same recall@5 on the samples as after them)
+    # the feature of the best candidates before the chain rounds, from the cosines to the seed the first hop read
+    # (a query only for any it did not): a chunk a round finds has it only if the feedback search found it too
+    # (the same recall@5 on the samples as after them)
     best_so_far = sorted(merged, key=lambda cid: (-fused(merged[cid], 0.0), cid))[:FEATURE_POOL] if feedback else []
     coverage, _ = await all_or_none(
         extend_chains(store, idf, vector, merged, fused, [cid for cid, _ in seeds[:max(SEEDS, HOP_SEEDS)]], pool,
@@ -268,6 +275,10 @@ async def _no_feedback() -> tuple[Feedback | None, list[Candidate]]:
 
 
 async def _no_coverage() -> dict[str, float]:
+    return {}
+
+
+async def _no_cosines() -> dict[str, float]:
     return {}
 
 

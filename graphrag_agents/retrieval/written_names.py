@@ -47,8 +47,17 @@ def _clean(word: str) -> str:
     return word
 
 
-def _capital(word: str) -> bool:
-    return word[:1].isupper()
+@functools.lru_cache(maxsize=16384)
+def _shape(word: str) -> tuple[str, bool, bool, bool, bool, bool, bool]:
+    """What the span rule reads of a word, computed once per distinct word (most words recur across passages):
+    its clean form, whether it is capitalised, can stand inside a name, opens a phrase, ends a sentence or
+    phrase, ends with a comma, and is a capitalised stopword ("He", "The": no name starts with one alone)."""
+    clean = _clean(word)
+    capital = clean[:1].isupper()
+    inner = bool(clean) and (capital or clean[:1].isdigit() or clean.lower() in _INSIDE)
+    stops = bool(_STOP.search(word.rstrip(","))) and not _INITIAL.match(word.lstrip(_OPEN))
+    return (clean, capital, inner, word[:1] in _OPEN, stops, word.endswith(","),
+            capital and clean.lower() in STOPWORDS)
 
 
 @functools.lru_cache(maxsize=2048)
@@ -56,27 +65,22 @@ def written_names(text: str) -> tuple[str, ...]:
     """The spans of ``text`` written like a name (module docstring), in order of their first word, at most
     ``MAX_NAMES``; each starts and ends on a capitalised word and is not a lone stopword ("He", "The")."""
     words = text.split()
-    clean = [_clean(w) for w in words]
-    capital = [_capital(w) for w in clean]
-    inner = [bool(w) and (c or w[:1].isdigit() or w.lower() in _INSIDE) for w, c in zip(clean, capital, strict=True)]
-    opens = [w[:1] in _OPEN for w in words]
-    stops = [bool(_STOP.search(w.rstrip(","))) and not _INITIAL.match(w.lstrip(_OPEN)) for w in words]
+    shapes = [_shape(w) for w in words]
     # whether a name goes on with the next word's capital (then it cannot end here)
-    goes_on = [i + 1 < len(words) and not opens[i + 1] and capital[i + 1] for i in range(len(words))]
+    goes_on = [i + 1 < len(words) and not shapes[i + 1][3] and shapes[i + 1][1] for i in range(len(words))]
     names: dict[str, None] = {}
     for start in range(len(words)):
-        if not capital[start]:
+        if not shapes[start][1]:
             continue
-        parts: list[str] = []
+        first = words[start].lstrip(_OPEN)
         for i in range(start, min(len(words), start + MAX_WORDS)):
-            if (i > start and opens[i]) or not inner[i]:
+            clean, capital, inner, opens, stops, comma, stopword = shapes[i]
+            if (i > start and opens) or not inner:
                 break  # a parenthesis or a quote opens another phrase; a lower-case word ends the name
-            parts.append(words[i] if i > start else words[i].lstrip(_OPEN))
-            if (capital[i] and not (i == start and clean[i].lower() in STOPWORDS)
-                    and (stops[i] or words[i].endswith(",") or not goes_on[i])):
-                names.setdefault(" ".join([*parts[:-1], clean[i]]), None)
+            if capital and not (i == start and stopword) and (stops or comma or not goes_on[i]):
+                names.setdefault(clean if i == start else " ".join([first, *words[start + 1:i], clean]), None)
                 if len(names) >= MAX_NAMES:
                     return tuple(names)
-            if stops[i]:
+            if stops:
                 break
     return tuple(names)
