@@ -129,3 +129,41 @@ async def test_a_chunk_written_since_finalize_has_no_feedback_cosine(kg: Knowled
     assert feedback.near[late.chunk_id] == pytest.approx(0.0) and feedback.near[film.chunk_id] > 0.5
     hits = await passages(kg.store, "Who produced the second harbour film of Maren Lindqvist?", vector, 5)
     assert "late" in {h.document_id for h in hits}
+
+
+async def test_the_feature_comes_from_the_cosines_the_first_hop_read_without_another_query(
+        kg: KnowledgeGraph, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The hop queries return each row's cosine to the seed (to_chunk); the feature computed from it is the one the
+    # separate query reads, and feedback_cosines then sends no query for those candidates.
+    from graphrag_agents.retrieval.bridge import titled_candidates
+    from graphrag_agents.retrieval.feedback import seed_cosines
+
+    await _build(kg)
+    vector = _question(kg)
+    film = await _film(kg, vector)
+    others = [c for c in await vector_candidates(kg.store, vector, 10) if c.chunk_id != film.chunk_id]
+    read = await seed_cosines(kg.store, film.chunk_id, [c.chunk_id for c in others])
+    assert set(read) == {c.chunk_id for c in others}
+    titled = await titled_candidates(kg.store, [(film.chunk_id, 1.0)], vector, 10,
+                                     written={film.chunk_id: ["Coastal painters"]}, to_chunk=film.chunk_id)
+    assert titled and all(c.seed_cosine == pytest.approx(read.get(c.chunk_id, c.seed_cosine)) for c in titled)
+    assert all(c.seed_cosine is not None for c in titled)
+    assert all(c.seed_cosine is None for c in await titled_candidates(
+        kg.store, [(film.chunk_id, 1.0)], vector, 10, written={film.chunk_id: ["Coastal painters"]}))
+    feedback, _ = await feedback_search(kg.store, vector, film, 1)
+    assert feedback is not None
+    expected = dict(feedback.near)
+    await feedback_cosines(kg.store, feedback, others)  # by query
+    expected, feedback.near = dict(feedback.near), expected
+    for c in others:
+        c.seed_cosine = read[c.chunk_id]
+    sent: list[str] = []
+    real = kg.store.ro_query
+
+    async def spy(query, params=None, timeout_ms=None):  # type: ignore[no-untyped-def]
+        sent.append(query)
+        return await real(query, params, timeout_ms)
+
+    monkeypatch.setattr(kg.store, "ro_query", spy)
+    await feedback_cosines(kg.store, feedback, others)  # from the cosines read
+    assert sent == [] and feedback.near == pytest.approx(expected)
