@@ -182,7 +182,7 @@ async def passages(store: GraphStore, question: str, vector: QueryVector, top_k:
         if chained else _nothing(),
         feedback_search(store, vector, ranked[0], top_k, document_ids, weights.feedback_shift)
         if fed is not None else _no_feedback(),
-        seed_cosines(store, fed, list(direct)) if fed is not None else _no_cosines())
+        seed_cosines(store, fed, list(direct)) if fed is not None else _no_values())
     for cid, cos in to_seed.items():
         direct[cid].seed_cosine = cos
     merged = _merge([list(direct.values()), by_entity, bridged, titled, by_feedback])
@@ -207,7 +207,7 @@ async def passages(store: GraphStore, question: str, vector: QueryVector, top_k:
     best_so_far = sorted(merged, key=lambda cid: (-fused(merged[cid], 0.0), cid))[:FEATURE_POOL] if feedback else []
     coverage, _ = await all_or_none(
         extend_chains(store, idf, vector, merged, fused, [cid for cid, _ in seeds[:max(SEEDS, HOP_SEEDS)]], pool,
-                      grow, document_ids, chains, words, text_names) if chained else _no_coverage(),
+                      grow, document_ids, chains, words, text_names) if chained else _no_values(),
         feedback_cosines(store, feedback, [merged[cid] for cid in best_so_far]) if feedback else _nothing())
     score = {cid: fused(c, coverage.get(cid, 0.0)) for cid, c in merged.items()}
     if feedback is not None:
@@ -274,11 +274,8 @@ async def _no_feedback() -> tuple[Feedback | None, list[Candidate]]:
     return None, []
 
 
-async def _no_coverage() -> dict[str, float]:
-    return {}
-
-
-async def _no_cosines() -> dict[str, float]:
+async def _no_values() -> dict[str, float]:
+    """Per chunk nothing: the chain coverage or the cosines to the seed of a step that does not run."""
     return {}
 
 
