@@ -158,3 +158,59 @@ def test_a_signal_prints_the_interrupted_line(tmp_path: Path) -> None:
     assert code == 130 and "Traceback" not in text, text
     line = next(t for t in ANSI.sub("", text).replace("\r", "").splitlines() if t.startswith("interrupted (SIGINT): "))
     assert line.endswith("Re-run the same command to resume: what is stored is kept and not done again."), line
+
+
+_WINDING_DOWN = """
+import asyncio, sys
+from graphrag_agents.cli import interrupt
+
+async def command() -> int:
+    try:
+        print("running", file=sys.stderr, flush=True)
+        await asyncio.sleep(60)
+    except asyncio.CancelledError:
+        print("winding down", file=sys.stderr, flush=True)  # a stop that takes its time, as a large finalize's
+        await asyncio.sleep(60)
+        raise
+    return 0
+
+sys.exit(interrupt.run(command))
+"""
+
+
+def _wait_for(child: subprocess.Popen[str], text: str) -> None:
+    assert child.stderr is not None
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        line = child.stderr.readline()
+        if text in line:
+            return
+        assert line, f"the command ended before {text!r}"
+    raise AssertionError(f"{text!r} never appeared")
+
+
+def test_a_second_signal_stops_at_once_and_names_the_signal() -> None:
+    for sig, code in ((signal.SIGTERM, 143), (signal.SIGINT, 130)):
+        _signal_twice(sig, code)
+
+
+def _signal_twice(sig: signal.Signals, code: int) -> None:
+    child = subprocess.Popen([sys.executable, "-c", _WINDING_DOWN], stdin=subprocess.DEVNULL,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=_env(),
+                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    try:
+        _wait_for(child, "running")
+        child.send_signal(sig)  # the first signal starts the clean stop...
+        _wait_for(child, "winding down")
+        started = time.monotonic()
+        child.send_signal(sig)  # ...the second ends it now
+        assert child.wait(timeout=30) == code and time.monotonic() - started < 20
+        assert child.stderr is not None
+        rest = child.stderr.read()
+    finally:
+        if child.poll() is None:
+            child.kill()
+    # Before: a second SIGTERM printed "interrupted (SIGINT)" and exited 130, as if Ctrl-C had been pressed.
+    line = next(t for t in rest.splitlines() if t.startswith("interrupted ("))
+    assert line.startswith(f"interrupted ({sig.name}): nothing half-written is kept."), rest
+    assert "Traceback" not in rest, rest

@@ -1,6 +1,7 @@
 """Ctrl-C and SIGTERM in the command line: stop cleanly, say what the graph holds, and that re-running resumes.
 
-Every command prints the same line (:func:`interrupted_line`) and exits 130 (SIGINT) or 143 (SIGTERM). Commands
+Every command prints the same line (:func:`interrupted_line`) and exits 130 (SIGINT) or 143 (SIGTERM); a second
+signal during the stop ends it at once, and the line and the exit code are that signal's. Commands
 that open their graph through :func:`watched` also say what it holds, read just before it closes: every write is
 idempotent and ``ingest`` skips what is stored, so the same command run again goes on where this one stopped.
 """
@@ -86,7 +87,7 @@ def run(command: Callable[[], Coroutine[Any, Any, int]]) -> int:
             received.append(number)
             if len(received) == 1:
                 cancel()
-            else:  # a second Ctrl-C: stop now, as asyncio.run does
+            else:  # a second signal: stop now, as asyncio.run does on a second Ctrl-C
                 raise KeyboardInterrupt
 
         for number in (signal.SIGINT, signal.SIGTERM):
@@ -103,11 +104,13 @@ def run(command: Callable[[], Coroutine[Any, Any, int]]) -> int:
         code = asyncio.run(main())
         if not received:
             return code
-    except KeyboardInterrupt:  # a signal before the handlers were set
-        received.insert(0, signal.SIGINT)
+    except KeyboardInterrupt:
+        if not received:  # a Ctrl-C before the handlers were set; else the second signal stopped the command now
+            received.append(signal.SIGINT)
     except asyncio.CancelledError:
         if not received:
             raise
     stop_workers()  # the embedder's thread ends after its current batch, not torn down inside onnxruntime
-    print(interrupted_line(received[0].name, _held[-1] if _held else None), file=sys.stderr)
-    return 128 + int(received[0])
+    stopped_by = received[-1]  # the signal that ended the command: the first, or a second that cut its stop short
+    print(interrupted_line(stopped_by.name, _held[-1] if _held else None), file=sys.stderr)
+    return 128 + int(stopped_by)
