@@ -68,8 +68,9 @@ async def retrieve(store: GraphStore, embedder: Embedder, question: str, *, path
     hits = RetrievalHits(question=question, paths_run=chosen)
 
     need_entities = bool({"exact_names", "fuzzy_names", "links", "passages"} & set(chosen))
+    need_exact = bool({"exact_names", "links", "passages"} & set(chosen))
     exact_task: asyncio.Future[list[EntityHit]] = asyncio.ensure_future(
-        exact_names(store, question, top_k, docs) if need_entities else _empty())
+        exact_names(store, question, top_k, docs) if need_exact else _empty())
     fuzzy_task: asyncio.Future[list[EntityHit]] = asyncio.ensure_future(
         fuzzy_names(store, question, vector, top_k + 5, docs) if need_entities else _empty())
 
@@ -83,7 +84,8 @@ async def retrieve(store: GraphStore, embedder: Embedder, question: str, *, path
     async def entities() -> list[EntityHit]:
         # the cards are read as soon as the names are found, while the other paths still run
         exact, fuzzy = await asyncio.gather(asyncio.shield(exact_task), asyncio.shield(fuzzy_task))
-        named = {h.entity_id for h in exact}
+        # an entity both paths find is reported once, as exact; alone, fuzzy_names reports it itself
+        named = {h.entity_id for h in exact} if "exact_names" in chosen else set()
         fuzzy = [h for h in fuzzy if h.entity_id not in named][:top_k]
         found = (exact if "exact_names" in chosen else []) + (fuzzy if "fuzzy_names" in chosen else [])
         await add_cards(store, found)  # the entity cards' documents and aliases
