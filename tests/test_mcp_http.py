@@ -167,15 +167,14 @@ async def _asgi_call(app: Any, headers: list[tuple[bytes, bytes]]) -> tuple[dict
     return scope, sent
 
 
-async def test_client_cookies_are_issued_by_the_server_only(kg: KnowledgeGraph) -> None:
-    store = SessionStore(GraphRAGToolkit(kg), capacity=10)
+async def test_client_cookies_are_issued_by_the_server_only() -> None:
     seen: list[str] = []
 
     async def inner(scope: MutableMapping[str, Any], receive: Any, send: Any) -> None:
         seen.append(scope["graphrag_agents.mcp.client"])
         await send({"type": "http.response.start", "status": 200, "headers": []})
 
-    app = ClientCookieMiddleware(inner, store, cookie_name="gm")
+    app = ClientCookieMiddleware(inner, cookie_name="gm")
     _, sent = await _asgi_call(app, [])
     cookie = dict(sent[0]["headers"])[b"set-cookie"].decode()
     assert cookie.startswith(f"gm={seen[0]};") and "HttpOnly" in cookie and "SameSite=Strict" in cookie
@@ -183,6 +182,12 @@ async def test_client_cookies_are_issued_by_the_server_only(kg: KnowledgeGraph) 
     assert seen[1] == seen[0] and b"set-cookie" not in dict(sent[0]["headers"]), "a known id is kept"
     _, sent = await _asgi_call(app, [(b"cookie", b"gm=chosen-by-the-client")])
     assert seen[2] not in (seen[0], "chosen-by-the-client"), "an id the server did not issue is replaced"
+    nonce = seen[0].partition(".")[0]
+    _, sent = await _asgi_call(app, [(b"cookie", f"gm={nonce}.{'0' * 32}".encode())])
+    assert seen[3] != seen[0] and b"set-cookie" in dict(sent[0]["headers"]), "a forged signature is replaced"
+    other = ClientCookieMiddleware(inner, cookie_name="gm")
+    await _asgi_call(other, [(b"cookie", f"gm={seen[0]}".encode())])
+    assert seen[4] != seen[0], "another server's id is replaced"
 
 
 def test_client_keys() -> None:

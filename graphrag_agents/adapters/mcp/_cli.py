@@ -48,6 +48,10 @@ def add_arguments(parser: argparse.ArgumentParser, *, common: bool = False) -> N
                         help="address to bind for http/sse (default 127.0.0.1; other hosts need GRAPHRAG_MCP_TOKEN)")
     parser.add_argument("--port", type=int, default=8000, help="port for http/sse (default 8000)")
     parser.add_argument("--path", default="/mcp", help="endpoint path for http (default /mcp)")
+    parser.add_argument("--trusted-proxy", action="append", default=[], metavar="ADDRESS",
+                        help="IP address or network of a reverse proxy in front of the http server, whose "
+                             "X-Forwarded-For names the client (repeatable; default: none, every request counts "
+                             "as the address it comes from)")
     parser.add_argument("--write", action="store_true", default=None,
                         help="also serve the write tools, which change the graph (default: read tools only; "
                              "GRAPHRAG_MCP_WRITE=1)")
@@ -117,8 +121,10 @@ async def serve(args: argparse.Namespace) -> int:
     token = os.environ.get("GRAPHRAG_MCP_TOKEN") or None
     if args.transport != "stdio":
         from ._http import check_binding
+        from ._peers import TrustedProxies
 
         check_binding(args.host, token)  # before starting anything
+        TrustedProxies(args.trusted_proxy)  # a bad address fails here, before the graph opens
 
     if read_only:
         _require_existing_folder(args.url, args.data_dir)
@@ -129,7 +135,7 @@ async def serve(args: argparse.Namespace) -> int:
     def build(kg: KnowledgeGraph) -> GraphRAGMCPServer:
         server = GraphRAGMCPServer(kg, read_only=read_only, files_root=files_root, token=token,
                                    call_timeout=args.call_timeout or None, max_result_chars=args.max_result_chars,
-                                   tool_prefix=prefix)
+                                   tool_prefix=prefix, trusted_proxies=args.trusted_proxy)
         writes = [t.name for t in server.tools if not (t.annotations and t.annotations.read_only_hint)]
         if writes:
             logging.getLogger("graphrag_agents.mcp").warning(
@@ -191,12 +197,15 @@ async def _warn_if_missing(kg: KnowledgeGraph) -> None:
 
 
 def startup_error(exc: BaseException) -> GraphRAGError | None:
-    """The GraphRAGError behind a failed start, also when the stdio or HTTP task group wrapped it in a group."""
+    """The GraphRAGError behind a failed start, also when the stdio or HTTP task group wrapped it in a group; an
+    extra's module that is not installed is one too (a :class:`ConfigurationError` naming the ``pip install``)."""
+    from ..._install import missing_extra
+
     inner = getattr(exc, "exceptions", None)
     while isinstance(inner, (list, tuple)) and len(inner) == 1:
         exc = inner[0]
         inner = getattr(exc, "exceptions", None)
-    return exc if isinstance(exc, GraphRAGError) else None
+    return exc if isinstance(exc, GraphRAGError) else missing_extra(exc)
 
 
 def startup_error_text(error: GraphRAGError) -> str:

@@ -1,4 +1,8 @@
-"""HTTP serving for the MCP server: bearer token, Host/Origin checks, client identity, the apps and uvicorn.
+"""HTTP serving for the MCP server: bearer token, Host/Origin checks, client address and identity, the apps and
+uvicorn.
+
+The client's address is the socket's peer (uvicorn runs with its proxy headers off); ``X-Forwarded-For`` counts
+only from a trusted proxy (see ``_peers``). It bounds the rate of new client sessions (see ``_sessions``).
 
 Client identity over streamable HTTP, which decides whose evidence numbering a request uses:
 
@@ -6,7 +10,8 @@ Client identity over streamable HTTP, which decides whose evidence numbering a r
   ``Mcp-Session-Id`` the server issued; the SDK's session manager refuses unknown ids before a tool runs;
 * a client on the stateless protocol (2026-07-28, the default of ``mcp.Client``) sends every request on its own,
   with no session id: nothing in a request names its client. This server therefore gives each client a random
-  id in a cookie (``Set-Cookie`` on its first request; HttpOnly, SameSite=Strict) and keys the numbering on it.
+  id in a cookie (``Set-Cookie`` on its first request; HttpOnly, SameSite=Strict; signed, so the server honours
+  only ids it issued) and keys the numbering on it.
   ``mcp.Client`` keeps cookies for its whole connection, across TCP reconnects; the TCP connection itself is not
   used, as HTTP clients drop idle connections after seconds and proxies share theirs between clients. A client
   that drops cookies gets a fresh numbering per request: it can never see another client's evidence;
@@ -38,7 +43,7 @@ from starlette.routing import Mount, Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ...errors import ConfigurationError
-from ._sessions import SessionStore
+from ._peers import TrustedProxies
 
 if TYPE_CHECKING:
     from mcp.server.lowlevel import Server
@@ -46,9 +51,11 @@ if TYPE_CHECKING:
 __all__ = [
     "CLIENT_HEADER",
     "CLIENT_SCOPE_KEY",
+    "PEER_SCOPE_KEY",
     "BearerTokenMiddleware",
     "ClientCookieMiddleware",
     "HostCheckMiddleware",
+    "PeerMiddleware",
     "check_binding",
     "client_key",
     "is_loopback",
@@ -56,10 +63,13 @@ __all__ = [
     "security_settings",
     "sse_app",
     "streamable_http_app",
+    "uvicorn_config",
 ]
 
 CLIENT_SCOPE_KEY = "graphrag_agents.mcp.client"
 """Where :class:`ClientCookieMiddleware` leaves the request's client id in the ASGI scope."""
+PEER_SCOPE_KEY = "graphrag_agents.mcp.peer"
+"""Where :class:`PeerMiddleware` leaves the request's address in the ASGI scope."""
 CLIENT_HEADER = "x-graphrag-client"
 """The header a client sends to keep one evidence numbering across MCP sessions (see the module docstring)."""
 _CLIENT_ID = re.compile(r"^[A-Za-z0-9_\-.~]{16,256}$")
@@ -145,15 +155,23 @@ class BearerTokenMiddleware:
 class ClientCookieMiddleware:
     """Give every HTTP client a random id in a cookie and put it in the scope under :data:`CLIENT_SCOPE_KEY`.
 
-    A cookie is honoured only when the server issued it and still holds its session; otherwise a new id is
-    issued (and its session made, so the next request finds it).
+    The id is signed with a key of this middleware, so a cookie is honoured only when the server issued it; any
+    other gets a new id. The session of an id is made at its first tool call (where the rate of new sessions
+    applies), and an evicted id is kept, so its check of old numbers says its evidence expired.
     """
 
-    def __init__(self, app: ASGIApp, store: SessionStore, cookie_name: str | None = None) -> None:
+    def __init__(self, app: ASGIApp, cookie_name: str | None = None) -> None:
         self.app = app
-        self.store = store
         # Named per server instance: cookies ignore ports, so two servers on one host must not swap ids.
         self.cookie_name = cookie_name or f"graphrag_mcp_{secrets.token_hex(4)}"
+        self._key = secrets.token_bytes(32)
+
+    def _sign(self, nonce: str) -> str:
+        return hmac.new(self._key, nonce.encode(), hashlib.sha256).hexdigest()[:32]
+
+    def _issued(self, client: str) -> bool:
+        nonce, _, signature = client.partition(".")
+        return bool(nonce) and hmac.compare_digest(signature.encode(), self._sign(nonce).encode())
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -168,10 +186,10 @@ class ClientCookieMiddleware:
             await self.app(scope, receive, send)
             return
         client = Request(scope).cookies.get(self.cookie_name, "")
-        fresh = not client or not self.store.known(f"c:{client}")  # an evicted id is kept: its check says so
+        fresh = not self._issued(client)
         if fresh:
-            client = secrets.token_urlsafe(18)
-            self.store.lookup(f"c:{client}", peer_of(scope))
+            nonce = secrets.token_urlsafe(18)
+            client = f"{nonce}.{self._sign(nonce)}"
         scope[CLIENT_SCOPE_KEY] = client
         secure = "; Secure" if scope.get("scheme") == "https" else ""
         cookie = f"{self.cookie_name}={client}; Path=/; HttpOnly; SameSite=Strict{secure}".encode("latin-1")
@@ -185,8 +203,34 @@ class ClientCookieMiddleware:
         await self.app(scope, receive, send_with_cookie)
 
 
+class PeerMiddleware:
+    """Put the request's address in the scope under :data:`PEER_SCOPE_KEY`: the socket's peer, or behind a
+    trusted proxy the address it forwards (and its ``X-Forwarded-Proto``, for the cookie's ``Secure``)."""
+
+    def __init__(self, app: ASGIApp, proxies: TrustedProxies) -> None:
+        self.app = app
+        self.proxies = proxies
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            client = scope.get("client")
+            direct = str(client[0]) if client else None
+            headers = scope.get("headers") or []
+            forwarded = [v.decode("latin-1") for k, v in headers if k == b"x-forwarded-for"]
+            scope[PEER_SCOPE_KEY] = self.proxies.client_of(direct, forwarded)
+            if direct is not None and direct in self.proxies:
+                proto = [v.decode("latin-1").strip().lower() for k, v in headers if k == b"x-forwarded-proto"]
+                if proto and proto[-1] in ("http", "https"):
+                    scope["scheme"] = proto[-1]
+        await self.app(scope, receive, send)
+
+
 def peer_of(scope: Scope) -> str | None:
-    """The address a request comes from (the peer whose rate of new sessions is bounded), when known."""
+    """The address a request comes from (whose rate of new sessions is bounded), when known: the one
+    :class:`PeerMiddleware` found, else the socket's peer."""
+    if PEER_SCOPE_KEY in scope:
+        peer = scope[PEER_SCOPE_KEY]
+        return peer if isinstance(peer, str) else None
     client = scope.get("client")
     return str(client[0]) if client else None
 
@@ -221,13 +265,13 @@ def _wrap(app: ASGIApp, host: str, port: int, token: str | None) -> ASGIApp:
     return app
 
 
-def streamable_http_app(server: Server[Any], store: SessionStore, *, host: str, port: int, path: str = "/mcp",
-                        token: str | None = None) -> ASGIApp:
-    """The streamable HTTP app of ``server`` with token, Host/Origin checks and client cookies."""
+def streamable_http_app(server: Server[Any], *, host: str, port: int, path: str = "/mcp",
+                        token: str | None = None, trusted_proxies: TrustedProxies | None = None) -> ASGIApp:
+    """The streamable HTTP app of ``server`` with token, Host/Origin checks, client addresses and cookies."""
     check_binding(host, token)
     app = server.streamable_http_app(streamable_http_path=path, host=host,
                                      transport_security=security_settings(host, port))
-    return _wrap(ClientCookieMiddleware(app, store), host, port, token)
+    return _wrap(PeerMiddleware(ClientCookieMiddleware(app), trusted_proxies or TrustedProxies()), host, port, token)
 
 
 def sse_app(run_connection: Callable[[Any, Any], Any], *, host: str, port: int, token: str | None = None,
@@ -250,6 +294,13 @@ async def serve(app: ASGIApp, host: str, port: int, log_level: str = "info") -> 
     """Serve ``app`` with uvicorn until interrupted (logs through the standard logging setup, to stderr)."""
     import uvicorn
 
-    config = uvicorn.Config(app, host=host, port=port, log_level=log_level.lower(), log_config=None,
-                            lifespan="on", timeout_graceful_shutdown=5)
-    await uvicorn.Server(config).serve()
+    await uvicorn.Server(uvicorn_config(app, host, port, log_level)).serve()
+
+
+def uvicorn_config(app: ASGIApp, host: str, port: int, log_level: str = "info") -> Any:
+    """The ``uvicorn.Config`` the server runs with: proxy headers off, so each request's address is the socket's
+    peer (X-Forwarded-For counts only from the server's trusted proxies, see ``_peers``)."""
+    import uvicorn
+
+    return uvicorn.Config(app, host=host, port=port, log_level=log_level.lower(), log_config=None, lifespan="on",
+                          timeout_graceful_shutdown=5, proxy_headers=False, forwarded_allow_ips="")

@@ -6,7 +6,6 @@ Both name what the client must change, because the model reading them can tell i
   so the evidence it receives can never be checked in a later call;
 * ``check_citations`` on the session made anew for an HTTP client whose session was evicted: its evidence
   expired, so it must retrieve again (it is no citation failure);
-* a call from an address creating sessions too fast, served in a session that is not kept;
 * ``check_citations`` on a session that has issued no evidence at all, citing numbers: the usual cause is a client
   that opens a new MCP session for every tool call (langchain-mcp-adapters' ``MultiServerMCPClient.get_tools()``
   over stdio or HTTP), so the numbers come from a session that no longer exists.
@@ -18,7 +17,7 @@ from ...citations import CitationCheck
 from ...tools.results import ToolResult
 from ...tools.toolkit import GraphRAGToolkit
 
-__all__ = ["EPHEMERAL_NOTE", "EXPIRED_NOTE", "NEW_SESSION_NOTE", "THROTTLED_NOTE", "session_note"]
+__all__ = ["EPHEMERAL_NOTE", "EXPIRED_NOTE", "NEW_SESSION_NOTE", "session_note"]
 
 EPHEMERAL_NOTE = ("This connection keeps no session (no Mcp-Session-Id, no cookie, no X-GraphRAG-Client header), so "
                   "evidence numbers cannot be checked in a later call; use a client that keeps cookies or the "
@@ -33,17 +32,12 @@ NEW_SESSION_NOTE = (
 
 EXPIRED_NOTE = ("This session's evidence expired (the server keeps the most recently used client sessions, and "
                 "this one had been idle the longest); call retrieve again and cite the numbers it returns.")
-THROTTLED_NOTE = ("Too many new client sessions from this address: this call ran in a session that is not kept, so "
-                  "its evidence numbers cannot be checked in a later call; reuse one X-GraphRAG-Client id (or "
-                  "cookie, or MCP session) for the whole conversation.")
 
 
 def session_note(tool: str, result: ToolResult, session: GraphRAGToolkit, *, ephemeral: bool,
                  state: str = "kept") -> str | None:
     """The note to add to ``result`` of ``tool`` in ``session`` (None: nothing to say); ``state`` is the HTTP
     session's (``_sessions.SessionState``)."""
-    if state == "throttled" and result.evidence_numbers():
-        return THROTTLED_NOTE
     if ephemeral and result.evidence_numbers():
         return EPHEMERAL_NOTE
     if (state == "expired" and tool == "check_citations" and isinstance(result, CitationCheck) and result.invalid

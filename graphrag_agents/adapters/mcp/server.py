@@ -14,8 +14,9 @@ Results over ``max_result_chars`` (40,000) are shortened (see ``_truncate``); ev
 dropped from the session. Failures come back as ``isError`` results with a hint.
 
 Evidence numbering is per client connection: one session per stdio process, per SSE stream and per in-process
-client; over streamable HTTP one per ``Mcp-Session-Id`` or, on the stateless protocol, per client cookie (see
-``_http``), at most ``max_sessions`` kept.
+client; over streamable HTTP one per ``Mcp-Session-Id``, ``X-GraphRAG-Client`` id or, on the stateless protocol, per
+client cookie (see ``_http``), at most ``max_sessions`` kept, each address creating them at a bounded rate (see
+``_sessions``; the address is the socket's peer, or what a ``trusted_proxies`` proxy forwards, see ``_peers``).
 
 Example::
 
@@ -50,7 +51,8 @@ from .._shared import check_prefix, refuse_duplicate_names
 from ._failures import describe_failure
 from ._instructions import build_instructions
 from ._notes import EXPIRED_NOTE, session_note
-from ._sessions import ConnectionSession, SessionState, SessionStore
+from ._peers import TrustedProxies
+from ._sessions import ConnectionSession, SessionRefused, SessionState, SessionStore
 from ._truncate import ResultTooLarge, Truncation, truncate_json
 
 try:
@@ -105,9 +107,13 @@ class GraphRAGMCPServer:
             default, 4,400 characters for ``retrieve`` and 8,000 for the others).
         call_timeout: seconds before a tool call ends as a timeout error (None: no limit).
         max_sessions: HTTP client sessions kept (those that never issued evidence are dropped first, then the
-            least recently used of the peer holding the most); one peer creates at most ``max_sessions / 8`` at
-            once, then ``max_sessions / 128`` a second (``_sessions``); memory is bounded by
+            least recently used, whatever its address); one address creates at most ``max_sessions / 8`` at
+            once, then ``max_sessions / 128`` a second, and a call past that is refused with "Too many new
+            sessions from your address (...): retry in N s" (``_sessions``); memory is bounded by
             ``max_sessions * ledger_capacity`` items.
+        trusted_proxies: IP addresses or networks of the reverse proxies in front of the HTTP server, whose
+            ``X-Forwarded-For`` names the client's address (the right-most entry that is not a trusted proxy;
+            ``_peers``). Empty by default: every request counts as the socket's peer, whatever it claims.
         token: bearer token required over HTTP and SSE (required off loopback); masked in error texts.
         tool_prefix: put before every tool name (``"kg_"`` serves ``kg_retrieve``, ...), for clients that also
             talk to other servers with tools of these names.
@@ -121,7 +127,8 @@ class GraphRAGMCPServer:
                  finalize_policy: FinalizePolicy | None = None, ledger_capacity: int | None = None,
                  name: str = "graphrag-agents", max_result_chars: int = MAX_RESULT_CHARS, text_chars: int | None = None,
                  call_timeout: float | None = DEFAULT_CALL_TIMEOUT, max_sessions: int = 256,
-                 token: str | None = None, tool_prefix: str = "", structured: StructuredMode = "auto") -> None:
+                 token: str | None = None, tool_prefix: str = "", structured: StructuredMode = "auto",
+                 trusted_proxies: Sequence[str] = ()) -> None:
         options: dict[str, Any] = {
             "read_only": read_only, "files_root": files_root, "max_file_bytes": max_file_bytes,
             "plan_limits": plan_limits, "include": include, "finalize_policy": finalize_policy,
@@ -151,6 +158,8 @@ class GraphRAGMCPServer:
         self.token = token or None
         self.sessions = SessionStore(self.toolkit, max_sessions)
         """HTTP client sessions, by client key."""
+        self.trusted_proxies = TrustedProxies(trusted_proxies)
+        """The proxies whose ``X-Forwarded-For`` names the client's address over HTTP (none by default)."""
 
     # -- what is served --------------------------------------------------------------------------------------
 
@@ -223,7 +232,10 @@ class GraphRAGMCPServer:
                 return await self.call_tool(self.toolkit.new_session(), params.name, params.arguments,
                                             ephemeral=True)
             scope = getattr(ctx.request, "scope", None)
-            session, state = self.sessions.lookup(key, peer_of(scope) if isinstance(scope, dict) else None)
+            try:
+                session, state = self.sessions.lookup(key, peer_of(scope) if isinstance(scope, dict) else None)
+            except SessionRefused as exc:  # said as such: never run in a throwaway session, never "not grounded"
+                return _error(str(exc))
             return await self.call_tool(session, params.name, params.arguments, state=state)
 
         return Server(self.name, version=_version(), instructions=self.instructions,
@@ -307,11 +319,13 @@ class GraphRAGMCPServer:
     # -- serving ---------------------------------------------------------------------------------------------
 
     def streamable_http_app(self, *, host: str = "127.0.0.1", port: int = 8000, path: str = "/mcp") -> ASGIApp:
-        """An ASGI app serving streamable HTTP at ``path`` (token required off loopback)."""
+        """An ASGI app serving streamable HTTP at ``path`` (token required off loopback). Mounted in an ASGI
+        server of your own, run it with that server's proxy headers off (uvicorn: ``proxy_headers=False``) and
+        name the proxies in ``trusted_proxies`` instead."""
         from ._http import streamable_http_app
 
-        return streamable_http_app(self.http_server, self.sessions, host=host, port=port, path=path,
-                                   token=self.token)
+        return streamable_http_app(self.http_server, host=host, port=port, path=path, token=self.token,
+                                   trusted_proxies=self.trusted_proxies)
 
     def sse_app(self, *, host: str = "127.0.0.1", port: int = 8000) -> ASGIApp:
         """An ASGI app serving the legacy SSE transport (``GET /sse``, ``POST /messages/``)."""
