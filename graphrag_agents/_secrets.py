@@ -16,7 +16,9 @@ from collections.abc import Sequence
 
 __all__ = ["mask_secrets"]
 
-_URL_PASSWORD = re.compile(r"(://[^:/@\s]*:)[^@\s]+@")
+# A URL's user information runs to the LAST "@" before the host part ends ("/", "?", "#"), as browsers read it,
+# so a password holding an unencoded "@" is masked whole; quotes and whitespace end a URL in running text.
+_URL_USERINFO = re.compile(r"(://)([^\s\"'<>/?#]*)@")
 _API_KEY = re.compile(r"\b(?:sk|pk|rk)-[A-Za-z0-9_\-]{8,}")
 _BEARER = re.compile(r"(?i)\b(bearer\s+)([A-Za-z0-9._~+/\-]{6,}=*)")
 _NAMES = r"(?:api[_-]?key|token|secret|password)"
@@ -31,6 +33,14 @@ def _looks_secret(value: str) -> bool:
     return len(value) >= 16 or (len(value) >= 6 and _SECRET_CHARS.search(value) is not None)
 
 
+def _mask_userinfo(match: re.Match[str]) -> str:
+    userinfo = match.group(2)
+    if "@" in userinfo:  # where the user name ends is ambiguous: hide all of it
+        return match.group(1) + "***@"
+    user, colon, _ = userinfo.partition(":")
+    return f"{match.group(1)}{user}:***@" if colon else match.group(0)  # no colon: a user name, no password
+
+
 def _mask_if_secret(match: re.Match[str]) -> str:
     return match.group(1) + "***" if _looks_secret(match.group(2)) else match.group(0)
 
@@ -42,7 +52,7 @@ def mask_secrets(text: str, extra: Sequence[str] = ()) -> str:
     secrets += [v for k, v in os.environ.items() if _SECRET_ENV.search(k) and len(v) >= 8]
     for secret in sorted(set(secrets), key=len, reverse=True):
         text = text.replace(secret, "***")
-    text = _URL_PASSWORD.sub(r"\1***@", text)
+    text = _URL_USERINFO.sub(_mask_userinfo, text)
     text = _API_KEY.sub("***", text)
     text = _BEARER.sub(_mask_if_secret, text)
     text = _ASSIGNED.sub(lambda m: m.group(1) + "***", text)

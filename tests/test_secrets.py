@@ -49,3 +49,17 @@ def test_known_values_are_masked_wherever_they_occur(monkeypatch: pytest.MonkeyP
     monkeypatch.setenv("MY_SERVICE_TOKEN", "plainwordtoken")
     assert mask_secrets("the value plainwordtoken leaked") == "the value *** leaked"
     assert mask_secrets("key k3y9 rejected", ["k3y9"]) == "key *** rejected"
+
+
+
+def test_url_user_information_is_masked_up_to_the_host() -> None:
+    # The host follows the LAST "@" of the host part, as browsers read it: the whole user information is hidden.
+    # Before: "falkor://user:***@ss-Secret@db:6379", the password shown from its "@" on.
+    assert mask_secrets("falkor://user:p@ss-Secret@db:6379") == "falkor://***@db:6379"
+    assert (mask_secrets("error at 'falkor://:p@ss-Secret@db:6379/0?x=1': refused")
+            == "error at 'falkor://***@db:6379/0?x=1': refused")
+    assert mask_secrets("sentinel://u:p@ss-Secret@a:26379,b:26379/svc") == "sentinel://***@a:26379,b:26379/svc"
+    assert mask_secrets("redis://user:hunter2@db:6379") == "redis://user:***@db:6379"
+    # Not user information: an "@" after the host part, or a user name without a password.
+    for kept in ("falkor://db:1?ssl_ca_certs=/certs/ca@2024.pem", "https://example.com/@alice", "redis://user@db:6379"):
+        assert mask_secrets(kept) == kept

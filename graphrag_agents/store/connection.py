@@ -3,7 +3,10 @@
 Resolution order: an explicit ``url``; ``FALKOR_URL``; ``FALKOR_HOST`` (+ ``FALKOR_PORT``, ``FALKOR_USERNAME``,
 ``FALKOR_PASSWORD``); otherwise the embedded server in ``data_dir`` (default ``./.graphrag``, or
 ``GRAPHRAG_HOME``). URLs may be ``falkor://``, ``falkors://``, ``redis://``, ``rediss://`` (TLS) or
-``unix:///path/to.sock``.
+``unix:///path/to.sock``. The host follows the last ``@`` of the host part, as browsers read it, so a password
+holding an unencoded ``@`` is read whole (and masked whole in messages); a port outside 1-65535, an IPv6 host
+missing a bracket, or a password whose unencoded ``/ ? #`` cut the host part short is a
+:class:`ConfigurationError` naming the value, never the password.
 
 Scale-out topologies (``docs/scale.md``): a Redis Cluster of FalkorDB nodes is detected from the server a URL
 names (``?cluster=yes`` or ``FALKOR_CLUSTER=1`` requires one); ``sentinel://host:26379,host2:26379/service``
@@ -11,7 +14,9 @@ finds the primary through Sentinel and follows it across a failover. Options, as
 URL wins): ``read_from=replicas`` / ``FALKOR_READ_FROM`` sends read-only queries to replicas;
 ``wait=N`` / ``FALKOR_WAIT_REPLICAS`` confirms every write on N replicas (``WAIT``) before it is acknowledged,
 within ``wait_timeout_ms`` / ``FALKOR_WAIT_TIMEOUT_MS``; ``failover_timeout`` / ``FALKOR_FAILOVER_TIMEOUT``
-(seconds) bounds how long a retried call waits for Sentinel to promote a new primary.
+(seconds) bounds how long a retried call waits for Sentinel, or a cluster, to promote a new primary. ``wait`` and
+``wait_timeout_ms`` are whole numbers from 0 to 2**31 - 1, ``failover_timeout`` a finite number of 0 or more:
+any other value (``nan``, ``inf``, ``1.5`` replicas) is a :class:`ConfigurationError` naming it.
 
 A TLS server whose certificate a private CA signed is trusted with the CA's PEM file, given as the URL query
 ``?ssl_ca_certs=/path/ca.pem`` (redis-py's ``from_url`` name, passed on to it) or ``FALKOR_TLS_CA_CERT``; the URL
@@ -20,19 +25,20 @@ wins when both are set. The file must exist and the address must be TLS, else :c
 
 from __future__ import annotations
 
+import math
 import os
 import socket
 import ssl
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import parse_qs, quote, urlsplit
+from urllib.parse import SplitResult, parse_qs, quote, urlsplit
 
 from .._secrets import mask_secrets
 from ..errors import ConfigurationError
 
-__all__ = ["StoreAddress", "Topology", "check_tls_handshake", "client_kwargs", "mask_secrets", "remote_fix",
-           "resolve_address"]
+__all__ = ["StoreAddress", "Topology", "check_tls_handshake", "client_kwargs", "mask_secrets", "not_redis",
+           "remote_fix", "resolve_address"]
 
 _CONNECT_TIMEOUT = 5.0
 _SCHEMES = {"falkor": "redis", "falkors": "rediss", "redis": "redis", "rediss": "rediss", "unix": "unix",
@@ -42,6 +48,10 @@ _OPTIONS = ("cluster", "read_from", "wait", "wait_timeout_ms", "failover_timeout
 _ENV = {"cluster": "FALKOR_CLUSTER", "read_from": "FALKOR_READ_FROM", "wait": "FALKOR_WAIT_REPLICAS",
         "wait_timeout_ms": "FALKOR_WAIT_TIMEOUT_MS", "failover_timeout": "FALKOR_FAILOVER_TIMEOUT"}
 _TRUE, _FALSE = {"1", "true", "yes", "on"}, {"0", "false", "no", "off", ""}
+_MAX_INT = 2**31 - 1
+"""The largest ``wait`` / ``wait_timeout_ms`` (the server's WAIT takes them as numbers it can hold)."""
+_ORIGIN = {"url": "given as url= or --url", "FALKOR_URL": "from FALKOR_URL",
+           "FALKOR_HOST": "built from FALKOR_HOST and FALKOR_PORT"}
 
 
 @dataclass(frozen=True)
@@ -57,7 +67,7 @@ class Topology:
     wait_timeout_ms: int = 1000
     """How long a write waits for that confirmation before it fails with :class:`StoreUnavailable`."""
     failover_timeout_s: float = 30.0
-    """How long a retried call waits for Sentinel to name a new primary."""
+    """How long a retried call waits for Sentinel, or a cluster, to promote a new primary (seconds, finite)."""
     sentinels: tuple[tuple[str, int], ...] = ()
     """Sentinel addresses (``sentinel://`` URLs only)."""
     service: str = ""
@@ -108,8 +118,8 @@ class StoreAddress:
         return mask_secrets(self.given or self.url)
 
 
-def _normalise_url(url: str) -> str:
-    parts = urlsplit(url)
+def _normalise_url(url: str, origin: str = "url") -> str:
+    parts = _split(url, origin)
     scheme = _SCHEMES.get(parts.scheme.lower())
     if scheme is None:
         raise ConfigurationError(
@@ -118,21 +128,68 @@ def _normalise_url(url: str) -> str:
         )
     if scheme == "sentinel":
         _sentinel_hosts(url)  # checked here, so the error names the URL
-    elif scheme != "unix" and not parts.hostname:
-        raise ConfigurationError(f"The graph store URL {mask_secrets(url)!r} names no host. Fix: falkor://host:6379.")
+    elif scheme != "unix":
+        _check_host(url, parts, origin)
     return scheme + url[len(parts.scheme):]
+
+
+def _split(url: str, origin: str) -> SplitResult:
+    """``urlsplit(url)``, with a URL it cannot read (a broken IPv6 host) refused by name."""
+    try:
+        return urlsplit(url)
+    except ValueError:
+        raise ConfigurationError(
+            f"The graph store URL {mask_secrets(url)!r} ({_ORIGIN[origin]}) has a host that is not a name, an "
+            "IPv4 address or a bracketed IPv6 address. Fix: falkor://host:6379, or for IPv6 falkor://[::1]:6379 "
+            "(both brackets)."
+        ) from None
+
+
+def _check_host(url: str, parts: SplitResult, origin: str) -> None:
+    """Refuse a URL with no host or a port out of 1-65535, naming the value (never a password)."""
+    where = f"{mask_secrets(url)!r} ({_ORIGIN[origin]})"
+    host_port = parts.netloc.rpartition("@")[2]
+    after_host = host_port.rpartition("]")[2] if host_port.startswith("[") else host_port
+    port = after_host.partition(":")[2]
+    if "@" not in parts.netloc and "@" in url[len(parts.scheme) + 3:] and (not parts.hostname or not _is_port(port)):
+        # A "/", "?" or "#" in a password ends the host part early: what reads as the host or port may be part of
+        # the password, so the URL is shown only from its last "@", and neither is named.
+        raise ConfigurationError(
+            f"The graph store URL '{parts.scheme}://***@{url.rpartition('@')[2]}' ({_ORIGIN[origin]}) has an '@' "
+            "after its host part and no valid host:port before it. Fix: percent-encode any '/', '?', '#' or '@' "
+            "in its user name or password (%2F, %3F, %23, %40), or set FALKOR_HOST, FALKOR_USERNAME and "
+            "FALKOR_PASSWORD instead; else give a host and a port from 1 to 65535."
+        )
+    if not parts.hostname:
+        raise ConfigurationError(f"The graph store URL {where} names no host. Fix: falkor://host:6379.")
+    _check_port(port, where, "falkor://host:6379 (the port FalkorDB listens on)")
+
+
+def _is_port(port: str) -> bool:
+    return not port or (port.isascii() and port.isdigit() and 1 <= int(port) <= 65535)
+
+
+def _check_port(port: str, where: str, example: str) -> int:
+    """``port`` as a number from 1 to 65535 (``""``: none given, 6379), else a ConfigurationError naming it."""
+    if not _is_port(port):
+        raise ConfigurationError(f"The port {port!r} in {where} is not a port number (1 to 65535). Fix: "
+                                 f"{example}.")
+    return int(port) if port else 6379
 
 
 def _sentinel_hosts(url: str) -> tuple[tuple[tuple[str, int], ...], str]:
     """The sentinels and the service of ``sentinel://[user:pass@]host:port[,host:port...]/service``."""
-    parts = urlsplit(url)
+    parts = _split(url, "url")
     fix = "Fix: sentinel://host:26379,host2:26379/service (the name the sentinels monitor the primary under)."
     hosts: list[tuple[str, int]] = []
     for item in parts.netloc.rpartition("@")[2].split(","):
         host, _, port = item.strip().rpartition(":")
-        if not host or not port.isdigit():
-            raise ConfigurationError(f"The Sentinel URL {mask_secrets(url)!r} has no host:port in {item!r}. {fix}")
-        hosts.append((host.strip("[]"), int(port)))
+        bracketed = host.startswith("[") and host.endswith("]") and len(host) > 2
+        if not host or not port or (("[" in host or "]" in host) and not bracketed):
+            raise ConfigurationError(f"The Sentinel URL {mask_secrets(url)!r} has no host:port in {item!r} (an "
+                                     f"IPv6 host goes in brackets: [::1]:26379). {fix}")
+        hosts.append((host.strip("[]"), _check_port(
+            port, f"the Sentinel URL {mask_secrets(url)!r}", "sentinel://host:26379/service (a sentinel's port)")))
     service = parts.path.strip("/")
     if not service:
         raise ConfigurationError(f"The Sentinel URL {mask_secrets(url)!r} names no service. {fix}")
@@ -146,14 +203,20 @@ def _option(query: dict[str, list[str]], name: str, environ: Mapping[str, str]) 
     return value.strip().lower() if value is not None else None
 
 
-def _number(value: str, name: str, url: str) -> float:
+def _number(query: dict[str, list[str]], name: str, environ: Mapping[str, str], url: str, default: str, *,
+            integer: bool) -> float:
+    """Option ``name`` as a finite number of 0 or more (an integer up to 2**31 - 1 when ``integer``)."""
+    value = _option(query, name, environ) or default
     try:
         number = float(value)
     except ValueError:
-        number = -1.0
-    if number < 0:
-        raise ConfigurationError(f"{name}={value!r} (in {mask_secrets(url)!r} or {_ENV[name]}) must be a number "
-                                 "of 0 or more.")
+        number = math.nan
+    most = float(_MAX_INT) if integer else math.inf
+    if not (math.isfinite(number) and 0 <= number <= most and (number.is_integer() or not integer)):
+        where = f"in the URL {mask_secrets(url)!r}" if name in query else f"from {_ENV[name]}"
+        kind = f"a whole number from 0 to {_MAX_INT}" if integer else "a finite number of seconds, 0 or more"
+        raise ConfigurationError(f"{name}={value!r} ({where}) is not {kind}. Fix: set {name} to {kind}, or drop "
+                                 f"it for the default ({default}).")
     return number
 
 
@@ -172,9 +235,9 @@ def _topology(url: str, environ: Mapping[str, str]) -> Topology:
         raise ConfigurationError(f"read_from={read_from!r} must be primary or replicas (FALKOR_READ_FROM).")
     topology = Topology(
         cluster=cluster, read_from_replicas=read_from == "replicas",
-        wait_replicas=int(_number(_option(query, "wait", environ) or "0", "wait", url)),
-        wait_timeout_ms=int(_number(_option(query, "wait_timeout_ms", environ) or "1000", "wait_timeout_ms", url)),
-        failover_timeout_s=_number(_option(query, "failover_timeout", environ) or "30", "failover_timeout", url),
+        wait_replicas=int(_number(query, "wait", environ, url, "0", integer=True)),
+        wait_timeout_ms=int(_number(query, "wait_timeout_ms", environ, url, "1000", integer=True)),
+        failover_timeout_s=_number(query, "failover_timeout", environ, url, "30", integer=False),
         sentinels=sentinels, service=service,
     )
     if topology.cluster and sentinels:
@@ -216,18 +279,22 @@ def resolve_address(url: str | None = None, data_dir: str | None = None,
     if url:
         return _remote(_normalise_url(url), environ, url)
     if environ.get("FALKOR_URL"):
-        return _remote(_normalise_url(environ["FALKOR_URL"]), environ, environ["FALKOR_URL"], "FALKOR_URL")
+        given = environ["FALKOR_URL"]
+        return _remote(_normalise_url(given, "FALKOR_URL"), environ, given, "FALKOR_URL")
     host = environ.get("FALKOR_HOST")
     if host:
         port = environ.get("FALKOR_PORT", "6379")
-        if not port.isdigit():
-            raise ConfigurationError(f"FALKOR_PORT must be a number, got {port!r}.")
+        _check_port(port, "FALKOR_PORT", "FALKOR_PORT=6379 (the port FalkorDB listens on)")
+        if ":" in host and not host.startswith("["):
+            host = f"[{host}]"  # an IPv6 address, bracketed as a URL needs
         user, password = environ.get("FALKOR_USERNAME", ""), environ.get("FALKOR_PASSWORD", "")
         auth = ""
         if user or password:
             auth = f"{quote(user, safe='')}:{quote(password, safe='')}@"
         scheme = "rediss" if environ.get("FALKOR_TLS", "").lower() in {"1", "true", "yes"} else "redis"
-        return _remote(f"{scheme}://{auth}{host}:{port}", environ, origin="FALKOR_HOST")
+        url = f"{scheme}://{auth}{host}:{port}"
+        _check_host(url, _split(url, "FALKOR_HOST"), "FALKOR_HOST")
+        return _remote(url, environ, origin="FALKOR_HOST")
     return StoreAddress(url=None, data_dir=data_dir or environ.get("GRAPHRAG_HOME"))
 
 
@@ -299,3 +366,20 @@ def remote_fix(address: StoreAddress, exc: BaseException) -> str:
     default = ("drop --url (url=)" if address.source == "url" else f"unset {address.source}") + \
         " to use the embedded default"
     return f"Fix: start FalkorDB there (or check host, port, TLS and password{tls_hint}), or {default}."
+
+
+def not_redis(address: StoreAddress, exc: BaseException) -> str | None:
+    """The message for a server at ``address`` that answered ``exc``, a reply outside the Redis protocol (an HTTP
+    server, say), with its fix; None when ``exc`` is another failure."""
+    from redis.exceptions import InvalidResponse
+
+    reply = next((c for c in _causes(exc) if isinstance(c, InvalidResponse)), None)
+    if reply is None:
+        return None
+    setting = {"url": "--url (url=)", "FALKOR_HOST": "FALKOR_HOST and FALKOR_PORT"}.get(address.source,
+                                                                                     address.source)
+    default = ("drop --url (url=)" if address.source == "url" else f"unset {address.source}") + \
+        " to use the embedded default"
+    return (f"The graph store at {address.describe()} answered but is not a Redis/FalkorDB server: its reply is not "
+            f"in the Redis protocol ({mask_secrets(str(reply)).rstrip('.')}). Fix: point {setting} at the host and "
+            f"port FalkorDB listens on (6379 by default), not another service's, or {default}.")
