@@ -45,6 +45,7 @@ from .retrieval.hits import RetrievalHits
 from .retrieval.retriever import retrieve
 from .retrieval.unembedded_facts import forget_rules
 from .store.graph import GraphStore
+from .store.routing import decides_writes
 from .store.schema import GraphMeta, check_embedder, ensure_schema, read_meta, wait_for_indexes, write_meta_field
 
 __all__ = ["FinalizeReport", "GraphStatus", "KnowledgeGraph"]
@@ -157,6 +158,7 @@ class KnowledgeGraph:
             raise
         return kg
 
+    @decides_writes
     async def ensure_schema(self) -> None:
         """Create the graph's metadata and indexes if missing (done before the first write)."""
         async with self._schema_lock:
@@ -212,6 +214,7 @@ class KnowledgeGraph:
                 return report
         return await self.ingest_documents(sources, plan or IngestPlan(), reextract=reextract, progress=progress)
 
+    @decides_writes
     async def ingest_documents(self, sources: Sequence[SourceDocument], plans: IngestPlan | Sequence[IngestPlan],
                                *, reextract: bool = False, progress: bool | None = None) -> IngestReport:
         """Ingest prepared documents (file bytes or text), with one plan for all or one per document."""
@@ -223,6 +226,7 @@ class KnowledgeGraph:
         return await run_ingest(ctx, sources, plan_list, ontology, reextract=reextract,
                                 progress=want_progress(progress))
 
+    @decides_writes  # reads on the primary: a replica may lag behind another process's writes
     async def update(self, text: str | None = None, document_id: str | None = None, *, path: str | Path | None = None,
                      title: str | None = None, plan: IngestPlan | None = None, reextract: bool = False,
                      progress: bool | None = None) -> IngestReport:
@@ -246,6 +250,7 @@ class KnowledgeGraph:
         return await self.ingest(text=text, document_id=doc_id, title=title, plan=plan, reextract=reextract,
                                  progress=progress)
 
+    @decides_writes
     async def delete_document(self, document_id: str) -> bool:
         """Remove a document, its chunks and facts, and entities no other document mentions.
 
@@ -262,6 +267,7 @@ class KnowledgeGraph:
         """The declared ontology (read-only; empty when none was declared)."""
         return await load_ontology(self.store)
 
+    @decides_writes
     async def set_ontology(self, entities: Sequence[EntityType | Mapping[str, Any]] = (),
                            relations: Sequence[RelationType | Mapping[str, Any]] = ()
                            ) -> tuple[Ontology, OntologyChanges]:
@@ -288,6 +294,7 @@ class KnowledgeGraph:
                 ontology, _ = await merge_ontology(self.store, DEFAULT_ONTOLOGY)
             return ontology
 
+    @decides_writes
     async def finalize(self, progress: bool | None = None, *, entity_vectors: EntityVectors | None = None,
                        fact_vectors: FactVectors | None = None) -> FinalizeReport:
         """Deduplicate, embed what has no vector yet (chunks, entities, facts), build indexes, and wait for them.

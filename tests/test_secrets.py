@@ -51,7 +51,6 @@ def test_known_values_are_masked_wherever_they_occur(monkeypatch: pytest.MonkeyP
     assert mask_secrets("key k3y9 rejected", ["k3y9"]) == "key *** rejected"
 
 
-
 def test_url_user_information_is_masked_up_to_the_host() -> None:
     # The host follows the LAST "@" of the host part, as browsers read it: the whole user information is hidden.
     # Before: "falkor://user:***@ss-Secret@db:6379", the password shown from its "@" on.

@@ -149,6 +149,50 @@ async def test_the_mcp_server_answers_from_a_cluster_tenant(cluster: LocalTopolo
         await kg.store.delete()
 
 
+async def test_a_cluster_failing_over_is_retried_within_the_failover_timeout(cluster: LocalTopology,  # type: ignore[no-untyped-def]
+                                                                             embedder, monkeypatch: Any,
+                                                                             caplog: Any) -> None:
+    """Every node answers CLUSTERDOWN while a shard fails over; the real cluster client is made to answer so, on
+    the real graph, for the first calls (or all of them: a shard that never comes back)."""
+    from redis.exceptions import ClusterDownError
+
+    name = f"down_{uuid.uuid4().hex[:6]}"
+    async with await KnowledgeGraph.open(url=cluster.url + "?failover_timeout=1.5", graph=name,
+                                         embedder=embedder) as kg:
+        await kg.ingest(text="Alice Smith works at Acme Corp.", document_id="acme", plan=_NONE)
+        client = kg.store._client.db().primary
+        real, refusals = client.execute_command, {"left": 0, "sent": 0}
+
+        async def failing_over(*args: Any, **options: Any) -> Any:
+            if refusals["left"] > 0:
+                refusals["left"] -= 1
+                refusals["sent"] += 1
+                raise ClusterDownError("CLUSTERDOWN The cluster is down")
+            return await real(*args, **options)
+
+        monkeypatch.setattr(client, "execute_command", failing_over)
+        refusals["left"] = 4
+        with caplog.at_level(logging.WARNING, logger="graphrag_agents.store.graph"):
+            report = await kg.ingest(text="Bob Jones founded Globex in Springfield.", document_id="globex",
+                                     plan=_NONE)
+        assert report.documents[0].status == "ingested" and refusals["sent"] == 4
+        assert any("the cluster fails over" in r.getMessage() for r in caplog.records)
+        refusals["left"] = 3
+        await kg.store.query("CREATE (:Probe)")  # not idempotent, but a refused command never ran: retried
+        refusals["left"] = 3
+        assert (await kg.retrieve("Where does Alice Smith work?")).passages
+        assert await kg.store.ro_query("MATCH (p:Probe) RETURN count(p)") == [[1]]
+        refusals["left"] = 10**9  # the shard never comes back
+        started = time.monotonic()
+        with pytest.raises(StoreUnavailable, match="failover_timeout") as caught:
+            await kg.retrieve("Where does Alice Smith work?")
+        assert 1.5 <= time.monotonic() - started < 10
+        assert "ClusterDownError" in str(caught.value) and "CLUSTER INFO" in str(caught.value)
+        refusals["left"] = 0
+        assert (await kg.status()).documents == 2
+        await kg.store.delete()
+
+
 def test_graphs_and_status_commands_see_every_shard(cluster: LocalTopology, tmp_path: Path,
                                                    capsys: pytest.CaptureFixture[str]) -> None:
     import json
@@ -251,6 +295,43 @@ async def test_a_write_on_another_event_loop_is_read_back(replicated: LocalTopol
             client.close()
         _wait_in_sync(replicated)
         await kg.store.delete()
+
+
+async def test_another_process_decides_its_writes_on_the_primary_while_the_replica_lags(  # type: ignore[no-untyped-def]
+        replicated: LocalTopology, embedder) -> None:
+    name = f"lag_{uuid.uuid4().hex[:6]}"
+    url = replicated.url + "?read_from=replicas"
+    async with await KnowledgeGraph.open(url=url, graph=name, embedder=embedder) as a:
+        await a.ingest(text="Alice Smith works at Acme Corp.", document_id="seed", plan=_NONE)
+        _wait_in_sync(replicated)
+        client = replicated.replicas[0].client()
+        client.execute_command("CLIENT", "PAUSE", 20000, "WRITE")  # the replica applies nothing until unpaused
+        try:
+            for doc in ("kept", "gone", "changed"):
+                report = await a.ingest(text=f"The {doc} memo says version one.", document_id=doc, plan=_NONE)
+                assert report.documents[0].status == "ingested"
+            # Each of these opens as another process would: it has written nothing, so its reads may go to the
+            # replica, which has none of A's acknowledged documents.
+            async with await KnowledgeGraph.open(url=url, graph=name, embedder=embedder) as b:
+                assert (await b.status()).documents == 1, "the replica lags behind A's writes"
+            async with await KnowledgeGraph.open(url=url, graph=name, embedder=embedder) as b:
+                report = await b.update(text="The kept memo says version two.", document_id="kept", plan=_NONE)
+                assert report.documents[0].status == "updated", report.documents[0].reason
+            async with await KnowledgeGraph.open(url=url, graph=name, embedder=embedder) as b:
+                assert await b.delete_document("gone") is True
+            async with await KnowledgeGraph.open(url=url, graph=name, embedder=embedder) as b:
+                report = await b.ingest(text="The changed memo says version two.", document_id="changed",
+                                        plan=_NONE)
+                assert report.documents[0].status == "updated", report.documents[0].reason
+        finally:
+            client.execute_command("CLIENT", "UNPAUSE")
+            client.close()
+        _wait_in_sync(replicated)
+        rows = await a.store.ro_query("MATCH (d:Document)-[:HAS_CHUNK]->(c:Chunk) RETURN d.id, c.text ORDER BY d.id")
+        assert rows == [["changed", "The changed memo says version two."],
+                        ["kept", "The kept memo says version two."],
+                        ["seed", "Alice Smith works at Acme Corp."]]
+        await a.store.delete()
 
 
 async def test_wait_acknowledges_a_write_only_once_a_replica_has_it(replicated: LocalTopology,  # type: ignore[no-untyped-def]

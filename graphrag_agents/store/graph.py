@@ -10,16 +10,24 @@ import math
 import re
 import time
 import weakref
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import AbstractAsyncContextManager
 from typing import Any, TypeVar
 
 from .._keys import check_params
 from ..errors import ConfigurationError, GraphLoading, StoreUnavailable
 from ._compact import read_rows
-from .connection import StoreAddress, check_tls_handshake, client_kwargs, mask_secrets, remote_fix, resolve_address
+from .connection import (
+    StoreAddress,
+    check_tls_handshake,
+    client_kwargs,
+    mask_secrets,
+    not_redis,
+    remote_fix,
+    resolve_address,
+)
 from .embedded import EmbeddedServer, acquire_server, release_server
-from .routing import Routes, WriteMark, detect_cluster, make_routes
+from .routing import Routes, WriteMark, detect_cluster, make_routes, primary_reads
 from .write_lock import FolderWriteLock
 
 __all__ = ["GraphStore", "Row"]
@@ -115,18 +123,28 @@ def _is_connection_error(exc: BaseException) -> bool:
     return isinstance(exc, (RedisConnectionError, RedisTimeoutError, ConnectionError, OSError))
 
 
+def _cluster_failing_over(exc: BaseException) -> bool:
+    """Whether ``exc`` is a cluster refusing a command while a shard fails over: CLUSTERDOWN (every node answers
+    it while a slot has no primary), TRYAGAIN, or a slot the client's map has no node for."""
+    from redis.exceptions import ClusterDownError, SlotNotCoveredError, TryAgainError
+
+    return isinstance(exc, (ClusterDownError, TryAgainError, SlotNotCoveredError))
+
+
 def _never_ran(exc: BaseException) -> bool:
-    """Whether ``exc`` proves the command never ran: the connection was refused, no primary was found, or the
-    server refused it as a replica (READONLY: an old primary that was demoted)."""
+    """Whether ``exc`` proves the command never ran: the connection was refused, no primary was found, the server
+    refused it as a replica (READONLY: an old primary that was demoted), or the cluster refused it while failing
+    over (:func:`_cluster_failing_over`)."""
     from redis.asyncio.sentinel import MasterNotFoundError
-    from redis.exceptions import ReadOnlyError
+    from redis.exceptions import ClusterDownError, ReadOnlyError, SlotNotCoveredError, TryAgainError
 
     chain: list[BaseException] = []
     current: BaseException | None = exc
     while current is not None and current not in chain:
         chain.append(current)
         current = current.__cause__ or current.__context__
-    return any(isinstance(c, (ConnectionRefusedError, MasterNotFoundError, ReadOnlyError)) for c in chain)
+    return any(isinstance(c, (ConnectionRefusedError, MasterNotFoundError, ReadOnlyError, ClusterDownError,
+                              TryAgainError, SlotNotCoveredError)) for c in chain)
 
 
 def _progress(states: list[str]) -> tuple[int, int]:
@@ -181,6 +199,9 @@ class GraphStore:
         try:
             client = await asyncio.to_thread(_StoreClient, address)
         except Exception as exc:
+            foreign = not_redis(address, exc)
+            if foreign is not None:
+                raise StoreUnavailable(foreign) from exc
             if not _is_connection_error(exc):
                 raise
             raise StoreUnavailable(f"Could not reach the graph store at {address.describe()}: "
@@ -196,11 +217,19 @@ class GraphStore:
 
     def write_lock(self) -> AbstractAsyncContextManager[None]:
         """Hold around "check what is stored, then write": excludes other writers of this graph in the embedded
-        server's data folder, in this process and in others (:mod:`.write_lock`); a no-op for a remote server."""
-        server = self._client.server
-        if server is None:
-            return contextlib.nullcontext()
-        return FolderWriteLock.for_graph(server.data_dir, self.name).hold()
+        server's data folder, in this process and in others (:mod:`.write_lock`; none for a remote server), and
+        sends the reads inside it to the primary (:func:`~.routing.primary_reads`)."""
+        return self._write_locked()
+
+    @contextlib.asynccontextmanager
+    async def _write_locked(self) -> AsyncIterator[None]:
+        with primary_reads():
+            server = self._client.server
+            if server is None:
+                yield
+                return
+            async with FolderWriteLock.for_graph(server.data_dir, self.name).hold():
+                yield
 
     @property
     def writes(self) -> int:
@@ -237,11 +266,11 @@ class GraphStore:
             self._client.answered = True
             return answer
         except Exception as exc:
-            if not _is_connection_error(exc):
+            if not (_is_connection_error(exc) or _cluster_failing_over(exc)):
                 raise
             server = self._client.server
             if server is None:
-                if self._client.address.topology.sentinels:
+                if self._client.address.topology.sentinels or self._client.cluster:
                     return await self._after_failover(operation, exc, retry or _never_ran(exc))
                 raise self._unavailable(exc) from exc
             failure = exc
@@ -270,9 +299,10 @@ class GraphStore:
 
     async def _after_failover(self, operation: Callable[[], Awaitable[T]], failure: BaseException,
                               retry: bool) -> T:
-        """After a lost connection to a Sentinel-managed primary: retry ``operation`` (a read, an idempotent
-        write, or a command that never reached the server) until Sentinel names a primary that answers, within
-        ``failover_timeout``; any other write is reported, since whether it was stored is unknown."""
+        """After a lost connection to a Sentinel-managed primary or a cluster node, or a cluster refusing commands
+        while a shard fails over: retry ``operation`` (a read, an idempotent write, or a command that never
+        reached the server) until a primary answers, within ``failover_timeout``; any other write is reported,
+        since whether it was stored is unknown."""
         where = self.location
         if not retry:
             raise StoreUnavailable(
@@ -281,26 +311,30 @@ class GraphStore:
                 "stored is unknown. Fix: check the graph (status) and repeat the call: ingest skips documents "
                 "stored unchanged.") from failure
         limit = self._client.address.topology.failover_timeout_s
+        sentinel = bool(self._client.address.topology.sentinels)
         started = time.monotonic()
         client = self._client
         if client.failing_over_since is None:  # one warning per failover, not one per call waiting on it
             client.failing_over_since = started
             _log.warning("The primary of %s stopped answering (%s: %s); retrying reads and idempotent writes while "
-                         "Sentinel fails over (up to %.0f s).", where, type(failure).__name__,
-                         mask_secrets(str(failure)) or "no message", limit)
+                         "%s fails over (up to %g s).", where, type(failure).__name__,
+                         mask_secrets(str(failure)) or "no message", "Sentinel" if sentinel else "the cluster", limit)
         delay = 0.05
         while True:
-            await asyncio.sleep(delay)
+            await asyncio.sleep(min(delay, max(0.0, limit - (time.monotonic() - started))))
             try:
                 answer = await operation()
             except Exception as exc:
-                if not _is_connection_error(exc):
+                if not (_is_connection_error(exc) or _cluster_failing_over(exc)):
                     raise
                 if time.monotonic() - started >= limit:
+                    check = ("check that the sentinels can elect a new primary (a quorum of them running, a replica "
+                             "in sync)" if sentinel else "check the cluster (CLUSTER INFO on a node: cluster_state "
+                             "must be ok; a failed primary needs a replica to promote, or to be started again)")
                     raise StoreUnavailable(
-                        f"Could not reach the primary of {where} for {limit:.0f} s after it stopped answering "
-                        f"({mask_secrets(str(exc)).rstrip('.')}). Fix: check that the sentinels can elect a new "
-                        "primary (a quorum of them running, a replica in sync), or raise failover_timeout.") from exc
+                        f"Could not reach the primary of {where} for {limit:g} s after it stopped answering "
+                        f"({type(exc).__name__}: {mask_secrets(str(exc)).rstrip('.')}). Fix: {check}, or raise "
+                        "failover_timeout (?failover_timeout=SECONDS or FALKOR_FAILOVER_TIMEOUT).") from exc
                 delay = min(delay * 2, 0.5)
                 continue
             if client.failing_over_since is not None:

@@ -4,7 +4,9 @@ A FalkorDB graph is one key, so a cluster client sends every query of a graph to
 commands that name no key are routed here: ``GRAPH.LIST`` goes to every primary and the names are merged. With
 ``read_from=replicas``, read-only queries go to a replica that has replayed this process's last write (its
 ``ROLE`` offset at least the primary's offset right after that write), else to the primary: a session reads its
-own writes. With ``wait=N`` each write is followed, on the same connection, by ``WAIT N timeout``, and a write
+own writes. Reads that decide a write (inside :func:`primary_reads`, a method marked :func:`decides_writes`, or
+the write lock) go to the primary whatever ``read_from`` says: another process's writes may not have reached a
+replica yet. With ``wait=N`` each write is followed, on the same connection, by ``WAIT N timeout``, and a write
 fewer replicas confirmed is not acknowledged.
 
 Every client here is built without redis-py's own retries: a command resent after a lost reply may be a write
@@ -13,20 +15,58 @@ that was committed, so whether to retry is decided once, in :mod:`.graph`, by wh
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
+import functools
 import time
+from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 from urllib.parse import unquote, urlsplit
 
 from ..errors import ConfigurationError, StoreUnavailable
 from .connection import StoreAddress, Topology, client_kwargs, mask_secrets
 
-__all__ = ["NotAcknowledged", "Routes", "WriteMark", "detect_cluster", "make_routes"]
+__all__ = ["NotAcknowledged", "Routes", "WriteMark", "decides_writes", "detect_cluster", "make_routes",
+           "primary_reads"]
+
+P = ParamSpec("P")
+T = TypeVar("T")
 
 _REPLICA_PAUSE_S = 5.0
 """A replica that failed a read is skipped for this long (its reads go to the primary)."""
 _REDISCOVER_S = 30.0
 """The replicas are listed again this often (one that joined, or a failover that changed them)."""
+
+
+_DECIDING: contextvars.ContextVar[bool] = contextvars.ContextVar("graphrag_reads_on_primary", default=False)
+"""True while the running task's reads decide a write (the tasks it starts inherit it)."""
+
+
+@contextlib.contextmanager
+def primary_reads() -> Iterator[None]:
+    """Send every read of this block, and of the tasks it starts, to the primary, whatever ``read_from`` says.
+
+    For the reads whose answer decides a write (is the document stored, at which version, which entity to merge
+    into): a replica may not have another process's latest writes yet, and a write decided on it would be wrong.
+    """
+    token = _DECIDING.set(True)
+    try:
+        yield
+    finally:
+        _DECIDING.reset(token)
+
+
+def decides_writes(method: Callable[P, Awaitable[T]]) -> Callable[P, Awaitable[T]]:
+    """Run the coroutine ``method`` inside :func:`primary_reads` (a write operation: every read it makes decides
+    what it writes)."""
+
+    @functools.wraps(method)
+    async def wrapper(*args: P.args, **kwargs: P.kwargs) -> T:
+        with primary_reads():
+            return await method(*args, **kwargs)
+
+    return wrapper
 
 
 @dataclass
@@ -146,8 +186,9 @@ class Routes:
         return replies[0]
 
     async def read_client(self) -> Any:
-        """A replica that has this process's writes, else the primary (never a replica without the option)."""
-        if not self.topology.read_from_replicas or self.cluster:
+        """A replica that has this process's writes, else the primary (never a replica without the option, nor for
+        a read that decides a write: :func:`primary_reads`)."""
+        if not self.topology.read_from_replicas or self.cluster or _DECIDING.get():
             return self.primary
         now = time.monotonic()
         if self.discovered_at is None or now - self.discovered_at > _REDISCOVER_S:
