@@ -387,8 +387,16 @@ def suggest_option(parser: argparse.ArgumentParser, argv: Sequence[str]) -> str 
 
 def mcp_main(argv: Sequence[str] | None = None) -> int:
     """Entry point of ``graphrag-mcp`` (the MCP server)."""
-    from ..adapters.mcp import main as serve
+    from ..adapters.mcp._cli import startup_error, startup_error_text  # imports no mcp
 
+    try:
+        from ..adapters.mcp import main as serve
+    except ImportError as exc:  # without the mcp extra: the error and its install line, not a traceback
+        error = startup_error(exc)
+        if error is None:
+            raise
+        print(startup_error_text(error), file=sys.stderr)
+        return 2
     return int(serve(argv))
 
 

@@ -2,6 +2,6 @@
 
 import sys
 
-from .server import main
+from ...cli import mcp_main
 
-sys.exit(main())
+sys.exit(mcp_main())

@@ -198,7 +198,7 @@ async def _warn_if_missing(kg: KnowledgeGraph) -> None:
 
 def startup_error(exc: BaseException) -> GraphRAGError | None:
     """The GraphRAGError behind a failed start, also when the stdio or HTTP task group wrapped it in a group; an
-    extra's module that is not installed is one too (a :class:`ConfigurationError` naming the ``pip install``)."""
+    extra's module that is not installed is one too (a :class:`ConfigurationError` naming the install line)."""
     from ..._install import missing_extra
 
     inner = getattr(exc, "exceptions", None)
