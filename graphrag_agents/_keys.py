@@ -2,14 +2,19 @@
 
 FalkorDB's range index ignores whitespace (and control characters) at either end of a string key: ``"memo "`` is
 found by a lookup of ``"memo"`` and never by its own, so a stored ``"memo "`` loses its chunks, a second ingest
-makes a second node, and deleting ``"plan"`` deletes ``"plan "`` too. The rule, applied at every entry point:
+makes a second node, and deleting ``"plan"`` deletes ``"plan "`` too. The rule, applied at every entry point and
+by every lookup of a document id (ingest, update, delete, filters, the tools, file ids):
 
 - whitespace at either end is **stripped** (``"memo\\n"`` is the document ``"memo"``): the index cannot tell
   them apart anyway, so the key written is the key every lookup finds; so are the invisible marks that
   ``str.strip()`` keeps (a byte-order mark, zero-width spaces and joiners, left-to-right and right-to-left marks
   and the other bidirectional controls, soft hyphens: Unicode format characters, category ``Cf``);
-- the key is **NFKC-normalised**: the composed and decomposed ``"café"`` and the full-width ``"ｃａｆé"`` are one
-  key, as a reader sees them (:func:`canonical_key`);
+- the key is **NFC-normalised** (canonical equivalence): the composed and decomposed ``"café"`` are one key, and
+  so are the few characters Unicode declares the same as another (the Kelvin sign ``"\\u212a"`` is ``"K"``, the
+  ohm sign ``"\\u2126"`` is ``"Ω"``, the angstrom sign ``"\\u212b"`` is ``"Å"``) (:func:`canonical_key`).
+  Compatibility forms stay **distinct** keys: ``"x²"`` and ``"x2"``, ``"Ⅸ"`` and ``"IX"``, ``"H₂O"`` and
+  ``"H2O"``, ``"½"`` and ``"1⁄2"``, the full-width ``"ｃａｆé"`` and ``"café"``, ``"①"`` and ``"1"``, the
+  ligature ``"ﬁ"`` and ``"fi"`` name different documents;
 - a control character anywhere else (``"x\\x00"``, a tab inside an id), a lone surrogate, or nothing left after
   stripping is **refused** with a :class:`~graphrag_agents.errors.ToolError` whose hint names the fix;
 - a key longer than :data:`MAX_KEY_BYTES` (1,024 UTF-8 bytes) is **refused**, with a hint: FalkorDB's range
@@ -18,9 +23,13 @@ makes a second node, and deleting ``"plan"`` deletes ``"plan "`` too. The rule, 
   one (a chunk id is the document id and ``#<index>``); an entity's folded name that Unicode normalisation
   stretches past it is kept under a stable digest instead (:func:`bounded_key`), the name itself unchanged.
 
+A file's id is its path in NFC (:func:`file_key`; the toolkit's ``file:`` + the path under the files root).
 Ids that come from file paths cannot be stripped (the stripped path would name another file): such a file is
 refused instead, per file, with the rename to do (:func:`path_key_problem`), and so is a path over the bound
 (a file many folders deep).
+
+Entity names are keys of their own: two names are one entity when their NFKC, case-folded forms agree
+(``ingest/records.py``), which is resolution, not a document id.
 
 Free text (chunk text, questions) only refuses what breaks the query header: NUL and lone surrogates
 (:func:`text_problem`); the store checks every query parameter for them (:func:`check_params`), so no entry point
@@ -31,15 +40,24 @@ from __future__ import annotations
 
 import hashlib
 import unicodedata
+from typing import Literal
 
 from .errors import ToolError
 
-__all__ = ["KEY_RULE", "MAX_KEY_BYTES", "bounded_key", "canonical_key", "check_params", "key_length_problem",
-           "normalise_key", "path_key_problem", "text_problem", "unaccented"]
+__all__ = ["KEY_RULE", "MAX_KEY_BYTES", "bounded_key", "canonical_key", "check_params", "compatibility_key",
+           "file_key", "key_length_problem", "normalise_key", "path_key_problem", "text_problem", "unaccented"]
 
-KEY_RULE = 2
-"""The version of this rule a graph's keys follow (``key_rule`` in its metadata; 1 or none: whitespace stripped
-only; 2: NFKC and invisible edge marks too). ``finalize`` upgrades an older graph's document ids."""
+KEY_RULE = 3
+"""The version of this rule a graph's document ids follow (``key_rule`` in its metadata, and on each document
+written since rule 3):
+
+- 1 or none: whitespace stripped at the ends, nothing else (file ids: the path as written);
+- 2: ids NFKC-normalised and invisible edge marks stripped when written, the id given is not kept (``"x²"`` was
+  stored as ``"x2"``); file ids the path as written;
+- 3: ids NFC-normalised and invisible edge marks stripped, file ids too (:func:`file_key`); compatibility forms
+  are distinct ids. A document written under rule 2 is still found by any id whose NFKC form is its id.
+
+``finalize`` upgrades an older graph's ids without deleting any document (``ingest/key_upgrade.py``)."""
 MAX_KEY_BYTES = 1024
 """Longest key (UTF-8 bytes) the graph stores: document ids, file paths used as ids, entity names. FalkorDB's range
 index finds keys up to 4,096 bytes; the rest is headroom for the keys derived from them."""
@@ -79,13 +97,29 @@ def _strip_edges(value: str) -> str:
 
 
 def canonical_key(value: str) -> str:
-    """``value`` as the graph keys it: NFKC, then whitespace and invisible format marks at either end removed
-    (repeated, since NFKC can turn a mark into a space). Example: ``canonical_key("\\ufeffcafe\\u0301 ")`` is
-    ``"café"``."""
+    """``value`` as the graph keys it: NFC, then whitespace and invisible format marks at either end removed
+    (repeated, since NFC can turn a mark into a space). Example: ``canonical_key("\\ufeffcafe\\u0301 ")`` is
+    ``"café"``; ``canonical_key("x²")`` is ``"x²"``."""
+    return _fold(value, "NFC")
+
+
+def compatibility_key(value: str) -> str:
+    """``value`` as rule 2 keyed it (NFKC, edges stripped): the id a document written by that rule is stored under,
+    looked up only for such documents. Example: ``compatibility_key("x²")`` is ``"x2"``."""
+    return _fold(value, "NFKC")
+
+
+def _fold(value: str, form: Literal["NFC", "NFKC"]) -> str:
     key = _strip_edges(value)
-    while (folded := _strip_edges(unicodedata.normalize("NFKC", key))) != key:
+    while (folded := _strip_edges(unicodedata.normalize(form, key))) != key:
         key = folded
     return key
+
+
+def file_key(path: str) -> str:
+    """The document id part a file's ``path`` gives: the path in NFC (a decomposed ``"café.md"``, as macOS writes
+    names, is the composed one), nothing stripped (:func:`path_key_problem` refuses what would be)."""
+    return unicodedata.normalize("NFC", path)
 
 
 def unaccented(text: str) -> str:
@@ -150,11 +184,15 @@ def path_key_problem(path: str) -> str | None:
     if path != path.strip():
         return ("the file name starts or ends with whitespace, which document ids cannot keep (the graph would "
                 "confuse it with the name without it); rename the file without it")
+    if path != _strip_edges(path):
+        return ("the path starts or ends with an invisible format mark (a byte-order mark, a zero-width or "
+                "bidirectional mark), which document ids cannot keep (the id would be the path without it); "
+                "rename the file without it")
     found = _bad_char(path)
     if found is not None:
         return (f"the path contains the control character {found[1]!r}, which document ids cannot hold; rename "
                 "the file without it")
-    if (problem := key_length_problem(path, "The path used as its document id")) is not None:
+    if (problem := key_length_problem(file_key(path), "The path used as its document id")) is not None:
         return f"{problem}; move the file to a shorter path, or ingest its text with a shorter document_id"
     return None
 

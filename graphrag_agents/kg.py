@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import os
 import time
@@ -12,9 +13,10 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from ._keys import normalise_key, path_key_problem
+from ._keys import file_key, normalise_key, path_key_problem
 from .errors import ConfigurationError, GraphLoading, GraphNotFound
 from .ingest.dedupe import merge_label_votes, merge_unknown_duplicates
+from .ingest.doc_keys import document_lookup, file_lookup, resolve_ids
 from .ingest.embedding import (
     CHUNK_NEEDS_VECTOR,
     ENTITY_VECTORS,
@@ -27,7 +29,7 @@ from .ingest.embedding import (
     entity_needs_vector,
 )
 from .ingest.extract_ner import NerExtractor
-from .ingest.key_upgrade import upgrade_document_keys
+from .ingest.key_upgrade import KeyClash, upgrade_document_keys
 from .ingest.ontology import EntityType, Ontology, OntologyChanges, RelationType
 from .ingest.ontology_store import DEFAULT_ONTOLOGY, load_ontology, merge_ontology, to_ontology
 from .ingest.pipeline import IngestContext, run_ingest
@@ -86,8 +88,12 @@ class FinalizeReport:
     relabelled: int = 0
     """Entities folded into the entity of the same name the ner extractor typed most often (label vote)."""
     rekeyed: int = 0
-    """Documents an earlier version stored under an id the key rule now writes differently (NFKC, invisible edge
-    marks), renamed to that id (the upgrade; ``docs/ingestion.md``, "Keys")."""
+    """Documents an earlier version stored under an id the key rule now writes differently (NFC, invisible edge
+    marks, a file's path in NFC), renamed to that id (the upgrade; ``docs/ingestion.md``, "Keys")."""
+    key_clashes: list[KeyClash] = field(default_factory=list)
+    """Documents left under the id an earlier version stored them under, because another document holds the id
+    the key rule gives them: both are kept, each found by its own id; each clash names the call that resolves it
+    (also logged as a WARNING). Empty once none is left."""
 
 
 class KnowledgeGraph:
@@ -179,10 +185,13 @@ class KnowledgeGraph:
 
         Args:
             text: plain text to ingest as one document (``document_id`` default: ``text:`` + its hash).
-            document_id: the text's id; whitespace at either end is stripped (``"memo\\n"`` is ``"memo"``) and
-                control characters are refused with :class:`ToolError` (see ``docs/ingestion.md``, "Keys").
-            paths: local files (.txt .md .markdown .rst .pdf), each stored under the path as given (a path
-                with whitespace at either end or a control character is ``failed``: rename the file).
+            document_id: the text's id; whitespace at either end is stripped (``"memo\\n"`` is ``"memo"``), the id
+                is NFC-normalised (``"x²"`` and ``"x2"`` stay two ids) and control characters are refused with
+                :class:`ToolError` (see ``docs/ingestion.md``, "Keys").
+            paths: local files (.txt .md .markdown .rst .pdf), each stored under the path as given, in NFC (a
+                path with whitespace at either end or a control character is ``failed``: rename the file; so is a
+                file whose id another file or document holds already, such as the decomposed and composed
+                ``"café.md"``).
             title: the text's title (default: its id).
             plan: chunker / extractor / resolver (default :class:`IngestPlan`: section chunks for Markdown / reST,
                 sentence chunks for the rest, auto extractor).
@@ -200,7 +209,9 @@ class KnowledgeGraph:
             doc_id = normalise_key(document_id) if document_id is not None else derived_id("text", text)
             if not text.strip():  # refused before anything (even the graph) is created
                 return _failed_report(doc_id, "the text is empty")
-            sources.append(SourceDocument(doc_id, doc_id, text=text, title=title))
+            # The id as given: ingest_documents resolves it (the key rule, or the id an earlier version stored).
+            sources.append(SourceDocument(doc_id if document_id is None else document_id, doc_id, text=text,
+                                          title=title))
         else:
             assert paths is not None
             read = [_read_path(str(p), self.max_file_bytes) for p in paths]
@@ -217,14 +228,38 @@ class KnowledgeGraph:
     @decides_writes
     async def ingest_documents(self, sources: Sequence[SourceDocument], plans: IngestPlan | Sequence[IngestPlan],
                                *, reextract: bool = False, progress: bool | None = None) -> IngestReport:
-        """Ingest prepared documents (file bytes or text), with one plan for all or one per document."""
+        """Ingest prepared documents (file bytes or text), with one plan for all or one per document.
+
+        Each id follows the key rule (``docs/ingestion.md``, "Keys"): a text's id is resolved like any lookup (the
+        id an earlier version stored it under, else the rule's id); a file's id is its path in NFC, or the path as
+        written when an earlier version stored the file under it.
+        """
         plan_list = [plans] * len(sources) if isinstance(plans, IngestPlan) else list(plans)
+        sources = await self._resolve_sources(sources)
         await self.ensure_schema()
         ontology = await self._ingest_ontology()
         ctx = IngestContext(self.store, self.embedder, self.llm, self.lock, self._doc_locks, ner=self.ner,
                             max_file_bytes=self.max_file_bytes)
         return await run_ingest(ctx, sources, plan_list, ontology, reextract=reextract,
                                 progress=want_progress(progress))
+
+    async def _resolve_sources(self, sources: Sequence[SourceDocument]) -> list[SourceDocument]:
+        lookups = [file_lookup(s.document_id, s.path or s.document_id) if s.from_file
+                   else document_lookup(s.document_id) for s in sources]
+        ids = await resolve_ids(self.store, lookups)
+        return [s if s.document_id == i else dataclasses.replace(s, document_id=i)
+                for s, i in zip(sources, ids, strict=True)]
+
+    @decides_writes  # the id a write or a delete goes to: read on the primary
+    async def document_key(self, document_id: str) -> str:
+        """The id of the stored document ``document_id`` names under the key rule (``docs/ingestion.md``, "Keys"),
+        else the id a write would store it under. Example: ``await kg.document_key("cafe\\u0301 ")`` is ``"café"``.
+
+        Raises:
+            ToolError: the id breaks the key rule (a control character, empty, too long).
+        """
+        (key,) = await resolve_ids(self.store, [document_lookup(document_id)])
+        return key
 
     @decides_writes  # reads on the primary: a replica may lag behind another process's writes
     async def update(self, text: str | None = None, document_id: str | None = None, *, path: str | Path | None = None,
@@ -240,9 +275,11 @@ class KnowledgeGraph:
         if doc_id is None or (text is None) == (path is None):
             raise ConfigurationError("update needs text=... with document_id=..., or path=... (exactly one).")
         if path is None:
-            doc_id = normalise_key(doc_id)
+            doc_id = await self.document_key(doc_id)
         elif (problem := path_key_problem(doc_id)) is not None:
             return _failed_report(doc_id, problem)
+        else:
+            (doc_id,) = await resolve_ids(self.store, [file_lookup(file_key(doc_id), doc_id)])
         if not await self.store.exists() or not await document_exists(self.store, doc_id):
             return _failed_report(doc_id, f"no document {doc_id!r} is stored; use ingest to add it")
         if path is not None:
@@ -254,14 +291,15 @@ class KnowledgeGraph:
     async def delete_document(self, document_id: str) -> bool:
         """Remove a document, its chunks and facts, and entities no other document mentions.
 
-        The id follows the key rule of ingest: whitespace at either end is ignored, control characters are
-        refused (:class:`ToolError`).
+        The id follows the key rule of ingest (``docs/ingestion.md``, "Keys"): whitespace at either end is ignored,
+        the id is NFC-normalised, control characters are refused (:class:`ToolError`); it deletes the document
+        that id names (:meth:`document_key`) and no other.
         """
-        document_id = normalise_key(document_id)
+        normalise_key(document_id)
         if not await self.store.exists():
             return False
         async with self.lock.exclusive(), self.store.write_lock():
-            return await delete_document(self.store, document_id)
+            return await delete_document(self.store, await self.document_key(document_id))
 
     async def get_ontology(self) -> Ontology:
         """The declared ontology (read-only; empty when none was declared)."""
@@ -324,7 +362,7 @@ class KnowledgeGraph:
         stored = await self.vector_rules()
         rules = VectorRules(entity_vectors or stored.entities, fact_vectors or stored.facts)
         async with self.lock.exclusive(), self.store.write_lock():
-            rekeyed = await upgrade_document_keys(self.store)
+            keys = await upgrade_document_keys(self.store)
             merged = await merge_unknown_duplicates(self.store)
             regrouped = await regroup_co_mentions(self.store)
             ontology = await load_ontology(self.store)
@@ -346,7 +384,7 @@ class KnowledgeGraph:
         await wait_for_indexes(self.store)
         return FinalizeReport(embedded=embedded, status=await self.status(), merged=merged,
                               seconds=time.perf_counter() - started, regrouped=regrouped, relabelled=relabelled,
-                              rekeyed=rekeyed)
+                              rekeyed=keys.renamed, key_clashes=keys.clashes)
 
     async def vector_rules(self) -> VectorRules:
         """The ``entity_vectors`` / ``fact_vectors`` rules of the last ``finalize`` (the defaults before any, or
@@ -383,7 +421,7 @@ class KnowledgeGraph:
                        expand_hops: int = 1, document_ids: Sequence[str] | None = None) -> RetrievalHits:
         """Search the graph for ``question`` (no LLM call: only the question's embedding)."""
         if document_ids is not None:
-            document_ids = [normalise_key(d) for d in document_ids]
+            document_ids = await resolve_ids(self.store, [document_lookup(d) for d in document_ids])
         await self.require_exists()
         return await retrieve(self.store, self.embedder, question, paths=paths, top_k=top_k,
                               expand_hops=expand_hops, document_ids=document_ids)
@@ -491,7 +529,7 @@ def _read_path(path: str, max_bytes: int | None) -> SourceDocument | DocumentSta
     except OSError as exc:
         failed.reason = f"cannot read the file: {exc.strerror or exc}"
         return failed
-    return SourceDocument(document_id=path, name=path, data=data, path=path, from_file=True)
+    return SourceDocument(document_id=file_key(path), name=path, data=data, path=path, from_file=True)
 
 
 def _check_graph_name(name: str) -> None:

@@ -24,6 +24,7 @@ from ..models.chat import ChatModel
 from ..models.embedder import Embedder
 from ..store.graph import GraphStore
 from .chunkers import Chunk, FixedChunker, chunker_for, get_chunker
+from .doc_keys import keeps_rule_two
 from .extract_llm import LLMExtractor
 from .extract_ner import NerExtractor, spacy_available
 from .extraction import Extraction, Extractor, to_records
@@ -35,7 +36,7 @@ from .records import ChunkRecord, DocumentBatch, DocumentRecord, MetaValue, chun
 from .report import DocumentStatus, IngestReport, IngestStatus, PrunedReport
 from .resolve import resolve_llm_verified
 from .rwlock import KeyedLocks, ReadWriteLock
-from .writer import legacy_chunks, replace_document, stamp_versions, stored_versions, write_documents
+from .writer import StoredOwner, legacy_chunks, replace_document, stamp_versions, stored_versions, write_documents
 
 __all__ = ["DocumentStatus", "IngestContext", "IngestStatus", "content_hash", "run_ingest"]
 
@@ -305,6 +306,27 @@ async def _write_replacements(docs: list[_Doc], ctx: IngestContext, ontology: On
         bars.advance("write")
 
 
+def _twice(source: SourceDocument, first: SourceDocument) -> str:
+    if source.from_file and first.from_file and source.path != first.path:
+        return (f"{source.path!r} and {first.path!r} are one document id, {source.document_id!r}: the key rule "
+                "keys a path in NFC, and the two are the same text in different Unicode forms; rename one of the "
+                "files")
+    return f"the id {source.document_id!r} is given twice in this call"
+
+
+def _file_clash(source: SourceDocument, owners: dict[str, StoredOwner]) -> DocumentStatus | None:
+    """A file refused because its id is held by another file or document (never replaced silently), or None."""
+    owner = owners.get(source.document_id)
+    path = source.path or source.document_id
+    if not source.from_file or owner is None or owner.path == path:
+        return None
+    held = f"the file {owner.path!r}" if owner.from_file else "a text document"
+    return DocumentStatus(source.document_id, "failed", path=path, reason=(
+        f"its document id {source.document_id!r} (the key rule keys a path in NFC) is held by {held}, the same "
+        f"id in another Unicode form; rename this file, or delete the stored one first "
+        f"(kg.delete_document({source.document_id!r}))"))
+
+
 async def run_ingest(ctx: IngestContext, sources: Sequence[SourceDocument], plans: Sequence[IngestPlan],
                      ontology: Ontology, *, reextract: bool = False, progress: bool = False) -> IngestReport:
     """Ingest ``sources`` (``plans[i]`` for ``sources[i]``); the store's schema must exist."""
@@ -318,7 +340,7 @@ async def run_ingest(ctx: IngestContext, sources: Sequence[SourceDocument], plan
     for i, source in enumerate(sources):
         if source.document_id in seen:
             statuses[i] = DocumentStatus(source.document_id, "failed", path=source.path,
-                                         reason=f"the id {source.document_id!r} is given twice in this call")
+                                         reason=_twice(source, sources[seen[source.document_id]]))
         elif (too_long := key_length_problem(source.document_id)) is not None:
             statuses[i] = DocumentStatus(source.document_id, "failed", path=source.path,
                                          reason=f"the {too_long}; pass a shorter document id")
@@ -333,10 +355,17 @@ async def run_ingest(ctx: IngestContext, sources: Sequence[SourceDocument], plan
             for start in range(0, len(order), _WINDOW):
                 window = order[start:start + _WINDOW]
                 unversioned: set[str] = set()
-                stored = await stored_versions(ctx.store, [sources[i].document_id for i in window], unversioned)
+                owners: dict[str, StoredOwner] = {}
+                stored = await stored_versions(ctx.store, [sources[i].document_id for i in window], unversioned,
+                                               owners)
                 legacy = await legacy_chunks(ctx.store, sorted(unversioned)) if unversioned else {}
                 docs: dict[int, _Doc] = {}
                 for i in window:
+                    if (clash := _file_clash(sources[i], owners)) is not None:
+                        statuses[i] = clash
+                        bars.advance("extract")
+                        bars.advance("write")
+                        continue
                     # Parsing (a PDF can take seconds) and chunking are CPU-bound: off the loop, so other
                     # sessions and the MCP call timeout keep running.
                     prepared = await asyncio.to_thread(_prepare, sources[i], plans[i], ctx, stored, reextract,
@@ -346,6 +375,8 @@ async def run_ingest(ctx: IngestContext, sources: Sequence[SourceDocument], plan
                         bars.advance("extract")
                         bars.advance("write")
                     else:
+                        if (owner := owners.get(prepared.record.id)) is not None:
+                            prepared.record.metadata["key_rule"] = keeps_rule_two(owner.key_rule, owner.from_file)
                         docs[i] = prepared
                 checked = {d: stored[d] for d in legacy
                            if any(s.document_id == d and s.status == "unchanged" for s in statuses.values())}

@@ -20,17 +20,20 @@ from __future__ import annotations
 import uuid
 from collections import defaultdict
 from collections.abc import Sequence
+from dataclasses import dataclass
 from itertools import pairwise
 from typing import Any
 
+from .._keys import KEY_RULE
 from ..store.graph import GraphStore
+from .doc_keys import stored_rule
 from .ontology import quote_label
 from .records import DocumentBatch, content_hash
 
 UNKNOWN_LABEL = "Unknown"
 
-__all__ = ["FACT_WRITE", "UNKNOWN_LABEL", "delete_document_query", "document_exists", "fact_id", "fact_rows",
-           "legacy_chunks", "replace_document", "stamp_versions", "stored_versions", "write_document",
+__all__ = ["FACT_WRITE", "UNKNOWN_LABEL", "StoredOwner", "delete_document_query", "document_exists", "fact_id",
+           "fact_rows", "legacy_chunks", "replace_document", "stamp_versions", "stored_versions", "write_document",
            "write_documents"]
 
 _STEP = "\nWITH count(*) AS _\n"
@@ -51,6 +54,7 @@ def _doc_props(batch: DocumentBatch) -> dict[str, Any]:
     props: dict[str, Any] = {k: v for k, v in doc.metadata.items() if k.isidentifier()}
     props.update(title=doc.title, content_hash=doc.content_hash, path=doc.path or doc.id)
     props["loader"] = doc.loader  # None removes a loader a previous (file) version stored
+    props.setdefault("key_rule", KEY_RULE)  # the rule its id follows (_keys.KEY_RULE; 2 kept for rule-2 documents)
     return props
 
 
@@ -250,23 +254,42 @@ async def replace_document(store: GraphStore, batch: DocumentBatch) -> None:
     await store.query(_STEP.join([*delete_document_query(), *parts]) + "\nRETURN 0", params, idempotent=True)
 
 
-async def stored_versions(store: GraphStore, ids: Sequence[str], legacy: set[str] | None = None) -> dict[str, str]:
+@dataclass(frozen=True)
+class StoredOwner:
+    """Who holds a stored document id: what a write under that id must respect."""
+
+    path: str
+    """The path the document was read from (its id for a text)."""
+    from_file: bool
+    """True for a document read from a file."""
+    key_rule: int
+    """The key rule it was written under (``_keys.KEY_RULE``; unmarked documents: the graph's)."""
+
+
+async def stored_versions(store: GraphStore, ids: Sequence[str], legacy: set[str] | None = None,
+                          owners: dict[str, StoredOwner] | None = None) -> dict[str, str]:
     """The content hash of each stored document of ``ids`` whose chunks are all of that version.
 
     A document whose chunks are not (a chunk of another version, a chunk count that differs from the one its
     version wrote, no chunk at all) maps to ``""``, which no content hash equals: ingesting any text under that id
     rewrites it instead of reporting it ``unchanged``. Documents written before chunks carried their version are
     checked against the text by the pipeline instead (:func:`legacy_chunks`): their ids are added to ``legacy``.
+    ``owners`` receives who holds each stored id (:class:`StoredOwner`).
     """
     rows = await store.ro_query(
+        "OPTIONAL MATCH (m:__Meta__ {key: 'graph'}) WITH m.key_rule AS rule\n"
         "UNWIND $ids AS id MATCH (d:Document {id: id}) OPTIONAL MATCH (d)-[:HAS_CHUNK]->(c:Chunk)\n"
-        "WITH d, count(c) AS n, sum(CASE WHEN c.version IS NULL OR c.version = d.content_hash THEN 0 ELSE 1 END) "
-        "AS other\n"
+        "WITH rule, d, count(c) AS n, "
+        "sum(CASE WHEN c.version IS NULL OR c.version = d.content_hash THEN 0 ELSE 1 END) AS other\n"
         "RETURN d.id, CASE WHEN n = 0 OR other > 0 OR (d.chunk_count IS NOT NULL AND d.chunk_count <> n) THEN '' "
-        "ELSE d.content_hash END, d.chunk_count IS NULL", {"ids": list(ids)})
+        "ELSE d.content_hash END, d.chunk_count IS NULL, coalesce(d.path, d.id), "
+        "coalesce(d.from_file, false) OR d.id STARTS WITH 'file:', d.key_rule, rule", {"ids": list(ids)})
     if legacy is not None:
-        legacy.update(str(i) for i, h, old in rows if h and old)
-    return {str(i): str(h or "") for i, h, _ in rows}
+        legacy.update(str(row[0]) for row in rows if row[1] and row[2])
+    if owners is not None:
+        owners.update({str(row[0]): StoredOwner(str(row[3]), bool(row[4]), stored_rule(row[5], row[6]))
+                       for row in rows})
+    return {str(row[0]): str(row[1] or "") for row in rows}
 
 
 async def legacy_chunks(store: GraphStore, ids: Sequence[str]) -> dict[str, list[str]]:

@@ -40,15 +40,20 @@ def clean_text(value: str) -> str:
     return value
 
 
-def key_field(what: str) -> AfterValidator:
-    """A validator applying the key rule of :mod:`graphrag_agents._keys` (strip the ends, refuse control
-    characters) to a field; pydantic reports the refusal with the field's location."""
+def key_field(what: str, *, lookup: bool = False) -> AfterValidator:
+    """A validator applying the key rule of :mod:`graphrag_agents._keys` (strip the ends, NFC, refuse control
+    characters) to a field; pydantic reports the refusal with the field's location.
+
+    With ``lookup`` (document ids) the value is checked but kept as given, stripped: the graph resolves it
+    (``KnowledgeGraph.document_key``), and a document an earlier version stored under that very form is found by
+    it."""
 
     def check(value: str) -> str:
         try:
-            return normalise_key(value, what)
+            key = normalise_key(value, what)
         except ToolError as exc:
             raise ValueError(f"{exc.message} {exc.hint}".strip().rstrip(".")) from None
+        return value.strip() if lookup else key
 
     return AfterValidator(check)
 
@@ -94,7 +99,7 @@ class RetrieveInput(BaseModel):
         default=1, ge=1, le=5,
         description="How far the links path walks from the entities found, 1-5 (default 1; try 2-3 for multi-hop).",
     )
-    document_ids: list[Annotated[str, Field(max_length=512), key_field("Document id")]] | None = Field(
+    document_ids: list[Annotated[str, Field(max_length=512), key_field("Document id", lookup=True)]] | None = Field(
         default=None, max_length=100, description="Only search these documents (ids as shown in passages).",
     )
     min_score: float | None = Field(

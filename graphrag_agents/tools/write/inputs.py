@@ -59,7 +59,7 @@ def _not_blank(value: str) -> str:
 Label = Annotated[str, Field(min_length=1, max_length=MAX_LABEL_CHARS), AfterValidator(_label)]
 Name = Annotated[str, Field(min_length=1, max_length=300), key_field("Entity name")]
 Description = Annotated[str, Field(max_length=2000), AfterValidator(clean_text)]
-DocumentId = Annotated[str, Field(min_length=1, max_length=512), key_field("Document id")]
+DocumentId = Annotated[str, Field(min_length=1, max_length=512), key_field("Document id", lookup=True)]
 Title = Annotated[str, Field(min_length=1, max_length=300), AfterValidator(clean_text)]
 PathPattern = Annotated[str, Field(min_length=1, max_length=1024), AfterValidator(clean_text),
                         AfterValidator(_not_blank)]

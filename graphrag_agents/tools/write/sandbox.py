@@ -5,7 +5,7 @@ and symlinks leaving the root are refused, and so are files with more than one h
 the root may point at a file outside it) unless ``allow_hard_links=True``. A file is known by its real on-disk
 path (case as stored, symlinks inside the root resolved), so two spellings of one file, or a link and its
 target, give one document id:
-``"file:" + real path relative to the root``.
+``"file:" + real path relative to the root``, in NFC (the key rule of ``graphrag_agents._keys``).
 
 On POSIX the root is opened once and checked on every call to still be the folder it was at start; each path
 is then opened folder by folder from that handle with ``O_NOFOLLOW`` (symlinks inside the root are resolved
@@ -25,6 +25,7 @@ from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import BinaryIO
 
+from graphrag_agents._keys import file_key
 from graphrag_agents.errors import ToolError
 
 from ._sandbox_listing import _FileLister, glob_match
@@ -110,9 +111,9 @@ class FilesRoot(_FileLister):
         self.close()
 
     def doc_id(self, rel_path: str) -> str:
-        """The document id of a file: ``"file:"`` + its real path relative to the root."""
+        """The document id of a file: ``"file:"`` + its real path relative to the root, in NFC (the key rule)."""
         with self._open(rel_path) as res:
-            return "file:" + "/".join(res.parts)
+            return file_key("file:" + "/".join(res.parts))
 
     def stat_size(self, rel_path: str) -> int:
         """The file's size in bytes, read on its open handle."""
@@ -131,7 +132,7 @@ class FilesRoot(_FileLister):
                 chunks.append(data)
                 total += len(data)
                 self._check_size(shown, total)  # the file may have grown since fstat
-            return "file:" + shown, b"".join(chunks)
+            return file_key("file:" + shown), b"".join(chunks)
 
     def read_window(self, rel_path: str, offset: int, size: int) -> bytes:
         """Read at most ``size`` bytes from ``offset`` (a bounded preview read; never the whole file)."""
@@ -152,7 +153,7 @@ class FilesRoot(_FileLister):
         with self._open(rel_path) as res:
             assert res.fd is not None
             with os.fdopen(os.dup(res.fd), "rb") as handle:
-                yield "file:" + "/".join(res.parts), handle
+                yield file_key("file:" + "/".join(res.parts)), handle
 
     def list_files(self, patterns: Iterable[str] | str, *,
                    suffixes: Iterable[str] | None = None) -> list[str]:

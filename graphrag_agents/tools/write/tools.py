@@ -20,7 +20,7 @@ from ...ingest.plan import SourceDocument
 from ...ingest.records import derived_id
 from ...ingest.report import DocumentStatus, IngestReport
 from ...ingest.writer import replace_document, write_document
-from ...kg import KnowledgeGraph
+from ...kg import FinalizeReport, KnowledgeGraph
 from ..spec import ToolAnnotations, ToolSpec
 from ._facts import FACTS_ORIGIN, build_facts_batch
 from ._ingest import StoredDocument, check_text_target, collect_files, group_paths, read_sources
@@ -151,7 +151,7 @@ class _Handlers:
             embedded_chunks=embedded.chunks, embedded_entities=embedded.entities, embedded_facts=embedded.facts,
             documents=status.documents, chunks=status.chunks, entities=status.entities,
             relations=status.relations, extra=extra,
-            hint="The graph is ready: retrieve finds everything ingested so far.")
+            hint=" ".join(["The graph is ready: retrieve finds everything ingested so far.", *_clashes(report)]))
 
     async def _after_write(self, changed: bool) -> tuple[bool | None, str | None]:
         """Finalize under ``on_write``; returns (finalized, hint). A failure is kept for the next call."""
@@ -196,7 +196,8 @@ class _Handlers:
         report = IngestReport()
         entries: list[IngestDocument | DocumentStatus] = []
         if args.text is not None:
-            document_id = args.document_id or derived_id("text", args.text)
+            document_id = (await self.kg.document_key(args.document_id) if args.document_id
+                           else derived_id("text", args.text))
             await check_text_target(self.kg, self.state.files, document_id)
             planned[document_id] = self._plan(planner, document_id, document_id, args.reextract)
             source = SourceDocument(document_id=document_id, name=args.title or document_id, text=args.text,
@@ -268,7 +269,8 @@ class _Handlers:
         return stored
 
     async def add_facts(self, args: AddFactsInput) -> AddFactsResult:
-        document_id = args.document_id or derived_id("facts", args.text)
+        document_id = (await self.kg.document_key(args.document_id) if args.document_id
+                       else derived_id("facts", args.text))
         async with self.state.facts_lock:
             stored = await self._facts_target(document_id)
             batch = build_facts_batch(args, await self.kg.get_ontology(), document_id)
@@ -291,6 +293,16 @@ class _Handlers:
         return AddFactsResult(document_id=document_id, status=status, chunks=len(batch.chunks),  # type: ignore[arg-type]
                               entities=len(batch.entities), relations=len(batch.relations), finalized=finalized,
                               hint=hint)
+
+
+def _clashes(report: FinalizeReport) -> list[str]:
+    """The key clashes an upgrade left (both documents kept), for the user to resolve."""
+    if not report.key_clashes:
+        return []
+    first = report.key_clashes[0]
+    more = f" ({len(report.key_clashes) - 1} more in the log)" if len(report.key_clashes) > 1 else ""
+    return [f"{len(report.key_clashes)} document(s) kept under the id an earlier version stored them under, since "
+            f"another document holds the id the key rule gives them{more}: {first}."]
 
 
 async def finalize_pending(kg: KnowledgeGraph, state: WriteState) -> FinalizeResult:
