@@ -217,3 +217,45 @@ async def test_a_read_only_data_folder_names_the_folder_and_its_permissions(tmp_
             assert repr(str(folder)) in message and "FALKOR_URL" not in message
             assert "read-only file system" in message or "dr-xr-xr-x" in message
             assert "Fix: make it writable" in message
+
+
+_KG_OWNER = textwrap.dedent(
+    """
+    import asyncio, sys
+    from graphrag_agents.kg import KnowledgeGraph
+    async def main():
+        kg = await KnowledgeGraph.open(graph="g", data_dir=sys.argv[1])
+        await kg.ingest(text="Alice Smith works at Acme Corp.", document_id="d1")
+        print("ready", flush=True)
+        sys.stdin.readline()
+        await kg.close()
+    asyncio.run(main())
+    """
+)
+
+
+@pytest.mark.parametrize("pause", [0.0, 0.3])
+async def test_opening_the_folder_as_its_owner_exits_starts_the_server_again(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, pause: float) -> None:
+    """A process that attached to the owner's server just before the owner closed (an MCP client starting one
+    server per conversation) starts the server again instead of failing with StoreUnavailable."""
+    import graphrag_agents.store.graph as store_graph
+    from graphrag_agents.kg import KnowledgeGraph
+
+    owner = subprocess.Popen([sys.executable, "-c", _KG_OWNER, str(tmp_path)], stdin=subprocess.PIPE,
+                             stdout=subprocess.PIPE, text=True)
+    assert owner.stdout is not None and owner.stdin is not None
+    assert owner.stdout.readline().strip() == "ready"
+    attach = store_graph.acquire_server
+
+    def attach_then_owner_exits(data_dir: str | None) -> object:
+        server = attach(data_dir)
+        assert not server.owned  # attached to the owner's server
+        owner.communicate("\n", timeout=30)  # the owner closes its graph and exits
+        time.sleep(pause)
+        return server
+
+    monkeypatch.setattr(store_graph, "acquire_server", attach_then_owner_exits)
+    async with await KnowledgeGraph.open(graph="g", data_dir=str(tmp_path)) as kg:
+        assert await kg.store.ro_query("MATCH (d:Document) RETURN d.id") == [["d1"]]
+        assert kg.store._client.server is not None and kg.store._client.server.owned

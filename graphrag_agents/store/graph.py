@@ -61,13 +61,26 @@ class _StoreClient:
         """Whether the remote server is a Redis Cluster (probed once)."""
         self.mark = WriteMark()
         """This process's last write's replication offset, for read-your-writes on every loop's clients."""
-        self._unbound: Routes | None = self._make()  # built off-loop; the first loop that queries adopts it
+        self._unbound: Routes | None = self._first_routes()  # built off-loop; the first loop that queries adopts it
         self._by_loop: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Routes] = weakref.WeakKeyDictionary()
         self.refs = 1
         self.failing_over_since: float | None = None
         """When a Sentinel-managed primary stopped answering (None: it answers)."""
         self.answered = False
         """Whether the server has answered a query of this process (a later failure is then no set-up mistake)."""
+
+    def _first_routes(self) -> Routes:
+        """The first clients; an embedded server that was attached to just as its owner exited (it answered
+        PING, then stopped with its owner) is started again here, as a lost connection later would be."""
+        try:
+            return self._make()
+        except Exception as exc:
+            if self.server is None or not _is_connection_error(exc):
+                raise
+            self.server.ensure_running()
+            _log.warning("The embedded FalkorDB at %s stopped as this process attached to it (its owner exited); "
+                         "it was started again (pid %s).", self.server.socket_path, self.server.pid)
+            return self._make()
 
     def _make(self) -> Routes:
         if self.server is not None:
