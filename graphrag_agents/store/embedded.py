@@ -23,6 +23,7 @@ import contextlib
 import errno
 import fcntl
 import hashlib
+import logging
 import os
 import queue
 import signal
@@ -35,14 +36,19 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from ..errors import ConfigurationError, StoreUnavailable
+from . import _aof
 from ._keeper import CLIENTS_NAME, KEEPER_SCRIPT, pdeathsig_preexec, spawn_keeper, stop_server
 from ._probe import PingWaiter, _probe
+from ._recovery import Recovery, recover_folder
 
-__all__ = ["DEFAULT_DATA_DIR", "EmbeddedServer", "acquire_server", "idle_timeout_from_env", "release_server"]
+__all__ = ["DEFAULT_DATA_DIR", "DURABLE_MODULE_ARGS", "EmbeddedServer", "acquire_server", "idle_timeout_from_env",
+           "release_server"]
 
 DEFAULT_DATA_DIR = ".graphrag"
+_log = logging.getLogger(__name__)
 _SOCKET_NAME = "falkordb.sock"
 _PID_NAME = "falkordb.pid"
 _LOCK_NAME = "falkordb.lock"
@@ -56,6 +62,11 @@ _ATTACH_TIMEOUT_S = 20.0
 # sun_path is 108 bytes on Linux (104 on macOS), including the terminating NUL.
 _MAX_SOCKET_PATH = 100
 _IDLE_ENV = "GRAPHRAG_SERVER_IDLE"
+DURABLE_MODULE_ARGS = ("EFFECTS_THRESHOLD", "0")
+"""FalkorDB settings the embedded server loads with: every write logged as its effects, never as the verbatim
+query. FalkorDB 4.16 logs a write that ran faster than the threshold (300 µs by default) as its query; after an
+append-only rewrite that overlapped writes, such a query and the effects around it can fail to replay, and the
+folder would never start again. Effects replay the exact changes."""
 
 
 def _binaries() -> tuple[str, str]:
@@ -162,7 +173,13 @@ class EmbeddedServer:
     idle_timeout: float = 0.0
     """Seconds a server this process starts keeps running after its last client; 0 (default): it stops with
     the process that started it."""
+    recover: bool = True
+    """Whether a start that cannot replay the append-only file recovers the last state that does
+    (:mod:`._recovery`); False for the probe servers of that recovery."""
+    recovery: Recovery | None = None
+    """What the last start recovered, when the append-only file did not replay (None: it replayed)."""
     _refs: int = field(default=0, repr=False)
+    _died: bool = field(default=False, repr=False)
     _clients_fd: int | None = field(default=None, repr=False)
 
     @property
@@ -205,9 +222,10 @@ class EmbeddedServer:
             pid = _read_pid(self.data_dir / _PID_NAME)
             if pid is not None and _alive(pid) and self._wait_ready(pid, timeout=_ATTACH_TIMEOUT_S):
                 self.process = None  # attached: another process (or a previous run of ours) owns it
+                _make_durable(self.socket_path)  # a server an earlier release started without the setting
             else:
                 self._clean_stale(pid)
-                self._start()
+                self._start_recovering()
         self.startup_seconds = time.perf_counter() - started
 
     def stop(self) -> None:
@@ -263,8 +281,36 @@ class EmbeddedServer:
         return [
             server, "--port", "0", "--unixsocket", str(self.socket_path), "--unixsocketperm", "700",
             "--dir", str(self.data_dir), "--appendonly", "yes", "--appendfsync", "everysec", "--save", "",
-            "--daemonize", "no", "--logfile", _LOG_NAME, "--loadmodule", module,
+            "--daemonize", "no", "--logfile", _LOG_NAME, "--loadmodule", module, *DURABLE_MODULE_ARGS,
         ]
+
+    def _start_recovering(self) -> None:
+        """Start the server; when it dies loading its append-only file, recover the last state that replays
+        (:func:`~._recovery.recover_folder`, nothing deleted) and start on that."""
+        try:
+            self._start_keeping_snapshot()
+        except StoreUnavailable as failure:
+            if not (self.recover and self._died and (self.data_dir / _aof.AOF_DIR).is_dir()):
+                raise
+            recovery = recover_folder(self.data_dir, _probe_loads)
+            if recovery is None:
+                raise StoreUnavailable(
+                    f"{failure}\nNeither the base of the append-only file in {self.data_dir / _aof.AOF_DIR} nor a "
+                    "known-good snapshot of it loads either; nothing was changed.") from failure
+            _log.warning("%s", recovery.describe())
+            self._start_keeping_snapshot()
+            self.recovery = recovery
+
+    def _start_keeping_snapshot(self) -> None:
+        """Start the server; the files it loaded become the known-good snapshot (:mod:`._aof`)."""
+        snapshot = self.recover and _aof.take_snapshot(self.data_dir)
+        try:
+            self._start()
+        except BaseException:
+            _aof.discard_snapshot(self.data_dir)
+            raise
+        if snapshot:
+            _aof.keep_snapshot(self.data_dir)
 
     def _start(self) -> None:
         args = self._argv()
@@ -292,6 +338,7 @@ class EmbeddedServer:
             (self.data_dir / _PID_NAME).write_text(str(pid))
         if not self._wait_ready(pid, timeout=_ATTACH_TIMEOUT_S):
             code = self.process.poll() if self.process is not None else None
+            self._died = code is not None or (kept_mode and not _alive(pid))  # not a start that timed out
             self.stop()
             if kept_mode and _alive(pid) and self._is_our_server(pid):
                 os.kill(pid, signal.SIGKILL)  # a kept server that never answered: its keeper exits with it
@@ -323,6 +370,31 @@ class EmbeddedServer:
                     return False
                 time.sleep(delay)
                 delay = min(delay * 1.5, 0.05)
+
+
+def _probe_loads(folder: Path) -> bool:
+    """Whether a server started on ``folder`` (an ``appendonlydir`` and nothing else) loads it."""
+    probe = EmbeddedServer(folder, recover=False)
+    try:
+        probe.ensure_running()
+    except StoreUnavailable:
+        return False
+    probe.stop()
+    return True
+
+
+def _make_durable(socket_path: Path) -> None:
+    """Set :data:`DURABLE_MODULE_ARGS` on a running embedded server (one started before they were load
+    arguments); best effort: a server that refuses keeps its setting, and its log says why."""
+    import redis
+
+    try:
+        client: Any = redis.Redis(unix_socket_path=str(socket_path), socket_timeout=5)
+        with contextlib.closing(client):
+            client.execute_command("GRAPH.CONFIG", "SET", *DURABLE_MODULE_ARGS)
+    except Exception as exc:  # the server answered PING: a refusal here must not stop the open
+        _log.warning("Could not set %s on the embedded FalkorDB at %s: %s", " ".join(DURABLE_MODULE_ARGS),
+                     socket_path, exc)
 
 
 _servers: dict[Path, EmbeddedServer] = {}
