@@ -158,3 +158,28 @@ def test_embedded_data_survives_server_sigkill(tmp_path: Path, embedder) -> None
         await kg.close()
 
     asyncio.run(write_then_read())
+
+
+async def test_a_server_logging_verbatim_writes_is_warned_about_with_the_fix_and_left_unchanged(
+        tcp_falkordb: int, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    import graphrag_agents.store.graph as store_graph
+    from graphrag_agents.kg import KnowledgeGraph
+
+    url = f"falkor://:s3cret-pass@127.0.0.1:{tcp_falkordb}"
+    monkeypatch.setattr(store_graph, "_durability_checked", set())
+    async with await KnowledgeGraph.open(url=url, graph="durability") as kg:
+        setting = await kg.store._client.db().primary.execute_command("GRAPH.CONFIG", "GET", "EFFECTS_THRESHOLD")
+        warnings = [r.getMessage() for r in caplog.records if "EFFECTS_THRESHOLD" in r.getMessage()]
+        assert len(warnings) == 1 and "Fix: run GRAPH.CONFIG SET EFFECTS_THRESHOLD 0" in warnings[0]
+        assert f"127.0.0.1:{tcp_falkordb}" in warnings[0] and "s3cret" not in warnings[0]
+        assert int(setting[1]) > 0  # the user's server is not reconfigured unasked
+
+        await kg.store._client.db().primary.execute_command("GRAPH.CONFIG", "SET", "EFFECTS_THRESHOLD", 0)
+        try:
+            caplog.clear()
+            monkeypatch.setattr(store_graph, "_durability_checked", set())
+            async with await KnowledgeGraph.open(url=url, graph="durability"):
+                assert not [r for r in caplog.records if "EFFECTS_THRESHOLD" in r.getMessage()]
+        finally:
+            await kg.store._client.db().primary.execute_command("GRAPH.CONFIG", "SET", "EFFECTS_THRESHOLD",
+                                                                 int(setting[1]))

@@ -26,6 +26,7 @@ from .connection import (
     remote_fix,
     resolve_address,
 )
+from .durability import durability_warning, effects_threshold
 from .embedded import EmbeddedServer, acquire_server, release_server
 from .routing import Routes, WriteMark, detect_cluster, make_routes, primary_reads
 from .write_lock import FolderWriteLock
@@ -42,6 +43,8 @@ _PROGRESS = re.compile(r"\[Indexing\]\s*(\d+)\s*/\s*(\d+)")
 _INDEXES_QUERY = "CALL db.indexes() YIELD label, properties, status RETURN label, properties, status"
 # Per graph name, the writes this process has finished on it, through any GraphStore (see GraphStore.writes).
 _writes: collections.Counter[str] = collections.Counter()
+# The remote servers whose durability setting this process has checked (one warning per server).
+_durability_checked: set[str] = set()
 
 
 class _StoreClient:
@@ -221,7 +224,21 @@ class GraphStore:
                                    f"{mask_secrets(str(exc)).rstrip('.')}. {remote_fix(address, exc)}") from exc
         store = cls(client, name)
         await store.ping()
+        if client.server is None:
+            await store._warn_if_not_durable()
         return store
+
+    async def _warn_if_not_durable(self) -> None:
+        """Once per server and process: warn, with the fix, when its writes can be logged in a form that may not
+        replay (:mod:`.durability`)."""
+        where = self.location
+        if where in _durability_checked:
+            return
+        _durability_checked.add(where)
+        threshold = await effects_threshold(self._client.db().primary)
+        warning = durability_warning(where, threshold)
+        if warning is not None:
+            _log.warning("%s", warning)
 
     def sibling(self, name: str) -> GraphStore:
         """Another graph on the same connection (tenants); close each one."""
