@@ -76,6 +76,12 @@ _WORD = r"[A-Z0-9][\w'’.:&!-]*"
 _NAME = rf"(?:{_WORD})(?:(?:\s+(?:(?:of|the|a|an|and|de|la|le|du|von|van|der|di|da|in|on|to|for|with)\s+)*|,\s+)"\
         rf"{_WORD})*(?:\s*\([^()]{{1,60}}\))?"
 _KINDS = r"(?:(?:the\s+)?(?:film|movie|song|album|book|novel|play|band|series|show|game|poem|opera|company)\s+)?"
+# Names joined by "in", "of", "at", ... ("Bob of Ann at Cid"), each joint read one way: "of", "in", "for",
+# "on" and "and" join the words of one name already, so only a parenthesis or "at", "by", "from" joins two (the
+# joint read both ways made a question of 30 joined words take hours).
+_NAMES = rf"(?:{_WORD})(?:(?:\s+(?:(?:of|the|a|an|and|de|la|le|du|von|van|der|di|da|in|on|to|for|with)\s+)*|,\s+"\
+         rf"|\s*\([^()]{{1,60}}\)\s+(?:in|of|at|for|on|by|from|and)\s+(?:the\s+)?|\s+(?:at|by|from)\s+(?:the\s+)?)"\
+         rf"{_WORD})*(?:\s*\([^()]{{1,60}}\))?"
 # "the <relation> of [film] <Name>" whose name ends the question (or precedes its lowercase verbs).
 # A relation: lowercase words without "of", or one of the two-word relations that hold one.
 _REL = r"(?:(?:place|date|cause|country|city|year) of (?:birth|death|citizenship|burial)|[a-z][a-z-]*(?:\s+(?!of\b)"\
@@ -98,15 +104,14 @@ _PEOPLE = frozenset({"man", "woman", "person", "people", "one", "individual"})
 # "the county where Van Hook Township is located": a place clause whose subject is a name.
 _WHERE_CLAUSE = re.compile(rf"\bthe\s+(?P<noun>(?:[a-z][\w-]*\s+){{0,2}}[a-z][\w-]*)\s+(?:where|in\s+which)\s+"
                            rf"(?P<subject>{_NAME})\s+(?P<aux>is|was|are|were)\s+(?P<verb>[a-z]+(?:ed|en|n|t))"
-                           r"(?P<tail>(?:\s+[a-z][\w-]*){0,2})\s*\??\s*$")
+                           r"(?P<tail>(?:\s+[a-z][\w-]*){0,2})\s*(?:\?\s*)?$")
 # "the pianist who recorded Live at Shelly's Manne-Hole", "the 2001 film that featured Yu Rongguang": a clause
 # whose verb acts on a name, up to the question's end (a last lowercase word or two, "born", stays outside).
 _WHO_CLAUSE = re.compile(rf"\bthe\s+(?P<noun>(?:[\w-]+\s+){{0,2}}[a-z][\w-]*)\s+(?P<pron>who|that|which)\s+"
                          rf"(?P<clause>(?!(?:is|was|are|were|has|have|had|do|does|did|will|would|can|could)\b)[a-z]{{3,}}\s+"
-                         rf"(?:(?:the|a|an|in|of|at|for|with|on|by|from)\s+)*{_NAME}"
-                         rf"(?:\s+(?:in|of|at|for|on|by|from|and)\s+(?:the\s+)?{_NAME})*)"
-                         r"(?P<tail>(?:\s+[a-z][\w-]*){0,2})\s*\??\s*$")
-_BARE = re.compile(r"^\s*(?:who|what|which)\s+(?:is|was|are|were)\s+#\d\s*\??\s*$", re.IGNORECASE)
+                         rf"(?:(?:the|a|an|in|of|at|for|with|on|by|from)\s+)*{_NAMES})"
+                         r"(?P<tail>(?:\s+[a-z][\w-]*){0,2})\s*(?:\?\s*)?$")
+_BARE = re.compile(r"^\s*(?:who|what|which)\s+(?:is|was|are|were)\s+#\d\s*(?:\?\s*)?$", re.IGNORECASE)
 _COMPARE = re.compile(r"\b(?:out of|between)\b.+\band\b|\bsame\b|\bboth\b|\bor\b", re.IGNORECASE)
 _REFERENCE = re.compile(r"#(\d)")
 

@@ -58,7 +58,11 @@ ALIASES = tuple(frozenset(group.split(",")) for group in (
 _ALIAS_OF = {form: group for group in ALIASES for form in group}
 
 _ACRONYM = re.compile(r"\b[A-Z][A-Z&]{1,7}s?\b")
-_RUN = re.compile(r"[A-Z][\w'’\-]*(?:\s+(?:(?:of|and|for|the|on|in|&)\s+)*[A-Z][\w'’\-]*)+")
+# A run of one or more capitalised words (small words between them); "*" where "+" would need two words, so a
+# search never fails inside a run and restarts at its next capital (quadratic in a long run): callers skip the
+# one-word runs they do not want.
+_RUN = re.compile(r"[A-Z][\w'’\-]*(?:\s+(?:(?:of|and|for|the|on|in|&)\s+)*[A-Z][\w'’\-]*)*")
+_ACRONYM_AFTER = re.compile(r"\s*\(([A-Z][A-Za-z&.]{1,9})\)")
 _DOTTED = re.compile(r"(?<=\b[A-Z])\.(?=[A-Z]\b)|(?<=\b[A-Z]\.[A-Z])\.")
 _SMALL = frozenset({"of", "and", "for", "the", "on", "in", "&"})
 
@@ -122,18 +126,18 @@ def place_word_found(word: str, evidence_words: frozenset[str]) -> bool:
     return False
 
 
-_DEFINED = re.compile(r"(" + _RUN.pattern + r"|[A-Z][\w'’\-]*)\s*\(([A-Z][A-Za-z&.]{1,9})\)")
-
-
 def defined_acronyms(text: str) -> list[tuple[int, int, str]]:
     """Each spelled-out name followed by its acronym in parentheses: (start, end, the acronym folded), when the
     acronym's letters are the initials of the name's last words (an all-caps word gives all its letters: "US
     Citizenship and Immigration Services (USCIS)")."""
     out: list[tuple[int, int, str]] = []
-    for m in _DEFINED.finditer(text):
-        acronym = fold(m.group(2).replace(".", "").replace("&", ""))
-        acronym = acronym[:-1] if m.group(2).endswith("s") and len(acronym) > 2 else acronym
-        words = list(re.finditer(r"\S+", m.group(1)))
+    for run in _RUN.finditer(text):
+        m = _ACRONYM_AFTER.match(text, run.end())
+        if m is None:
+            continue
+        acronym = fold(m.group(1).replace(".", "").replace("&", ""))
+        acronym = acronym[:-1] if m.group(1).endswith("s") and len(acronym) > 2 else acronym
+        words = list(re.finditer(r"\S+", run.group()))
         letters = ""
         for word in reversed(words):
             if word.group() in _SMALL:
@@ -141,7 +145,7 @@ def defined_acronyms(text: str) -> list[tuple[int, int, str]]:
             letters = (fold(word.group()) if word.group().isupper() and len(word.group()) >= 2
                        else fold(word.group()[0])) + letters
             if letters == acronym:
-                out.append((m.start(1) + word.start(), m.end(), acronym))
+                out.append((run.start() + word.start(), m.end(), acronym))
                 break
     return out
 
@@ -158,6 +162,8 @@ def spelled_runs(text: str) -> dict[str, tuple[str, ...]]:
     runs: dict[str, list[str]] = {}
     for m in _RUN.finditer(_DOTTED.sub("", text)):
         words = m.group().split()
+        if len(words) < 2:
+            continue
         for name in (words, words[1:]):
             key = initials(name)
             if len(key) >= 2:

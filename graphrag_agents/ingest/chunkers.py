@@ -19,7 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal, Protocol
 
-from ._markdown import fenced_lines
+from ._markdown import atx_heading, fenced_lines
 
 __all__ = ["AUTO", "CHUNKERS", "Chunk", "Chunker", "FixedChunker", "SentenceChunker", "StructuralChunker",
            "chunker_for", "get_chunker", "sentence_spans", "split_sentences"]
@@ -243,7 +243,6 @@ class FixedChunker:
         return _chunks(text, _fixed_spans(text, 0, len(text), self.size, self.overlap))
 
 
-_ATX = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
 _SETEXT = re.compile(r"^ {0,3}(=+|-{2,})[ \t]*$")
 _ADORNMENT = re.compile(r"^([!-/:-@\[-`{-~])\1*[ \t]*$")
 
@@ -262,10 +261,10 @@ def _markdown_headings(lines: list[str]) -> list[_Heading]:
     for i, line in enumerate(lines):
         if fenced[i]:
             continue
-        atx = _ATX.match(line)
+        atx = atx_heading(line)
         if atx:
-            headings.append(_Heading(i, i, len(atx.group(1)), (atx.group(2) or "").strip()))
-        elif (i >= 1 and _SETEXT.match(line) and lines[i - 1].strip() and not _ATX.match(lines[i - 1])
+            headings.append(_Heading(i, i, *atx))
+        elif (i >= 1 and _SETEXT.match(line) and lines[i - 1].strip() and not atx_heading(lines[i - 1])
               and not fenced[i - 1] and (i == 1 or not lines[i - 2].strip())
               and not (headings and headings[-1].last_line == i - 1)):
             headings.append(_Heading(i - 1, i, 1 if line.strip()[0] == "=" else 2, lines[i - 1].strip()))

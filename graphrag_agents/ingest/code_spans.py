@@ -26,15 +26,21 @@ _FENCE = re.compile(r"^[ \t]*(```|~~~)[^\n]*\n.*?(?:^[ \t]*\1[ \t]*$|\Z)", re.M 
 _INDENTED = re.compile(r"(?:(?<=\n\n)|\A)(?:(?: {4}|\t)[^\n]*(?:\n|\Z))+")
 _INLINE = re.compile(r"`[^`\n]+`")
 _PROMPT = re.compile(r"^[ \t]*(?:>>>|\.\.\.|\$|>)[ \t][^\n]*", re.M)
-_MARKUP = re.compile(r"^[ \t]*(?:[-=~^*#]{3,}|\.\. [\w-]+::[^\n]*)[ \t]*$", re.M)
+_MARKUP = re.compile(r"^[ \t]*(?:[-=~^*#]{3,}[ \t]*|\.\. [\w-]+::[^\n]*)$", re.M)
 """Heading underlines of reST and Markdown, thematic breaks, reST directives."""
 _COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.S)
 _LINKS = re.compile(r"^[ \t]*\[[^\]\n]+\]:[ \t]*\S[^\n]*"  # [label]: target
                     r"|\]\([^)\s]*\)"  # the target of [text](target)
                     r"|<[^<>\s]+[@:][^<>\s]+>"  # <https://...>, <name@host>
-                    r"|\b(?:https?|ftp)://[^\s<>()\[\]]+|[\w.+-]+@[\w-]+\.[\w.]+"
+                    r"|\b(?:https?|ftp)://[^\s<>()\[\]]+"
+                    r"|(?<![\w.+-])[\w.+-]+@[\w-]+\.[\w.]+"  # an address, tried at a run's start only: quadratic else
                     r"|\{[\w.|<>\[\], ]+\}", re.M)  # a JSDoc type: "* `size` {number} Minimal size"
-_EMPHASIS = re.compile(r"\*+|(?<!\w)_{1,2}(?=\w)|(?<=\w)_{1,2}(?!\w)|^[ \t]*\|?(?:[ \t]*:?-{3,}:?[ \t]*\|?)+$", re.M)
+_TABLE_RULE = (r"^[ \t]*(?:\|[ \t]*)?:?-{3,}"  # "|:---", "---"
+               r"(?:(?::[ \t]*(?:\|[ \t]*)?:?|[ \t]+(?:\|[ \t]*)?:?|\|[ \t]*:?)-{3,})*"  # "|---", " :---", ":|:---"
+               r":?[ \t]*\|?$")
+# Each run of dashes is whole and each gap between two runs is read one way only: with cells that could split a
+# run ("(?:-{3,})+"), a line of 50 dashes and a letter took minutes to refuse.
+_EMPHASIS = re.compile(r"\*+|(?<!\w)_{1,2}(?=\w)|(?<=\w)_{1,2}(?!\w)|" + _TABLE_RULE, re.M)
 """Emphasis marks, which split words from the names they mark, and the rule under a table's header."""
 _CELL = re.compile(r"\|")
 """A table's bars: turned into ``;``, so that spaCy does not read two cells as one name."""

@@ -11,7 +11,6 @@ Whatever the model returns outside the ontology is pruned afterwards (:func:`~.e
 from __future__ import annotations
 
 import asyncio
-import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -23,7 +22,6 @@ from .ontology import Ontology
 
 __all__ = ["ExtractionOutput", "LLMExtractor", "build_messages"]
 
-_FENCE = re.compile(r"^\s*```(?:json)?\s*(.*?)\s*```\s*$", re.DOTALL)
 Scalar = str | int | float | bool
 
 
@@ -97,8 +95,10 @@ def parse_output(raw: str) -> ExtractionOutput:
 
     Raises ``ValueError`` (pydantic's ``ValidationError`` or a JSON error) describing what is wrong.
     """
-    fenced = _FENCE.match(raw)
-    text = fenced.group(1) if fenced else raw.strip()
+    text = raw.strip()
+    if len(text) >= 6 and text.startswith("```") and text.endswith("```"):  # a fence, cut without a pattern
+        text = text[3:-3]
+        text = (text[4:] if text.startswith("json") else text).strip()
     return ExtractionOutput.model_validate_json(text)
 
 

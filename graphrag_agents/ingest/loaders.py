@@ -17,7 +17,7 @@ from typing import IO, Any
 
 from graphrag_agents._install import pip_extra
 from graphrag_agents.errors import ConfigurationError, GraphRAGError
-from graphrag_agents.ingest._markdown import fenced_lines
+from graphrag_agents.ingest._markdown import atx_heading, fenced_lines
 
 __all__ = [
     "MAX_PDF_PAGES",
@@ -170,7 +170,6 @@ def _decode_text(data: bytes, name: str) -> str:
     return text
 
 
-_ATX_H1 = re.compile(r"^ {0,3}#[ \t]+(.+?)(?:[ \t]+#+)?[ \t]*$")
 _SETEXT_H1 = re.compile(r"^ {0,3}=+[ \t]*$")
 
 
@@ -182,9 +181,9 @@ def _markdown_title(text: str) -> str | None:
         if fenced:
             previous = ""
             continue
-        atx = _ATX_H1.match(line)
-        if atx and atx.group(1).strip("# \t"):
-            return atx.group(1).strip()
+        atx = atx_heading(line)
+        if atx and atx[0] == 1 and atx[1].strip("# \t"):
+            return atx[1]
         if _SETEXT_H1.match(line) and previous.strip():
             return previous.strip()
         previous = line

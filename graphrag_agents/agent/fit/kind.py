@@ -39,7 +39,9 @@ _HEAD_KINDS = [(kind, re.compile(rf"^(?:{heads})$")) for kind, heads in _HEADS]
 _WHO = re.compile(r"^\s*(?:who|whom)\b", re.IGNORECASE)
 _WHERE = re.compile(r"^\s*where\b", re.IGNORECASE)
 _MONTHS = "|".join(MONTHS)
-_DATE_ONLY = re.compile(rf"^(?:(?:\d{{1,4}}|{_MONTHS}|bc|ad|bce|ce|c|circa|th|st|nd|rd|s)\W*)+$", re.IGNORECASE)
+# a run of digits is one item (a number of any length is a date here too): split into 1-4 digit items, a long
+# run could be read in exponentially many ways before the match failed
+_DATE_ONLY = re.compile(rf"^(?:(?:\d+(?!\d)|{_MONTHS}|bc|ad|bce|ce|c|circa|th|st|nd|rd|s)\W*)+$", re.IGNORECASE)
 _NUMBER_ONLY = re.compile(r"^[\d.,\s%]+$")
 # NER / ontology labels, by the kind they are.
 _LABELS: dict[str, Kind] = {
