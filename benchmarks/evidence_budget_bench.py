@@ -19,6 +19,10 @@ is measured:
 * *sections*: the share of questions whose text shows (or names as left out) every section that holds
   something no passage shows, and *passages only*: the share whose text shows passages and nothing else.
 
+Then, at the default budget, the *gold-word items*: how many evidence items (passages, facts, related facts,
+entity cards) hold a word of the question's gold answer (or an alias; normalised, as whole words), among the
+items the rendered text shows and among all the items returned, summed over the answerable questions, by kind.
+
 ``retrieve``'s ranking does not depend on the budget, so its recall@k is unchanged; what changes is what the model
 sees of it. The budget of ``RetrieveResult.to_llm_text`` was chosen on fold A (even-numbered questions of both
 sets, the folds of ``retrieval_bench.py``): among the budgets (and passage shares) rendering under 0.6x of the
@@ -67,6 +71,28 @@ def _unseen_sections(result: RetrieveResult) -> list[str]:
     return titles
 
 
+def _item_texts(result: RetrieveResult) -> list[tuple[str, int, str]]:
+    """(kind, evidence number, text) of every item of ``result``: a fact is its entities and sentence."""
+    items = [("passage", p.n, p.text) for p in result.passages]
+    items += [("fact", f.n, f"{f.ends()} {f.fact}") for f in result.facts]
+    items += [("related", r.n, f"{r.ends()} {r.fact}") for r in result.relations]
+    return items + [("entity", e.n, e.line()) for e in result.entities]
+
+
+def gold_items(result: RetrieveResult, question: Question) -> dict[str, int]:
+    """Per kind, the items holding a gold answer word: ``read:<kind>`` among those the default rendering shows,
+    ``all:<kind>`` among all returned."""
+    words = {w for a in question.answers for w in normalize_answer(a).split()}
+    shown = read_numbers(result.to_llm_text())
+    counts: dict[str, int] = {}
+    for kind, n, text in _item_texts(result):
+        if words & set(normalize_answer(text).split()):
+            counts[f"all:{kind}"] = counts.get(f"all:{kind}", 0) + 1
+            if n in shown:
+                counts[f"read:{kind}"] = counts.get(f"read:{kind}", 0) + 1
+    return counts
+
+
 def measure(result: RetrieveResult, question: Question, budget: Budget) -> dict[str, float]:
     """Characters, read recall, answer read and sections shown of ``result`` rendered under ``budget``."""
     chars, share, floor = budget
@@ -92,6 +118,7 @@ async def run_set(name: str, eval_dir: Path, data_dir: Path, budgets: list[Budge
                   paths: list[str] | None = None) -> None:
     questions, corpus = load_dataset(eval_dir / f"{name}.questions.jsonl", eval_dir / f"{name}.corpus.jsonl")
     rows: dict[Budget, list[tuple[int, dict[str, float]]]] = {b: [] for b in budgets}
+    gold: dict[str, int] = {}
     async with await open_eval_graph(corpus, extractor="ner", data_dir=data_dir) as kg:
         await ensure_built(kg, corpus, extractor="ner", data_dir=data_dir, progress=False)
         for i, question in enumerate(questions):
@@ -99,7 +126,15 @@ async def run_set(name: str, eval_dir: Path, data_dir: Path, budgets: list[Budge
                                                                                  paths=paths))
             for budget in budgets:
                 rows[budget].append((i, measure(result, question, budget)))
+            if question.answerable and question.answers:
+                for key, count in gold_items(result, question).items():
+                    gold[key] = gold.get(key, 0) + count
     print(f"\n{name} ({len(questions)} questions)")
+    for scope in ("read", "all"):
+        kinds = ", ".join(f"{k} {gold.get(f'{scope}:{k}', 0)}" for k in ("passage", "fact", "related", "entity"))
+        total = sum(v for k, v in gold.items() if k.startswith(scope + ":"))
+        print(f"gold-word items ({'shown at the default budget' if scope == 'read' else 'returned'}): "
+              f"{total} ({kinds})")
     print("| budget | passages share | section floor | chars / q | read recall (A / B) | answer read (A / B) "
           "| sections | passages only |")
     print("| - | - | - | - | - | - | - | - |")
