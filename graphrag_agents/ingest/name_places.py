@@ -1,0 +1,75 @@
+"""Where a name stands in a chunk: in its prose, or in the document's structure.
+
+spaCy reads a chunk of Markdown or reST as running text, so the words of a heading (``## Configure Travis CI``),
+of a table row (``| uuid | Boolean |``), of a list item that is a field and its value (``* Type: Boolean``) or
+of a label opening a paragraph (``BACKGROUND: ...``) come back as people, places and organisations. None of
+those places states anything about a named thing: a name there is a title, a cell or a field. :func:`structure_spans`
+finds them from the markup alone (line shapes, never words), and :func:`in_structure` tells whether a span
+found by NER lies in one. :func:`code_words` gives the words a document writes in code and link targets
+(``package.json``, ``git+ssh://``), which the extractor reads as a sign that a name typed a person or a place
+is a tool, a format or a language.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+
+__all__ = ["code_words", "in_structure", "structure_spans"]
+
+_HEADING = re.compile(r"^[ \t]{0,3}#{1,6}(?:[ \t]|$)")
+_UNDERLINE = re.compile(r"^[ \t]{0,3}([=\-~^*+#\"'`:.])\1{2,}[ \t]*$")
+"""A setext (Markdown) or reST heading underline: one sign repeated, three or more times."""
+_TABLE = re.compile(r"^[ \t]*\||\|[^|\n]*\|")
+"""A table row: a line opening with a bar, or holding two bars (outside inline code)."""
+_INLINE_CODE = re.compile(r"`[^`\n]*`")
+_FIELD = re.compile(r"^[ \t]*(?:[*+-]|\d{1,3}[.)])[ \t]+[A-Z][\w -]{0,30}:[ \t]+")
+"""A list item that is a field: ``* Type: Boolean``, ``- Default: null``."""
+_LABEL = re.compile(r"^[ \t]*[A-Z][A-Za-z /&-]{1,40}:(?=[ \t])")
+"""A label opening a paragraph: ``BACKGROUND:``, ``Note:``."""
+_VALUE_WORDS = 5
+"""A field's value longer than this, or ending a sentence, is prose (``* Note: npm 7 installs peers.``)."""
+_WORD = re.compile(r"[^\W_]+")
+
+
+def structure_spans(text: str) -> list[tuple[int, int]]:
+    """The ``(start, end)`` character spans of ``text`` that are structure, not prose, in order.
+
+    A heading line (``#`` or underlined), a table row, a field's value in a list item (``* Type: Boolean``,
+    when the value is at most five words and ends no sentence) and a label opening a paragraph (``Methods:``;
+    the label only, the sentence after it is prose).
+    """
+    spans: list[tuple[int, int]] = []
+    lines = text.split("\n")
+    start = 0
+    previous = ""
+    for i, line in enumerate(lines):
+        end = start + len(line)
+        following = lines[i + 1] if i + 1 < len(lines) else ""
+        underlined = line.strip() and not _UNDERLINE.match(line) and _UNDERLINE.match(following) \
+            and len(following.strip()) >= min(3, len(line.strip()))
+        if _HEADING.match(line) or underlined or _TABLE.search(_INLINE_CODE.sub("", line)):
+            spans.append((start, end))
+        elif field := _FIELD.match(line):
+            value = line[field.end():].strip()
+            if len(value.split()) <= _VALUE_WORDS and not value.endswith((".", "!", "?")):
+                spans.append((start + field.end(), end))
+        elif not previous.strip() and (label := _LABEL.match(line)):
+            spans.append((start, start + label.end()))
+        previous = line
+        start = end + 1
+    return spans
+
+
+def in_structure(spans: list[tuple[int, int]], start: int, end: int) -> bool:
+    """Whether the span ``start:end`` lies inside one of ``spans`` (as :func:`structure_spans` gives them)."""
+    i = bisect.bisect_right(spans, (start, 1 << 62)) - 1
+    return i >= 0 and spans[i][0] <= start and end <= spans[i][1]
+
+
+def code_words(raw: str, masked: str) -> set[str]:
+    """The case-folded words of what the mask blanked in ``raw`` (code, link targets, URLs), split at signs:
+    ``package.json`` gives ``package`` and ``json``. ``masked`` is ``raw`` as
+    :func:`~graphrag_agents.ingest.code_spans.mask_chunks` gives it (same length)."""
+    blanked = "".join(r if m == " " and r != " " else " " for r, m in zip(raw, masked, strict=True))
+    return {w.casefold() for w in _WORD.findall(blanked)}

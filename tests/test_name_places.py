@@ -1,0 +1,69 @@
+"""Names in a document's structure (headings, table rows, field values) and names its code writes: each case is a
+real span of the shared ``techdocs_a`` corpus (npm 11.19.1's docs) or of the Node.js docs, named in its test."""
+
+from __future__ import annotations
+
+import pytest
+
+from graphrag_agents.ingest.extract_ner import NerExtractor, spacy_available, states_something
+from graphrag_agents.ingest.name_places import code_words, in_structure, structure_spans
+from graphrag_agents.ingest.ontology_store import DEFAULT_ONTOLOGY
+
+# techdocs_a, "commands/npm-stage.md › Token Behavior" (a table after a paragraph)
+STAGE = ("The key difference with staged publishing is that `npm stage publish` never\nrequires a 2FA prompt, "
+         "regardless of token type.\n\n| Token Type | `npm stage publish` | `npm publish` |\n| --- | --- | --- |\n"
+         "| GAT with bypass | Can stage | Can publish (if allowed by package publishing access) |\n"
+         "| GAT without bypass | Can stage | 2FA prompt (if allowed by package publishing access) |\n")
+# techdocs_a, "commands/npm-init.md › Examples" (its first lines)
+INIT = ("Create a new React-based project using [`create-react-app`](https://npm.im/create-react-app):\n\n"
+        "```bash\n$ npm init react-app ./my-react-app\n```\n")
+# Node.js docs, api/esm.md: a heading, a setext-free table of import attributes
+ESM = ("## Import attributes\n\n| Attribute `type` | Needed for       |\n| ---------------- | ---------------- |\n"
+       "| `'json'`         | [JSON modules][] |\n")
+
+
+def test_headings_and_table_rows_are_structure() -> None:
+    """api/esm.md: the heading line and every row of the table are structure; nothing else is."""
+    spans = structure_spans(ESM)
+    lines = ESM.split("\n")
+    assert [ESM[a:b] for a, b in spans] == [lines[0], lines[2], lines[3], lines[4]]
+    gat = STAGE.index("GAT with")
+    assert in_structure(structure_spans(STAGE), gat, gat + 3)
+    assert not in_structure(structure_spans(STAGE), 4, 7)  # "key" in the paragraph before the table
+
+
+def test_a_short_field_value_is_structure_and_a_sentence_is_not() -> None:
+    """techdocs_a, "commands/npm-diff.md › Configuration › `diff-unified`": ``* Type: Number`` is a field's value
+    and the paragraph after it prose; a list item whose value is a sentence stays prose."""
+    text = "* Default: 3\n* Type: Number\n\nThe number of lines of context to print in `npm diff`."
+    assert [text[a:b] for a, b in structure_spans(text)] == ["3", "Number"]
+    assert not structure_spans("* Note: npm installs the peer dependencies of a package.\n")
+
+
+def test_code_words_are_what_the_mask_blanked() -> None:
+    """commands/npm-init.md › Examples: the link target and the fence give ``react`` as a word of code."""
+    from graphrag_agents.ingest.code_spans import mask_chunks
+
+    (masked,) = mask_chunks([INIT])
+    words = code_words(INIT, masked)
+    assert "react" in words and "new" not in words  # "Create a new" is prose
+
+
+def test_a_sentence_states_something_a_list_of_names_does_not() -> None:
+    """A fact is a sentence with a predicate: techdocs_a's "commands/npm-diff.md › Configuration ›
+    `diff-unified`" field line ``Type: Number`` (masked) holds no lower-case word; its sentence holds "print"."""
+    assert not states_something("  Type: Number")
+    assert states_something("The number of lines of context to print in            .")
+
+
+@pytest.mark.skipif(not spacy_available(), reason="needs the ner extra")
+async def test_the_ner_extractor_reads_structure_and_code() -> None:
+    """No name from the table of commands/npm-stage.md (spaCy tags ``GAT`` an Organization there), and
+    ``React``, which spaCy types a Location in commands/npm-init.md, is Unknown: the page writes it in code."""
+    (stage, init) = await NerExtractor().extract([[STAGE], [INIT]], DEFAULT_ONTOLOGY)
+    assert not isinstance(stage, Exception) and not isinstance(init, Exception)
+    assert "GAT" not in {e.name for e in stage.entities}, stage.entities
+    assert {(e.name, e.type) for e in init.entities if e.name == "React"} <= {("React", "Unknown")}
+    (old_stage, old_init) = await NerExtractor(skip_code=False).extract([[STAGE], [INIT]], DEFAULT_ONTOLOGY)
+    assert not isinstance(old_stage, Exception) and not isinstance(old_init, Exception)
+    assert "GAT" in {e.name for e in old_stage.entities}  # what the reading removes
