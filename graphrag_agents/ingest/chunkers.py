@@ -19,7 +19,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal, Protocol
 
-from ._markdown import atx_heading, fenced_lines
+from ._front_matter import read_front_matter
+from ._markdown import atx_heading, fenced_lines, is_markdown
 
 __all__ = ["AUTO", "CHUNKERS", "Chunk", "Chunker", "FixedChunker", "SentenceChunker", "StructuralChunker",
            "chunker_for", "get_chunker", "sentence_spans", "split_sentences"]
@@ -297,8 +298,13 @@ class StructuralChunker:
 
     Sections are cut at Markdown ATX (``## Title``) and Setext (``Title`` over ``===`` / ``---``) headings, or
     RST titles (a line underlined, optionally overlined, by a repeated punctuation mark; levels in order of
-    first use). ``syntax="auto"`` reads Markdown when the text has an ATX heading or a ````` fence, else
-    RST. A section longer than ``max_chars`` is split into paragraphs, a paragraph longer than that into
+    first use). Markdown code fences hide the headings they hold, and a broken fence stops hiding them at the
+    next ATX heading at column 0 (the rules: :func:`~graphrag_agents.ingest._markdown.fenced_lines`). A reST
+    title starts at column 0, and any line there ends an indented block (a ``::`` literal block, a directive's
+    content), so no block hides a later title, however it ends. ``syntax="auto"`` reads Markdown when the text
+    opens with front matter or has an ATX heading or a ````` fence at column 0 (indented, they may sit in a reST
+    literal block or directive), else RST. Markdown front matter (a leading ``---`` / ``+++`` block of fields) is
+    in no chunk. A section longer than ``max_chars`` is split into paragraphs, a paragraph longer than that into
     sentences, each packed up to ``target_chars``. A heading with no text of its own joins its first
     subsection's chunk. ``metadata["heading_path"]`` lists the titles from the top level down (``[]``
     before the first heading).
@@ -314,24 +320,19 @@ class StructuralChunker:
         if self.syntax not in ("auto", "markdown", "rst"):
             raise ValueError(f"syntax must be 'auto', 'markdown' or 'rst', got {self.syntax!r}")
 
-    def _headings(self, lines: list[str]) -> list[_Heading]:
-        syntax = self.syntax
-        if syntax == "auto":
-            # "~~~" fences are left out: they look like RST underlines
-            markdown = any(re.match(r"^ {0,3}(```|#{1,6}[ \t]+\S)", line) for line in lines)
-            syntax = "markdown" if markdown else "rst"
-        return _markdown_headings(lines) if syntax == "markdown" else _rst_headings(lines)
-
     def chunk(self, text: str) -> list[Chunk]:
         """Split ``text`` into section chunks carrying ``heading_path``."""
-        lines = text.split("\n")
-        offsets = [0]
+        front = read_front_matter(text) if self.syntax != "rst" else None
+        body = front.body_start if front is not None else 0  # front matter is metadata: in no chunk
+        lines = text[body:].split("\n")
+        offsets = [body]
         for line in lines:
             offsets.append(offsets[-1] + len(line) + 1)
-        headings = self._headings(lines)
+        markdown = self.syntax == "markdown" or (self.syntax == "auto" and (front is not None or is_markdown(lines)))
+        headings = _markdown_headings(lines) if markdown else _rst_headings(lines)
         preamble_end = offsets[headings[0].first_line] if headings else len(text)
         # (heading path, start, end of the heading lines, end)
-        sections: list[tuple[list[str], int, int, int]] = [([], 0, 0, preamble_end)]
+        sections: list[tuple[list[str], int, int, int]] = [([], body, body, preamble_end)]
         stack: list[_Heading] = []
         for n, heading in enumerate(headings):
             while stack and stack[-1].level >= heading.level:

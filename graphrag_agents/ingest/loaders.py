@@ -17,6 +17,7 @@ from typing import IO, Any
 
 from graphrag_agents._install import pip_extra
 from graphrag_agents.errors import ConfigurationError, GraphRAGError
+from graphrag_agents.ingest._front_matter import Scalar, read_front_matter
 from graphrag_agents.ingest._markdown import atx_heading, fenced_lines
 
 __all__ = [
@@ -28,6 +29,7 @@ __all__ = [
     "PdfSample",
     "decode_window",
     "estimate_pdf_chars",
+    "front_matter_metadata",
     "load_bytes",
     "load_file",
     "loader_for",
@@ -69,9 +71,11 @@ class LoadedDocument:
     """The text of one file and what the graph stores about it on its ``Document`` node."""
 
     text: str
-    """Extracted text: UTF-8 (BOM dropped, line ends normalised to ``\\n``) or the PDF's page texts."""
+    """Extracted text: UTF-8 (BOM dropped, line ends normalised to ``\\n``, a Markdown file's front matter
+    left out) or the PDF's page texts."""
     title: str
-    """First Markdown ``#`` heading, RST title, PDF metadata title, else the file stem."""
+    """A Markdown file's front matter ``title``, first Markdown ``#`` heading, RST title, PDF metadata title, else
+    the file stem."""
     loader: str
     """``"text"``, ``"markdown"``, ``"rst"`` or ``"pdf"``."""
     content_hash: str
@@ -79,7 +83,8 @@ class LoadedDocument:
     path: str
     """The name the bytes were loaded under (a path relative to the files root when read through it)."""
     metadata: dict[str, Any] = field(default_factory=dict)
-    """Flat scalar properties: ``size_bytes`` always, ``pages`` for PDFs."""
+    """Flat scalar properties: ``size_bytes`` always, ``pages`` for PDFs; from a Markdown file's front matter,
+    ``description`` and every other field as ``front_matter_<name>`` (see :func:`front_matter_metadata`)."""
 
 
 @dataclass(frozen=True)
@@ -136,11 +141,39 @@ def load_bytes(data: bytes, name: str, *, max_chars: int | None = None,
         if max_chars is not None and len(text) > max_chars:
             raise DocumentLoadError(f"the text is {len(text):,} characters, over the limit of {max_chars:,}; "
                                     f"{_SPLIT_HINT}", name)
+        front = read_front_matter(text) if loader == "markdown" else None
+        if front is not None:
+            text = text[front.body_start:]
+            if not text.strip():
+                raise DocumentLoadError("the file holds front matter only, no text after its closing line", name)
+            metadata.update(front_matter_metadata(front.fields))
         titles = {"markdown": _markdown_title, "rst": _rst_title}
-        title = (titles[loader](text) if loader in titles else None) or stem
+        declared = front.fields.get("title") if front is not None else None
+        title = (str(declared).strip() if declared is not None else "") or \
+            (titles[loader](text) if loader in titles else None) or stem
     digest = hashlib.sha256(data).hexdigest()
     return LoadedDocument(text=text, title=title, loader=loader, content_hash=digest, path=name,
                           metadata=metadata)
+
+
+_NOT_NAME = re.compile(r"[^0-9A-Za-z_]")
+
+
+def front_matter_metadata(fields: dict[str, Scalar]) -> dict[str, Scalar]:
+    """The Document properties front matter ``fields`` give: ``description`` as itself, every other field but
+    ``title`` (the document's title) as ``front_matter_<name>`` (other characters than letters, digits and
+    ``_`` as ``_``), so that no field can overwrite a property the graph keeps (``id``, ``path``, ``key_rule``).
+
+    Example: ``front_matter_metadata({"title": "npm-ci", "section": 1, "description": "Clean install"})`` is
+    ``{"front_matter_section": 1, "description": "Clean install"}``.
+    """
+    meta: dict[str, Scalar] = {}
+    for name, value in fields.items():
+        if name == "description":
+            meta["description"] = value
+        elif name != "title":
+            meta["front_matter_" + _NOT_NAME.sub("_", name)] = value
+    return meta
 
 
 def load_file(path: str | Path) -> LoadedDocument:
