@@ -33,10 +33,10 @@ def test_headings_and_table_rows_are_structure() -> None:
 
 
 def test_a_short_field_value_is_structure_and_a_sentence_is_not() -> None:
-    """techdocs_a, "commands/npm-diff.md › Configuration › `diff-unified`": ``* Type: Number`` is a field's value
+    """techdocs_a, "commands/npm-diff.md › Configuration › `diff-unified`": ``* Type: Number`` is a field
     and the paragraph after it prose; a list item whose value is a sentence stays prose."""
     text = "* Default: 3\n* Type: Number\n\nThe number of lines of context to print in `npm diff`."
-    assert [text[a:b] for a, b in structure_spans(text)] == ["3", "Number"]
+    assert [text[a:b] for a, b in structure_spans(text)] == ["* Default: 3", "* Type: Number"]
     assert not structure_spans("* Note: npm installs the peer dependencies of a package.\n")
 
 

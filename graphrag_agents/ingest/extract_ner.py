@@ -119,7 +119,7 @@ _LOWER_WORD = re.compile(r"(?<![\w.-])[a-z]+(?:['’-][a-z]+)*(?![\w.-])")
 def states_something(sentence: str) -> bool:
     """Whether ``sentence`` (its code masked) can state a relation: it holds a lower-case word that is not a
     function word ("Mountrail County was created ..."), where a list of names, a table row or a heading holds
-    names and signs only ("UUID · Boolean", "Node.js and npm")."""
+    names and signs only ("Type: Number", "Node.js and npm")."""
     return any(w not in FUNCTION_WORDS for w in _LOWER_WORD.findall(sentence))
 
 
@@ -196,8 +196,9 @@ class NerExtractor:
         per_sentence: dict[int, list[tuple[str, str]]] = {}
         sentence = 0
         for ent in doc.ents:
-            if ent.label_ in _SKIPPED or in_structure(structure, ent.start_char, ent.end_char):
-                continue  # a heading, a table row, a field's value, a paragraph's label: a title, not a name
+            if ent.label_ in _SKIPPED or any(in_structure(structure, at, at + 1)
+                                             for at in (ent.start_char, ent.end_char - 1)):
+                continue  # it starts or ends in a heading, a table row, a field's value or a paragraph's label
             name = _clean(ent.text) if prose is None else _code_free(ent.text, prose)
             if len(name) < 2 or not any(ch.isalpha() for ch in name) or _generic(name):
                 continue
@@ -215,7 +216,7 @@ class NerExtractor:
                 continue
             start, end = spans[min(number, len(spans) - 1)]
             if prose is not None and not states_something(masked[start:end]):
-                continue  # names side by side ("UUID · Boolean"): no relation is stated
+                continue  # names side by side: no relation is stated
             fact = text[start:end]
             ents = ents[: self.max_entities_per_sentence]
             for i, (a, a_label) in enumerate(ents):

@@ -1,7 +1,7 @@
 """Where a name stands in a chunk: in its prose, or in the document's structure.
 
-spaCy reads a chunk of Markdown or reST as running text, so the words of a heading (``## Configure Travis CI``),
-of a table row (``| uuid | Boolean |``), of a list item that is a field and its value (``* Type: Boolean``) or
+spaCy reads a chunk of Markdown or reST as running text, so the words of a heading (``## Import attributes``),
+of a table row (``| GAT with bypass | Can stage |``), of a list item that is a field (``* Type: Number``) or
 of a label opening a paragraph (``BACKGROUND: ...``) come back as people, places and organisations. None of
 those places states anything about a named thing: a name there is a title, a cell or a field. :func:`structure_spans`
 finds them from the markup alone (line shapes, never words), and :func:`in_structure` tells whether a span
@@ -24,7 +24,7 @@ _TABLE = re.compile(r"^[ \t]*\||\|[^|\n]*\|")
 """A table row: a line opening with a bar, or holding two bars (outside inline code)."""
 _INLINE_CODE = re.compile(r"`[^`\n]*`")
 _FIELD = re.compile(r"^[ \t]*(?:[*+-]|\d{1,3}[.)])[ \t]+[A-Z][\w -]{0,30}:[ \t]+")
-"""A list item that is a field: ``* Type: Boolean``, ``- Default: null``."""
+"""A list item that is a field: ``* Type: Number``, ``- Default: null``."""
 _LABEL = re.compile(r"^[ \t]*[A-Z][A-Za-z /&-]{1,40}:(?=[ \t])")
 """A label opening a paragraph: ``BACKGROUND:``, ``Note:``."""
 _VALUE_WORDS = 5
@@ -35,8 +35,8 @@ _WORD = re.compile(r"[^\W_]+")
 def structure_spans(text: str) -> list[tuple[int, int]]:
     """The ``(start, end)`` character spans of ``text`` that are structure, not prose, in order.
 
-    A heading line (``#`` or underlined), a table row, a field's value in a list item (``* Type: Boolean``,
-    when the value is at most five words and ends no sentence) and a label opening a paragraph (``Methods:``;
+    A heading line (``#`` or underlined), a table row, a list item that is a field (``* Type: Number``,
+    when its value is at most five words and ends no sentence) and a label opening a paragraph (``Methods:``;
     the label only, the sentence after it is prose).
     """
     spans: list[tuple[int, int]] = []
@@ -53,7 +53,7 @@ def structure_spans(text: str) -> list[tuple[int, int]]:
         elif field := _FIELD.match(line):
             value = line[field.end():].strip()
             if len(value.split()) <= _VALUE_WORDS and not value.endswith((".", "!", "?")):
-                spans.append((start + field.end(), end))
+                spans.append((start, end))  # the field's name with its value
         elif not previous.strip() and (label := _LABEL.match(line)):
             spans.append((start, start + label.end()))
         previous = line
