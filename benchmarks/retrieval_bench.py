@@ -1,20 +1,25 @@
-"""Retrieval quality and latency on the shared multi-hop sets: ``retrieve`` (all paths) against dense-only search.
+"""Retrieval quality and latency on the shared sets: ``retrieve`` (all paths) against dense-only search, BM25 and
+RRF(BM25, dense), in the same run.
 
-    python benchmarks/retrieval_bench.py [--sets hotpotqa,2wikimultihopqa] [--data-dir .graphrag-bench]
+    python benchmarks/retrieval_bench.py [--sets hotpotqa,2wikimultihopqa,techdocs_a] [--data-dir .graphrag-bench]
                                          [--questions N] [--top-k 10] [--eval-dir DIR]
 
 For each set, builds its graph from ``<set>.corpus.jsonl`` in ``--eval-dir`` (default ``../shared/eval``; each row
 one document: id = row id, title = row title) with the product's ingest and its offline ``ner`` extractor,
 exactly as ``graphrag-agents eval`` does (:func:`graphrag_agents.evaluation.build.ensure_built`: the graph is named
 after the corpus digest and reused from the data folder, so the benchmark and the eval share one build). Then
-asks every question twice in the same run:
+ranks every question's documents four ways in the same run:
 
-* dense-only: ``passages.dense_passages`` (chunk vector search alone), the baseline;
-* ``retrieve``: every path, ``top_k`` 10.
+* dense-only: ``passages.dense_passages`` (chunk vector search alone);
+* ``retrieve``: every path, ``top_k`` 10;
+* BM25: bm25s over every row's title + text (:mod:`retrieval_baselines`; the ``dev`` extra);
+* RRF: reciprocal rank fusion (k = 60) of BM25's and dense-only's top 100 documents
 
-and prints supporting-paragraph recall@2/5/10 (the share of a question's supporting paragraphs whose document is
-among the documents of the top-k passages), all-gold@5/10 (questions with every supporting paragraph in the top
-k), per question type, and latency p50/p95 of both, each including the question's embedding.
+and prints nDCG@10, recall@2/5/10 and all-gold@5/10 per question type, with binary relevance from the gold
+passages: a gold passage and its exact copies (``duplicate_paragraph_ids``, techdocs_a) count as one, the first
+of them found counts and a later copy (or a second chunk of the same passage) is a miss; a ``retrieve`` passage
+folded from several copies names each of them. Latency p50/p95 of dense-only and ``retrieve``, each including
+the question's embedding.
 
 The scoring constants of ``passages`` were picked by two-fold cross-validation over both sets together: fold A =
 the even-numbered questions of each set, fold B = the odd-numbered ones (``docs/retrieval.md``). The halves are
@@ -34,11 +39,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from retrieval_baselines import Bm25, Gold, gold_of, read_rows, rrf, score
+
 from graphrag_agents.evaluation.build import ensure_built, open_eval_graph
 from graphrag_agents.evaluation.dataset import Question, load_dataset
 from graphrag_agents.kg import KnowledgeGraph
 from graphrag_agents.retrieval._cypher import VectorParam
 from graphrag_agents.retrieval.chain import CHAINS, ChainSettings
+from graphrag_agents.retrieval.hits import PassageHit
 from graphrag_agents.retrieval.names import Anchor, anchors_from, exact_names, fuzzy_names
 from graphrag_agents.retrieval.passages import PER_DOCUMENT, WEIGHTS, PassageWeights, dense_passages, passages
 from graphrag_agents.retrieval.retriever import retrieve
@@ -52,22 +60,26 @@ ALL_GOLD_KS = (5, 10)
 class _Run:
     """One method's results over the questions."""
 
-    docs: list[list[str]] = field(default_factory=list)
-    """Per question, the document ids of the top passages, best first (duplicates kept)."""
+    items: list[list[list[str]]] = field(default_factory=list)
+    """Per question, its ranked items, best first, each the document ids it names (a passage folded from copies
+    names each; repeats kept)."""
     latency_s: list[float] = field(default_factory=list)
     cpu_s: list[float] = field(default_factory=list)
     """This process's CPU time per call (all its threads: the embedder's and the client's)."""
 
 
-def _scores(run: _Run, gold: list[Sequence[str]], subset: Sequence[int]) -> list[float]:
-    """recall@2/5/10 and all-gold@5/10 over ``subset``."""
-    out = []
-    for k in KS:
-        out.append(statistics.fmean(sum(1 for g in gold[i] if g in set(run.docs[i][:k])) / len(gold[i])
-                                    for i in subset))
-    for k in ALL_GOLD_KS:
-        out.append(statistics.fmean(float(all(g in set(run.docs[i][:k]) for g in gold[i])) for i in subset))
-    return out
+COLUMNS = (("nDCG@10", "ndcg", 10), ("recall@2", "recall", 2), ("recall@5", "recall", 5),
+           ("recall@10", "recall", 10), ("all-gold@5", "all", 5), ("all-gold@10", "all", 10))
+
+
+def _scores(run: _Run, gold: list[Gold], subset: Sequence[int]) -> list[float]:
+    """Every :data:`COLUMNS` metric over ``subset`` (:func:`retrieval_baselines.score`)."""
+    return [statistics.fmean(score(run.items[i], gold[i], k, metric) for i in subset) for _, metric, k in COLUMNS]
+
+
+def _item(hit: PassageHit) -> list[str]:
+    """The documents a passage names: its own, then those of the copies folded into it."""
+    return [hit.document_id, *(c.document_id for c in getattr(hit, "copies", ()))]
 
 
 SPREAD = {"per-document-0": 0, "per-document-1": 1, "per-document-2": 2}
@@ -149,7 +161,7 @@ async def _variant_runs(kg: KnowledgeGraph, questions: list[Question], top_k: in
                                   chains=chains, per_document=SPREAD.get(name, PER_DOCUMENT),
                                   text_names=name not in NO_TEXT_NAMES)
             runs[name].latency_s.append(time.perf_counter() - start)
-            runs[name].docs.append([h.document_id for h in hits])
+            runs[name].items.append([_item(h) for h in hits])
     return runs
 
 
@@ -157,8 +169,8 @@ async def _ready(anchors: list[Anchor]) -> list[Anchor]:
     return anchors
 
 
-def _variant_report(name: str, runs: dict[str, _Run], questions: list[Question], hops: dict[str, int]) -> None:
-    gold = [list(q.supporting_paragraph_ids) for q in questions]
+def _variant_report(name: str, runs: dict[str, _Run], questions: list[Question], hops: dict[str, int],
+                    gold: list[Gold]) -> None:
     n = len(questions)
     groups: dict[str, Sequence[int]] = {"all": range(n), "A": range(0, n, 2), "B": range(1, n, 2)}
     for kind in sorted({q.type for q in questions if q.type}):
@@ -170,7 +182,7 @@ def _variant_report(name: str, runs: dict[str, _Run], questions: list[Question],
     print("| variant | " + " | ".join(f"{g} ({len(sub)})" for g, sub in groups.items()) + " | p50 ms |")
     print("| - " * (len(groups) + 2) + "|")
     for variant, run in runs.items():
-        cells = [f"{_scores(run, gold, sub)[1]:.3f}" for sub in groups.values()]
+        cells = [f"{_scores(run, gold, sub)[2]:.3f}" for sub in groups.values()]
         print(f"| {variant} | " + " | ".join(cells) + f" | {_pct(run.latency_s, .5):.1f} |")
 
 
@@ -179,48 +191,59 @@ def _pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000
 
 
-async def _run(kg: KnowledgeGraph, questions: list[Question], top_k: int) -> tuple[_Run, _Run]:
-    dense = _Run()
-    ours = _Run()
+async def _run(kg: KnowledgeGraph, questions: list[Question], top_k: int,
+               bm25: Bm25) -> dict[str, _Run]:
+    """dense-only, ``retrieve``, BM25 and RRF(BM25, dense top 100) for every question, in that order."""
+    runs = {name: _Run() for name in METHODS}
     for q in questions[:5]:  # warm the embedder and the server's caches
         await retrieve(kg.store, kg.embedder, q.question, top_k=top_k)
     for q in questions:
         start, cpu = time.perf_counter(), time.process_time()
         vector = (await kg.embedder.aembed([q.question]))[0]
         base = await dense_passages(kg.store, vector, top_k)
-        dense.latency_s.append(time.perf_counter() - start)
-        dense.cpu_s.append(time.process_time() - cpu)
-        dense.docs.append([h.document_id for h in base])
+        runs["dense-only"].latency_s.append(time.perf_counter() - start)
+        runs["dense-only"].cpu_s.append(time.process_time() - cpu)
+        runs["dense-only"].items.append([_item(h) for h in base])
         start, cpu = time.perf_counter(), time.process_time()
         hits = await retrieve(kg.store, kg.embedder, q.question, top_k=top_k)
-        ours.latency_s.append(time.perf_counter() - start)
-        ours.cpu_s.append(time.process_time() - cpu)
-        ours.docs.append([h.document_id for h in hits.passages])
-    return dense, ours
+        runs["retrieve"].latency_s.append(time.perf_counter() - start)
+        runs["retrieve"].cpu_s.append(time.process_time() - cpu)
+        runs["retrieve"].items.append([_item(h) for h in hits.passages])
+        start = time.perf_counter()
+        lexical = bm25.search(q.question, FUSED)
+        runs["BM25"].latency_s.append(time.perf_counter() - start)
+        runs["BM25"].items.append([[d] for d in lexical[:top_k]])
+        dense_100 = [h.document_id for h in await dense_passages(kg.store, vector, FUSED)]
+        runs["RRF"].items.append([[d] for d in rrf(lexical, dense_100)[:top_k]])
+    return runs
 
 
-def _report(name: str, dense: _Run, ours: _Run, questions: list[Question], top_k: int) -> None:
-    gold = [list(q.supporting_paragraph_ids) for q in questions]
+METHODS = ("retrieve", "BM25", "RRF", "dense-only")
+"""The methods of one run, in the order printed."""
+FUSED = 100
+"""RRF fuses BM25's and dense-only's top this many documents."""
+
+
+def _report(name: str, runs: dict[str, _Run], questions: list[Question], gold: list[Gold], top_k: int) -> None:
     n = len(questions)
     groups: dict[str, Sequence[int]] = {"all": range(n), "fold A (even)": range(0, n, 2),
                                         "fold B (odd)": range(1, n, 2)}
     for kind in sorted({q.type for q in questions if q.type}):
         groups[f"type {kind}"] = [i for i, q in enumerate(questions) if q.type == kind]
-    header = " ".join(f"{f'recall@{k}':>9}" for k in KS) + " " + " ".join(f"{f'all-gold@{k}':>11}"
-                                                                         for k in ALL_GOLD_KS)
-    print(f"\n{name}: {n} questions")
-    print(f"  {'':32} {'':10} {header}")
+    print(f"\n{name}: {n} questions (a gold passage and its exact copies count once)")
+    print("| questions | method | " + " | ".join(label for label, _, _ in COLUMNS) + " |")
+    print("| - " * (len(COLUMNS) + 2) + "|")
     for group, subset in groups.items():
-        for label, run in (("dense-only", dense), ("retrieve", ours)):
-            values = _scores(run, gold, subset)
-            print(f"  {f'{group} ({len(subset)})':32} {label:10} "
-                  + " ".join(f"{v:9.3f}" for v in values[:len(KS)]) + " "
-                  + " ".join(f"{v:11.3f}" for v in values[len(KS):]))
+        for label in METHODS:
+            values = _scores(runs[label], gold, subset)
+            print(f"| {group} ({len(subset)}) | {label} | " + " | ".join(f"{v:.3f}" for v in values) + " |")
+    ours, dense = runs["retrieve"], runs["dense-only"]
     print(f"  latency  retrieve (all paths, top_k {top_k}): p50 {_pct(ours.latency_s, .5):.1f} ms, "
           f"p95 {_pct(ours.latency_s, .95):.1f} ms (target p50 <= 20 ms); "
           f"client CPU p50 {_pct(ours.cpu_s, .5):.1f} ms")
     print(f"           dense-only:{' ' * (19 + len(str(top_k)))}p50 {_pct(dense.latency_s, .5):.1f} ms, "
           f"p95 {_pct(dense.latency_s, .95):.1f} ms; client CPU p50 {_pct(dense.cpu_s, .5):.1f} ms")
+    print(f"           BM25 (bm25s, in process, top {FUSED}): p50 {_pct(runs['BM25'].latency_s, .5):.1f} ms")
     ratio = _pct(ours.latency_s, .5) / _pct(dense.latency_s, .5)
     cpu_ratio = _pct(ours.cpu_s, .5) / _pct(dense.cpu_s, .5)
     print(f"           retrieve / dense-only in this run: p50 {ratio:.2f}x, client CPU p50 {cpu_ratio:.2f}x "
@@ -245,6 +268,9 @@ async def main() -> None:
         questions = [q for q in questions if q.supporting_paragraph_ids]  # a derived set's may have none left
         if args.questions:
             questions = questions[:args.questions]
+        texts = {p.id: p.text for p in corpus}
+        rows = {str(r["id"]): r for r in read_rows(args.eval_dir / f"{name}.questions.jsonl")}
+        gold = [gold_of(rows[q.id], texts) for q in questions]
         async with await open_eval_graph(corpus, extractor="ner", data_dir=data_dir) as kg:
             started = time.perf_counter()
             info = await ensure_built(kg, corpus, extractor="ner", data_dir=data_dir, progress=False)
@@ -253,10 +279,11 @@ async def main() -> None:
                   f"{info.chunks} chunks, {info.entities} entities, {info.relations} relations", flush=True)
             if variants:
                 _variant_report(name, await _variant_runs(kg, questions, args.top_k, variants), questions,
-                                hop_counts(args.eval_dir / f"{name}.questions.jsonl"))
+                                hop_counts(args.eval_dir / f"{name}.questions.jsonl"), gold)
                 continue
-            dense, ours = await _run(kg, questions, args.top_k)
-        _report(name, dense, ours, questions, args.top_k)
+            bm25 = Bm25([(p.id, p.title or "", p.text) for p in corpus])
+            runs = await _run(kg, questions, args.top_k, bm25)
+        _report(name, runs, questions, gold, args.top_k)
     reply = "hiredis" if importlib.util.find_spec("hiredis") else "pure-Python (install hiredis to halve client CPU)"
     load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
     print(f"\nlatencies include the question's embedding; redis reply parser: {reply}; "
