@@ -350,16 +350,18 @@ async def test_no_round_runs_once_the_first_hop_covers_enough_of_the_question(
     assert len(rounds) == 1 and "mother" in {h.document_id for h in found}
 
 
-def test_spread_lets_every_document_have_its_turn_before_a_documents_further_chunks() -> None:
+def test_a_documents_further_chunks_take_only_the_places_other_documents_leave() -> None:
     from graphrag_agents.retrieval.candidates import Candidate
-    from graphrag_agents.retrieval.passages import spread
+    from graphrag_agents.retrieval.distinct import pick
 
     docs = {"a#0": "a", "a#1": "a", "a#2": "a", "b#0": "b", "c#0": "c"}
-    merged = {cid: Candidate(cid, doc, doc, 0.5) for cid, doc in docs.items()}
+    merged = {cid: Candidate(cid, doc, doc, 0.5, text=f"text of {cid}") for cid, doc in docs.items()}
     ranked = ["a#0", "a#1", "a#2", "b#0", "c#0"]
-    assert spread(ranked, merged, 0) == ranked
-    assert spread(ranked, merged, 1) == ["a#0", "b#0", "c#0", "a#1", "a#2"]
-    assert spread(ranked, merged, 2) == ["a#0", "a#1", "b#0", "c#0", "a#2"]
+    assert pick(ranked, merged, 5, {}, {}, 0)[0] == ranked
+    assert pick(ranked, merged, 3, {}, {}, 1)[0] == ["a#0", "b#0", "c#0"]
+    # fewer documents than places: the further chunks fill them, next to their document's chunk
+    assert pick(ranked, merged, 5, {}, {}, 1)[0] == ["a#0", "a#1", "a#2", "b#0", "c#0"]
+    assert pick(ranked, merged, 4, {}, {}, 2)[0] == ["a#0", "a#1", "b#0", "c#0"]
 
 
 def test_written_names_are_the_spans_a_text_writes_as_a_name() -> None:

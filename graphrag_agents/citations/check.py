@@ -180,8 +180,8 @@ def check_citations(
             unsupported.append(UnsupportedClaim(sentence=_display(raw), cited=numbers,
                                                 missing_figures=claim.figures, missing_names=claim.names,
                                                 conflicts=claim.conflicts, unsupported_words=claim.words))
-    sources = [CitedSource(n=n, tool=items[n].tool, kind=items[n].kind, content=items[n].content)
-               for n in cited]
+    sources = [CitedSource(n=n, tool=items[n].tool, kind=items[n].kind, content=items[n].content,
+                           sources=list(items[n].sources)) for n in cited]
     return CitationCheck(answer=cleaned, grounded=bool(cited), cited=cited, invalid=invalid, sources=sources,
                          uncited=uncited, unsupported=unsupported, suggested=suggested)
 

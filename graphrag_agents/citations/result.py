@@ -29,6 +29,8 @@ class CitedSource(BaseModel):
     tool: str = Field(description="The tool that returned the evidence.")
     kind: EvidenceKind = Field(description="entity, relation, fact, passage, status or ontology.")
     content: str = Field(description="The evidence text the citation check searched.")
+    sources: list[str] = Field(default_factory=list, description="Every document id or file the evidence came "
+                               "from, when it stands in several (a repeated passage): the citation holds for each.")
 
 
 class ClaimConflict(BaseModel):

@@ -3,7 +3,8 @@
 Every measurement ends as a ranked list of *paragraph* (document) ids, best first, without repeats; recall@k
 is then computed on its first k ids (:mod:`.metrics`). How each kind of item maps to paragraphs:
 
-* ``retrieve`` (all paths) and ``passages``: each passage -> its document, in the order returned.
+* ``retrieve`` (all paths) and ``passages``: each passage -> its document, then the documents of the copies folded
+  into it (the same text standing in several places is one passage naming each), in the order returned.
 * ``facts`` and ``links``: each relation -> the documents of its ``chunk_ids`` (the chunks its fact sentence
   came from), in the order returned.
 * ``exact_names`` and ``fuzzy_names``: an entity is not a place in a text but a pointer to every chunk it is
@@ -100,8 +101,8 @@ def _entity_docs(entities: Sequence[EntityHit], mentions: dict[str, list[str]]) 
 
 async def path_documents(kg: KnowledgeGraph, hits: RetrievalHits, path: str) -> list[str]:
     """The distinct paragraph ids ``path``'s items in ``hits`` point to, best first (rules: module docstring)."""
-    if path == "passages":
-        return unique(p.document_id for p in hits.passages)
+    if path == "passages":  # a passage folded from copies names every source, its own first
+        return unique(d for p in hits.passages for d in p.document_ids)
     if path in ("facts", "links"):
         relations = hits.facts if path == "facts" else hits.relations
         return _relation_docs(relations, await _chunk_documents(kg, [c for r in relations for c in r.chunk_ids]))
@@ -153,8 +154,9 @@ def evidence_items(result: RetrieveResult, hits: RetrievalHits, gold: Sequence[s
                          "score": r.score, "gold": any(chunk_docs.get(c) in gold_set for c in r.chunk_ids),
                          "text": r.fact})
     for p in result.passages:
+        docs = [p.document_id, *(c.document_id for c in p.copies)]  # every source of the item
         rows.append({"n": p.n, "kind": "passage", "title": p.file, "score": p.score,
-                     "gold": p.document_id in gold_set, "text": p.text, "doc": p.document_id})
+                     "gold": any(d in gold_set for d in docs), "text": p.text, "doc": p.document_id, "docs": docs})
     return sorted(rows, key=lambda row: int(row["n"]))
 
 

@@ -4,7 +4,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-__all__ = ["EntityHit", "FactEntity", "PassageHit", "RelationHit", "RetrievalHits"]
+__all__ = ["EntityHit", "FactEntity", "PassageHit", "PassageSource", "RelationHit", "RetrievalHits"]
+
+
+@dataclass(frozen=True)
+class PassageSource:
+    """Where a copy of a passage's text stands: another chunk holding the same (or near-same) text."""
+
+    chunk_id: str
+    document_id: str
+    title: str = ""
+    path: str = ""
+    heading: str = ""
 
 
 @dataclass
@@ -23,6 +34,14 @@ class PassageHit:
     """Which signals found it: vector, fulltext, entity, bridge, titled, feedback."""
     similarity: float = 0.0
     """Cosine similarity of the chunk's stored embedding to the question."""
+    copies: list[PassageSource] = field(default_factory=list)
+    """Other chunks found for the question whose text is the same or nearly (``repeats.py``), folded into this
+    passage: the text is shown once and names every source."""
+
+    @property
+    def document_ids(self) -> list[str]:
+        """Its own document, then each copy's (without repeats): every source it came from."""
+        return list(dict.fromkeys([self.document_id, *(c.document_id for c in self.copies)]))
 
 
 @dataclass

@@ -57,8 +57,9 @@ from .candidates import (
     vector_candidates,
 )
 from .chain import CHAINS, TEXT_POOL, ChainSettings, extend_chains, idf_of, read_words
+from .distinct import pick
 from .feedback import FEATURE_POOL, SHIFT, Feedback, feedback_cosines, feedback_search, seed_cosines
-from .hits import PassageHit
+from .hits import PassageHit, PassageSource
 from .names import Anchor, name_keys
 from .novelty import WINDOW, by_new_coverage
 from .ppr import ppr_feature
@@ -95,8 +96,8 @@ WEIGHTS = PassageWeights()
 SEEDS = 2
 """Bridge expansion starts from this many best chunks, weighted 1, 1/2, ..."""
 PER_DOCUMENT = 1
-"""Chunks of one document among the ``top_k`` ranked before every other document there has its best one in (0:
-score order alone; 1, chosen on fold A: +0.8 recall@5 on 2Wiki there, HotpotQA unchanged); see :func:`spread`."""
+"""Chunks of one section (a document's chunks under one heading) that take a place among the ``top_k`` before a
+further one must add coverage of the question (0: score order alone); see :mod:`.distinct`."""
 HOP_SEEDS = 3
 """The titled second hop starts from this many best chunks, weighted 1, 1/2, 1/3."""
 BRIDGE_CAP = 2.0
@@ -221,7 +222,7 @@ async def passages(store: GraphStore, question: str, vector: QueryVector, top_k:
     if chains.novelty > 0 and idf:
         await read_words(store, order[:WINDOW], merged, words, idf.keys())  # as a rule read already
         order = by_new_coverage(order, score, words, idf, chains.novelty)
-    best = spread(order[:top_k], merged, per_document)
+    best, copies = pick(order, merged, top_k, words, idf, per_document)
     texts = await fetch_passages(store, [cid for cid in best if not merged[cid].loaded])
     hits: list[PassageHit] = []
     for cid in best:
@@ -229,11 +230,13 @@ async def passages(store: GraphStore, question: str, vector: QueryVector, top_k:
         hit = texts.get(cid) or _hit(cand)
         if hit is None:  # deleted between the searches and now
             continue
-        # a document's further chunks, moved behind the other documents' best (spread), score no higher than
-        # the chunk before them, so the list stays best first by score; the top_k chosen are the same
+        # a section's further chunk, placed after its neighbour (distinct.py), scores no higher than the chunk
+        # before it, so the list stays best first by score
         hit.score = round(min(score[cid], hits[-1].score if hits else 1.0), 4)
         hit.similarity = round(cand.cosine, 4)
         hit.found_by = list(cand.found_by)
+        hit.copies = [PassageSource(chunk_id=c, document_id=merged[c].document_id, title=merged[c].title,
+                                    path=merged[c].path, heading=merged[c].heading) for c in copies.get(cid, [])]
         hits.append(hit)
     return hits
 
@@ -249,21 +252,6 @@ def _hit(cand: Candidate) -> PassageHit | None:
 def _written(found: dict[str, Candidate], seeds: Sequence[tuple[str, float]]) -> dict[str, Sequence[str]]:
     """Per seed, the names its text writes (a seed whose text no query read has none)."""
     return {cid: written_names(found[cid].text) for cid, _ in seeds if cid in found and found[cid].loaded}
-
-
-def spread(ranked: Sequence[str], merged: dict[str, Candidate], per_document: int) -> list[str]:
-    """``ranked`` with at most ``per_document`` chunks of a document before every other document's best have
-    had their turn: the rest of a document's chunks follow, in order (0: ``ranked`` as it is)."""
-    if per_document <= 0:
-        return list(ranked)
-    seen: dict[str, int] = {}
-    first: list[str] = []
-    later: list[str] = []
-    for cid in ranked:
-        doc = merged[cid].document_id
-        seen[doc] = seen.get(doc, 0) + 1
-        (first if seen[doc] <= per_document else later).append(cid)
-    return first + later
 
 
 async def _nothing() -> list[Any]:

@@ -8,7 +8,7 @@ whole, becomes one :class:`Evidence` with a number ``n`` that runs across all ca
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Literal
 
 from pydantic import BaseModel, Field
@@ -26,6 +26,9 @@ class Evidence(BaseModel):
     kind: EvidenceKind = Field(description="What it is: entity, relation, fact, passage, status or ontology.")
     content: str = Field(description="The text the citation check searches for figures and names.")
     source: str | None = Field(default=None, description="Document id or file the item came from (not searched).")
+    sources: list[str] = Field(default_factory=list, description="Every document id or file the item's text came "
+                               "from, when it stands in several (a passage repeated across pages is one item); a "
+                               "citation of it is valid for each (not searched).")
 
 
 class EvidenceLedger:
@@ -44,18 +47,31 @@ class EvidenceLedger:
         self._next = 1
 
     def add(self, tool: str, kind: EvidenceKind, content: str, source: str | None = None,
-            key: str | None = None) -> Evidence:
-        """Number one item; ``key`` (default: the content) identifies repeats of the same item."""
+            key: str | None = None, *, sources: Sequence[str] = (), aliases: Sequence[str] = ()) -> Evidence:
+        """Number one item; ``key`` (default: the content) identifies repeats of the same item.
+
+        ``sources``: every source of an item standing in several (``source`` is the first); ``aliases``: other
+        keys of the same item (the chunks a repeated passage was folded from), which get its number too.
+        """
         # A fact is a relation found by its sentence: the same relation from both paths is one piece of evidence.
-        dedup = ("relation" if kind == "fact" else kind, key if key is not None else content)
-        known = self._by_key.get(dedup)
-        if known is not None and known in self._items:
+        kind_key = "relation" if kind == "fact" else kind
+        dedup = (kind_key, key if key is not None else content)
+        known = next((n for k in (dedup, *((kind_key, a) for a in aliases))
+                      if (n := self._by_key.get(k)) is not None and n in self._items), None)
+        if known is not None:
             self._items.move_to_end(known)
-            return self._items[known]
-        item = Evidence(n=self._next, tool=tool, kind=kind, content=content, source=source)
+            have = self._items[known]
+            have.sources = list(dict.fromkeys([*have.sources, *sources]))
+            for a in (dedup[1], *aliases):
+                self._by_key.setdefault((kind_key, a), known)
+            return have
+        item = Evidence(n=self._next, tool=tool, kind=kind, content=content, source=source,
+                        sources=list(dict.fromkeys(sources)))
         self._next += 1
         self._items[item.n] = item
         self._by_key[dedup] = item.n
+        for a in aliases:
+            self._by_key[(kind_key, a)] = item.n
         while len(self._items) > self.capacity:
             self._items.popitem(last=False)
         return item

@@ -7,7 +7,7 @@ import os
 from typing import TYPE_CHECKING
 
 from ..ingest.loaders import SUPPORTED_SUFFIXES
-from ..retrieval.hits import EntityHit, PassageHit, RelationHit, RetrievalHits
+from ..retrieval.hits import EntityHit, PassageHit, PassageSource, RelationHit, RetrievalHits
 from .evidence import EvidenceLedger
 from .render import shorten
 from .results import (
@@ -15,6 +15,7 @@ from .results import (
     EntityItem,
     EntityTypeInfo,
     OntologyResult,
+    PassageCopy,
     PassageItem,
     RelationItem,
     RelationTypeInfo,
@@ -68,13 +69,24 @@ def _relation_item(ledger: EvidenceLedger, hit: RelationHit, kind: str, in_passa
                         score=hit.score, hop=hit.hop, in_passage=in_passage)
 
 
-def _file_label(hit: PassageHit) -> str:
+def _file_label(hit: PassageHit | PassageSource) -> str:
     # kg.ingest(paths=...) stores a file under its path as given, as id and path alike: its suffix tells it apart.
     suffix = os.path.splitext(hit.path)[1].lower()
     if (hit.path and hit.path != hit.document_id) or hit.document_id.startswith("file:") \
             or suffix in SUPPORTED_SUFFIXES:
         return os.path.basename(hit.path.removeprefix("file:")) or hit.title or hit.document_id
     return hit.title or hit.document_id
+
+
+def _passage_item(ledger: EvidenceLedger, hit: PassageHit) -> PassageItem:
+    """A passage with one number; one folded from copies (``PassageHit.copies``) names every source, and each
+    copy's chunk gets the same number (a citation of it is valid for each source)."""
+    sources = list(dict.fromkeys([hit.path or hit.document_id, *(c.path or c.document_id for c in hit.copies)]))
+    n = ledger.add("retrieve", "passage", hit.text, source=sources[0], key=hit.chunk_id,
+                   sources=sources if hit.copies else (), aliases=[c.chunk_id for c in hit.copies]).n
+    also = [PassageCopy(document_id=c.document_id, file=_file_label(c), heading=c.heading) for c in hit.copies]
+    return PassageItem(n=n, document_id=hit.document_id, file=_file_label(hit), heading=hit.heading, text=hit.text,
+                       score=hit.score, copies=also)
 
 
 def _holder(fact: str, shown: list[tuple[int, str]]) -> int | None:
@@ -94,11 +106,7 @@ def number_retrieval(ledger: EvidenceLedger, hits: RetrievalHits, min_score: flo
     def keep(score: float) -> bool:
         return min_score is None or score >= min_score
 
-    passages = [
-        PassageItem(n=ledger.add("retrieve", "passage", p.text, source=p.path or p.document_id, key=p.chunk_id).n,
-                    document_id=p.document_id, file=_file_label(p), heading=p.heading, text=p.text, score=p.score)
-        for p in hits.passages if p.text.strip() and keep(p.score)
-    ]
+    passages = [_passage_item(ledger, p) for p in hits.passages if p.text.strip() and keep(p.score)]
     shown = [(p.n, shorten(p.text, PASSAGE_CHARS)) for p in passages]
     facts: list[RelationItem] = []
     relations: list[RelationItem] = []

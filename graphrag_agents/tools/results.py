@@ -18,6 +18,7 @@ __all__ = [
     "SECTION_FLOOR",
     "EntityItem",
     "OntologyResult",
+    "PassageCopy",
     "PassageItem",
     "RelationItem",
     "RetrieveResult",
@@ -27,6 +28,8 @@ __all__ = [
 ]
 
 PASSAGE_CHARS = 1200
+COPIES_SHOWN = 3
+"""Places a repeated passage's line names besides its own (the item and its evidence hold every one)."""
 PASSAGES_FIRST = 1.0
 """Share of ``RetrieveResult.to_llm_text``'s budget the passages are served from before the other sections
 (1.0: passages take what they need, facts and entity cards share what is left)."""
@@ -124,8 +127,20 @@ class RelationItem(BaseModel):
         return f"[{self.n}] {self.ends()}: {shorten(self.fact, 300)} ({score})"
 
 
+class PassageCopy(BaseModel):
+    """Another place a passage's text stands (the same or near-same text), folded into that passage."""
+
+    document_id: str
+    file: str = Field(description="The document's file name, or its title for text documents.")
+    heading: str = ""
+
+    def where(self) -> str:
+        """``file › heading``, or the file alone."""
+        return f"{self.file} › {self.heading}" if self.heading else self.file
+
+
 class PassageItem(BaseModel):
-    """A passage of source text."""
+    """A passage of source text; text repeated in several places is one passage naming each (``copies``)."""
 
     n: int = Field(description="Evidence number; cite it as [n].")
     document_id: str
@@ -133,10 +148,15 @@ class PassageItem(BaseModel):
     heading: str = ""
     text: str
     score: float = Field(description="Higher is better.")
+    copies: list[PassageCopy] = Field(default_factory=list, description="Other places the same text stands; "
+                                      "[n] cites it in each of them.")
 
     def line(self) -> str:
         where = f"{self.file} › {self.heading}" if self.heading else self.file
-        return (f"[{self.n}] ({where}, score {fmt_number(round(self.score, 3))})\n"
+        shown = [shorten(c.where(), 80) for c in self.copies[:COPIES_SHOWN]]
+        more = len(self.copies) - len(shown)
+        also = f"; also in {'; '.join(shown)}" + (f" and {more} more" if more else "") if self.copies else ""
+        return (f"[{self.n}] ({where}{also}, score {fmt_number(round(self.score, 3))})\n"
                 f"{shorten(self.text, PASSAGE_CHARS)}")
 
 
