@@ -106,8 +106,9 @@ def _pct(values: list[float], q: float) -> float:
 
 
 def _recall5(rows: list[dict[str, Any]], gold: list[tuple[str, ...]]) -> float:
+    """Over the questions with gold passages (techdocs_a's unanswerable ones have none)."""
     return statistics.fmean(sum(1 for g in want if g in set(row["docs"][:5])) / len(want)
-                            for row, want in zip(rows, gold, strict=True))
+                            for row, want in zip(rows, gold, strict=True) if want)
 
 
 def _compare(set_name: str, args: argparse.Namespace) -> None:
