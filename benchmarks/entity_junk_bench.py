@@ -273,12 +273,10 @@ def print_entities(title: str, entities: list[tuple[str, str, int]], places: Pla
                     for (n, lb, m), r in zip(entities, reasons, strict=True)))
 
 
-async def run_techdocs(name: str, eval_dir: Path, data_dir: Path, top: int) -> None:
+async def run_techdocs(name: str, eval_dir: Path, data_dir: Path, top: int, compare_all: bool = False) -> None:
     """Entities and fact lines of an eval set's graph (``techdocs_a``), judged by the issue-43 rule."""
     from graphrag_agents.evaluation.build import ensure_built, open_eval_graph
     from graphrag_agents.evaluation.dataset import load_dataset
-    from graphrag_agents.tools.evidence import EvidenceLedger
-    from graphrag_agents.tools.read_tools import number_retrieval
 
     questions, paragraphs = load_dataset(eval_dir / f"{name}.questions.jsonl", eval_dir / f"{name}.corpus.jsonl")
     headings = [part for p in paragraphs for part in (p.title or "").split(" › ")[1:]]
@@ -289,15 +287,26 @@ async def run_techdocs(name: str, eval_dir: Path, data_dir: Path, top: int) -> N
         print(f"{name}: {info.documents} documents, {info.chunks} chunks, {info.entities} entities "
               f"(built in {info.ingest_seconds + info.finalize_seconds:.0f} s{', reused' if info.reused else ''})")
         print_entities(name, await top_entities(kg, top), places)
-        lines: list[tuple[str, str, str]] = []
-        per_question = []
-        for question in questions:
-            result = number_retrieval(EvidenceLedger(), await kg.retrieve(question.question, top_k=10))
-            facts = [*result.facts, *result.relations]
-            per_question.append(len(facts))
-            for f in facts:
-                names = f.entities or [f.source, f.target]
-                lines.append((fact_junk(f.fact, names, question.question, content), f.ends(), f.fact))
+        hits = [await kg.retrieve(question.question, top_k=10) for question in questions]
+    if compare_all:
+        print_facts(f"{name}, every fact line kept (earned_only=False)", questions, hits, content, False)
+    print_facts(name, questions, hits, content, True)
+
+
+def print_facts(name: str, questions: list[Any], hits: list[Any], content: ContentWords, earned_only: bool) -> None:
+    """The fact lines ``retrieve`` returned for each question (numbered as the tool numbers them), judged."""
+    from graphrag_agents.tools.evidence import EvidenceLedger
+    from graphrag_agents.tools.read_tools import number_retrieval
+
+    lines: list[tuple[str, str, str]] = []
+    per_question = []
+    for question, found in zip(questions, hits, strict=True):
+        result = number_retrieval(EvidenceLedger(), found, earned_only=earned_only)
+        facts = [*result.facts, *result.relations]
+        per_question.append(len(facts))
+        for f in facts:
+            names = f.entities or [f.source, f.target]
+            lines.append((fact_junk(f.fact, names, question.question, content), f.ends(), f.fact))
     by = Counter(r for r, _, _ in lines if r)
     print(f"\n{name}: fact lines returned: {len(lines)} over {len(questions)} questions "
           f"({sum(1 for n in per_question if n)} questions with any); junk by the issue-43 rule: "
@@ -340,9 +349,13 @@ def main() -> None:
     parser.add_argument("--prose", type=int, default=600, help="HotpotQA paragraphs for the prose check (0 = none)")
     parser.add_argument("--prose-file", type=Path, default=Path("/work/shared/eval/hotpotqa.corpus.jsonl"),
                         help="a corpus.jsonl of prose paragraphs (default: the shared HotpotQA corpus)")
+    parser.add_argument("--compare-all-evidence", action="store_true",
+                        help="with --techdocs: also judge the fact lines with every one kept "
+                        "(number_retrieval(earned_only=False)), from the same retrieve calls")
     args = parser.parse_args()
     if args.techdocs:
-        asyncio.run(run_techdocs(args.techdocs, args.prose_file.parent, args.data_dir.resolve(), args.top))
+        asyncio.run(run_techdocs(args.techdocs, args.prose_file.parent, args.data_dir.resolve(), args.top,
+                                 args.compare_all_evidence))
         return
     files = corpus(args.max_chars, args.skip_files, args.part)
     print(f"corpus: {len(files)} files, {sum(Path(f).stat().st_size for f in files):,} bytes, from "

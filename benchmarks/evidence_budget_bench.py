@@ -22,6 +22,8 @@ is measured:
 Then, at the default budget, the *gold-word items*: how many evidence items (passages, facts, related facts,
 entity cards) hold a word of the question's gold answer (or an alias; normalised, as whole words), among the
 items the rendered text shows and among all the items returned, summed over the answerable questions, by kind.
+``--compare-all-evidence`` prints them a second time from the same retrieve calls with every fact line and entity
+card kept (``number_retrieval(earned_only=False)``: what ``tools/earned.py`` leaves out, put back).
 
 ``retrieve``'s ranking does not depend on the budget, so its recall@k is unchanged; what changes is what the model
 sees of it. The budget of ``RetrieveResult.to_llm_text`` was chosen on fold A (even-numbered questions of both
@@ -114,27 +116,39 @@ def measure(result: RetrieveResult, question: Question, budget: Budget) -> dict[
     return row
 
 
+def print_gold(gold: dict[str, int], note: str = "") -> None:
+    """The gold-word item counts, shown and returned, by kind."""
+    for scope in ("read", "all"):
+        kinds = ", ".join(f"{k} {gold.get(f'{scope}:{k}', 0)}" for k in ("passage", "fact", "related", "entity"))
+        total = sum(v for k, v in gold.items() if k.startswith(scope + ":"))
+        print(f"gold-word items{note} ({'shown at the default budget' if scope == 'read' else 'returned'}): "
+              f"{total} ({kinds})")
+
+
 async def run_set(name: str, eval_dir: Path, data_dir: Path, budgets: list[Budget],
-                  paths: list[str] | None = None) -> None:
+                  paths: list[str] | None = None, compare_all: bool = False) -> None:
     questions, corpus = load_dataset(eval_dir / f"{name}.questions.jsonl", eval_dir / f"{name}.corpus.jsonl")
     rows: dict[Budget, list[tuple[int, dict[str, float]]]] = {b: [] for b in budgets}
     gold: dict[str, int] = {}
+    gold_all: dict[str, int] = {}
     async with await open_eval_graph(corpus, extractor="ner", data_dir=data_dir) as kg:
         await ensure_built(kg, corpus, extractor="ner", data_dir=data_dir, progress=False)
         for i, question in enumerate(questions):
-            result = number_retrieval(EvidenceLedger(), await kg.retrieve(question.question, top_k=10,
-                                                                                 paths=paths))
+            hits = await kg.retrieve(question.question, top_k=10, paths=paths)
+            result = number_retrieval(EvidenceLedger(), hits)
             for budget in budgets:
                 rows[budget].append((i, measure(result, question, budget)))
             if question.answerable and question.answers:
                 for key, count in gold_items(result, question).items():
                     gold[key] = gold.get(key, 0) + count
+                if compare_all:
+                    every = number_retrieval(EvidenceLedger(), hits, earned_only=False)
+                    for key, count in gold_items(every, question).items():
+                        gold_all[key] = gold_all.get(key, 0) + count
     print(f"\n{name} ({len(questions)} questions)")
-    for scope in ("read", "all"):
-        kinds = ", ".join(f"{k} {gold.get(f'{scope}:{k}', 0)}" for k in ("passage", "fact", "related", "entity"))
-        total = sum(v for k, v in gold.items() if k.startswith(scope + ":"))
-        print(f"gold-word items ({'shown at the default budget' if scope == 'read' else 'returned'}): "
-              f"{total} ({kinds})")
+    print_gold(gold)
+    if compare_all:
+        print_gold(gold_all, ", every fact line and card kept (earned_only=False)")
     print("| budget | passages share | section floor | chars / q | read recall (A / B) | answer read (A / B) "
           "| sections | passages only |")
     print("| - | - | - | - | - | - | - | - |")
@@ -158,6 +172,9 @@ async def main() -> None:
     parser.add_argument("--eval-dir", type=Path, default=EVAL)
     parser.add_argument("--paths", default="", help="retrieve only these paths (comma-separated; default all): "
                         "e.g. exact_names,links,passages to see what the reader loses without the facts path")
+    parser.add_argument("--compare-all-evidence", action="store_true",
+                        help="also count gold-word items with every fact line and entity card kept "
+                        "(number_retrieval(earned_only=False)), from the same retrieve calls")
     args = parser.parse_args()
     budgets: list[Budget] = []
     for spec in args.budgets.split(","):
@@ -166,7 +183,8 @@ async def main() -> None:
                         float(parts[2]) if len(parts) > 2 else SECTION_FLOOR))
     for name in args.sets.split(","):
         data_dir = Path(args.data_dir.replace("{set}", name)).resolve()
-        await run_set(name, args.eval_dir, data_dir, budgets, args.paths.split(",") if args.paths else None)
+        await run_set(name, args.eval_dir, data_dir, budgets, args.paths.split(",") if args.paths else None,
+                      args.compare_all_evidence)
 
 
 if __name__ == "__main__":

@@ -125,6 +125,9 @@ class RetrievalHits:
     facts: list[RelationHit] = field(default_factory=list)
     passages: list[PassageHit] = field(default_factory=list)
     paths_run: list[str] = field(default_factory=list)
+    question_words: frozenset[str] | None = None
+    """The question's content words (:mod:`.content_words`: in under 5% of the chunks), which a fact line must
+    hold, or name an entity of the question, to enter the evidence; None: not read (no fact line is judged)."""
 
     @property
     def best_score(self) -> float:

@@ -19,6 +19,7 @@ from ..models.embedder import Embedder
 from ..store.graph import GraphStore
 from ._cypher import VectorParam
 from ._tasks import cancel_all
+from .content_words import content_words
 from .facts import facts
 from .hits import EntityHit, PassageHit, RelationHit, RetrievalHits
 from .links import links
@@ -107,6 +108,8 @@ async def retrieve(store: GraphStore, embedder: Embedder, question: str, *, path
     except BaseException:
         await cancel_all(tasks)
         raise
+    if hits.facts or hits.relations:
+        hits.question_words = await content_words(store, question)
     if min_score is not None:
         hits.entities = [h for h in hits.entities if h.score >= min_score]
         hits.relations = [h for h in hits.relations if h.score >= min_score]

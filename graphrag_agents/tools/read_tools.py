@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from ..ingest.loaders import SUPPORTED_SUFFIXES
 from ..retrieval.hits import EntityHit, PassageHit, PassageSource, RelationHit, RetrievalHits
+from .earned import Shown, card_adds, on_question
 from .evidence import EvidenceLedger
 from .render import shorten
 from .results import (
@@ -89,25 +90,23 @@ def _passage_item(ledger: EvidenceLedger, hit: PassageHit) -> PassageItem:
                        score=hit.score, copies=also)
 
 
-def _holder(fact: str, shown: list[tuple[int, str]]) -> int | None:
-    """The number of the first shown passage whose text holds ``fact``'s sentence, if any."""
-    sentence = " ".join(fact.split())
-    return next((n for n, text in shown if sentence and sentence in text), None)
-
-
-def number_retrieval(ledger: EvidenceLedger, hits: RetrievalHits, min_score: float | None = None) -> RetrieveResult:
+def number_retrieval(ledger: EvidenceLedger, hits: RetrievalHits, min_score: float | None = None, *,
+                     earned_only: bool = True) -> RetrieveResult:
     """Number every item found (empty passages get no number) and build the typed result.
 
     Passages are numbered first, then facts, relations and entities. A fact or relation found by both paths is
-    one item (under facts). A co-mention fact whose sentence a returned passage shows adds nothing a reader needs
-    and is left out; a typed relation there keeps its item and points at the passage (``in_passage``).
+    one item (under facts). A fact line or entity card enters only when it tells something the passages shown do
+    not, about the question (:mod:`.earned`): a co-mention fact whose sentence a passage shows, a fact line off
+    the question, and a card repeating a name the passages show are left out; a typed relation a passage shows
+    keeps its item and points at the passage (``in_passage``). ``earned_only=False`` keeps every fact line off
+    the question and every card (for measuring what the rule changes).
     """
 
     def keep(score: float) -> bool:
         return min_score is None or score >= min_score
 
     passages = [_passage_item(ledger, p) for p in hits.passages if p.text.strip() and keep(p.score)]
-    shown = [(p.n, shorten(p.text, PASSAGE_CHARS)) for p in passages]
+    shown = Shown(shorten(p.text, PASSAGE_CHARS) for p in passages)
     facts: list[RelationItem] = []
     relations: list[RelationItem] = []
     done: set[str] = set()
@@ -116,15 +115,17 @@ def number_retrieval(ledger: EvidenceLedger, hits: RetrievalHits, min_score: flo
             if not keep(hit.score) or hit.key in done:
                 continue
             done.add(hit.key)
-            holder = _holder(hit.fact, shown)
-            if holder is not None and hit.fact_id:
+            at = shown.holder(hit.fact)
+            if at is not None and hit.fact_id:
                 continue
-            out.append(_relation_item(ledger, hit, kind, holder))
+            if earned_only and not on_question(hit, hits.question, hits.question_words):
+                continue
+            out.append(_relation_item(ledger, hit, kind, None if at is None else passages[at].n))
     entities = [
         EntityItem(n=ledger.add("retrieve", "entity", _entity_content(e), key=e.entity_id).n,
                    name=e.name, label=e.label, description=e.description, score=e.score, path=e.path,
                    mentions=e.mentions, documents=list(e.documents), aliases=list(e.aliases))
-        for e in hits.entities if keep(e.score)
+        for e in hits.entities if keep(e.score) and (not earned_only or card_adds(e, shown))
     ]
     result = RetrieveResult(question=hits.question, paths=hits.paths_run, entities=entities, relations=relations,
                             facts=facts, passages=passages)

@@ -1,0 +1,64 @@
+"""Evidence that earns its place: a fact line or entity card enters ``retrieve``'s evidence only when it tells the
+reader something the passages shown do not, about the question (``graphrag_agents/tools/earned.py``).
+
+The spans are real: 33 sections of npm 11.19.1's docs from the shared ``techdocs_a`` corpus (the ``npm cache`` and
+``npm ci`` pages and the install page of ``configuring-npm``, copied to ``tests/data/npm_ci_install_sections.jsonl``;
+license in ``tests/data/NOTICE.md``), one document each, as the eval builds them, with the default ``ner``
+extractor.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from graphrag_agents.ingest.plan import IngestPlan, SourceDocument
+from graphrag_agents.kg import KnowledgeGraph
+from graphrag_agents.tools.evidence import EvidenceLedger
+from graphrag_agents.tools.read_tools import number_retrieval
+
+ROWS = [json.loads(line) for line in
+        (Path(__file__).parent / "data" / "npm_ci_install_sections.jsonl").read_text().splitlines()]
+
+
+@pytest.fixture
+async def npm_kg(kg: KnowledgeGraph) -> KnowledgeGraph:
+    sources = [SourceDocument(r["id"], r["id"], text=r["text"], title=r["title"]) for r in ROWS]
+    await kg.ingest_documents(sources, IngestPlan(extractor="ner"))
+    await kg.finalize()
+    return kg
+
+
+async def test_a_fact_off_the_question_is_left_out_and_one_naming_its_entity_stays(npm_kg: KnowledgeGraph) -> None:
+    """The case: for a question about ``npm ci``, the facts path returned "Node · Node.js: Node version managers
+    allow you to install and switch between multiple versions of Node.js and npm ..." (configuring-npm/install.md),
+    which holds no content word of the question (here "folder", "begins": in under 5% of the chunks) and names no
+    entity of it."""
+    question = "Does npm ci remove an existing node_modules folder before it begins?"
+    hits = await npm_kg.retrieve(question, top_k=10, paths=["facts"])
+    assert {"folder", "begins"} <= set(hits.question_words or ())
+    every = number_retrieval(EvidenceLedger(), hits, earned_only=False)
+    assert any(f.fact.startswith("Node version managers allow you") for f in every.facts)  # what it returned
+    assert number_retrieval(EvidenceLedger(), hits).facts == []
+    # a fact naming an entity the question names earns its place, with no passage shown beside it
+    hits = await npm_kg.retrieve("Which installer is recommended on Linux?", top_k=10, paths=["facts"])
+    kept = number_retrieval(EvidenceLedger(), hits).facts
+    assert "If you use Linux, we recommend that you use a NodeSource installer." in [f.fact for f in kept]
+
+
+async def test_an_entity_card_repeating_a_shown_name_is_left_out(npm_kg: KnowledgeGraph) -> None:
+    """The case: ``Linux (Person)``, ``Windows (Location)``, ``Node.js (Location)`` returned beside the install
+    page's sections, which write each of those names: the card adds a guessed type, nothing the text says. The same
+    card stays when no passage is shown."""
+    question = "Which installer is recommended on Linux?"
+    hits = await npm_kg.retrieve(question, top_k=10)
+    every = number_retrieval(EvidenceLedger(), hits, earned_only=False)
+    assert "Linux" in [e.name for e in every.entities] and every.passages
+    result = number_retrieval(EvidenceLedger(), hits)
+    shown = " ".join(p.text for p in result.passages)
+    assert all(e.name not in shown or e.description for e in result.entities)
+    assert "Linux" not in [e.name for e in result.entities]
+    alone = number_retrieval(EvidenceLedger(), await npm_kg.retrieve(question, top_k=10, paths=["exact_names"]))
+    assert "Linux" in [e.name for e in alone.entities]
