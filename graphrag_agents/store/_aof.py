@@ -138,28 +138,34 @@ def command_ends(data: bytes) -> list[int]:
 
 def _command(data: bytes, pos: int) -> tuple[bytes, int] | None:
     """The command name and the offset after the RESP array at ``pos``, or None when it is cut or malformed."""
-    nl = data.find(b"\r\n", pos)
-    if nl < 0 or data[pos:pos + 1] != b"*":
+    header = _header(data, pos, b"*")
+    if header is None:
         return None
-    try:
-        count = int(data[pos + 1:nl])
-    except ValueError:
-        return None
-    pos, name = nl + 2, b""
+    count, pos = header
+    name = b""
     for arg in range(count):
-        nl = data.find(b"\r\n", pos)
-        if nl < 0 or data[pos:pos + 1] != b"$":
+        header = _header(data, pos, b"$")
+        if header is None:
             return None
-        try:
-            length = int(data[pos + 1:nl])
-        except ValueError:
-            return None
-        start, pos = nl + 2, nl + 2 + length + 2
+        length, start = header
+        pos = start + length + 2
         if pos > len(data):
             return None
         if arg == 0:
             name = data[start:start + length].upper()
     return name, pos
+
+
+def _header(data: bytes, pos: int, marker: bytes) -> tuple[int, int] | None:
+    """The number on the RESP header line at ``pos`` that starts with ``marker`` (``*`` an array's count, ``$`` a
+    string's length) and the offset after that line, or None when the line is cut or not such a header."""
+    nl = data.find(b"\r\n", pos)
+    if nl < 0 or data[pos:pos + 1] != marker:
+        return None
+    try:
+        return int(data[pos + 1:nl]), nl + 2
+    except ValueError:
+        return None
 
 
 def _link_or_copy(source: Path, target: Path) -> None:
