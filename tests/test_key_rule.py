@@ -188,3 +188,18 @@ async def test_a_graph_written_by_75f0126_keeps_finding_its_folded_ids(  # type:
         assert await old.delete_document("x²") is True  # still a rule-2 document after its rewrite
         assert (await old.ingest(text="The z note.", document_id="z²", plan=_NONE)).documents[0].status == "ingested"
         assert set(await _texts(old)) == {"y2", "z²", str(nfd).replace("e\u0301", "é")}
+
+
+async def test_a_graph_with_two_metadata_nodes_still_tells_a_stored_version(kg: KnowledgeGraph) -> None:
+    """Two processes creating one graph's schema at once on a server reached by URL (no folder lock) can leave two
+    ``__Meta__ {key: 'graph'}`` nodes. The read of the key rule beside the stored versions must not multiply the
+    rows: it doubled every chunk count, so an unchanged document read as another version (the losing writer of a
+    concurrent ingest on a cluster reported "failed: another writer stored a different version")."""
+    text = "Paragraph one says that item one weighs three grams.\n\nParagraph two says item two weighs six."
+    first = await kg.ingest(text=text, document_id="doc", plan=IngestPlan(extractor="none"))
+    assert first.documents[0].status == "ingested"
+    await kg.store.query("CREATE (:__Meta__ {key: 'graph', key_rule: 3})")
+    assert (await kg.store.ro_query("MATCH (m:__Meta__ {key: 'graph'}) RETURN count(m)"))[0][0] == 2
+    again = await kg.ingest(text=text, document_id="doc", plan=IngestPlan(extractor="none"))
+    assert again.documents[0].status == "unchanged"
+    assert (await kg.store.ro_query("MATCH (c:Chunk) RETURN count(c)"))[0][0] == first.documents[0].chunks

@@ -85,7 +85,7 @@ async def resolve_ids(store: GraphStore, lookups: Sequence[Lookup]) -> list[str]
     if not wanted or not await store.exists():
         return [lk.key for lk in lookups]
     rows = await store.ro_query(
-        "OPTIONAL MATCH (m:__Meta__ {key: 'graph'}) WITH m.key_rule AS rule\n"
+        "OPTIONAL MATCH (m:__Meta__ {key: 'graph'}) WITH max(m.key_rule) AS rule\n"
         f"UNWIND $ids AS i MATCH (d:Document {{id: i}}) RETURN d.id, d.key_rule, rule, {_FILE}", {"ids": wanted})
     found = {str(i): (stored_rule(own, rule), bool(is_file)) for i, own, rule, is_file in rows}
     out: list[str] = []

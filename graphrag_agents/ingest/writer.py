@@ -277,7 +277,7 @@ async def stored_versions(store: GraphStore, ids: Sequence[str], legacy: set[str
     ``owners`` receives who holds each stored id (:class:`StoredOwner`).
     """
     rows = await store.ro_query(
-        "OPTIONAL MATCH (m:__Meta__ {key: 'graph'}) WITH m.key_rule AS rule\n"
+        "OPTIONAL MATCH (m:__Meta__ {key: 'graph'}) WITH max(m.key_rule) AS rule\n"
         "UNWIND $ids AS id MATCH (d:Document {id: id}) OPTIONAL MATCH (d)-[:HAS_CHUNK]->(c:Chunk)\n"
         "WITH rule, d, count(c) AS n, "
         "sum(CASE WHEN c.version IS NULL OR c.version = d.content_hash THEN 0 ELSE 1 END) AS other\n"
