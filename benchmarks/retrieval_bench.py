@@ -83,7 +83,8 @@ def _item(hit: PassageHit) -> list[str]:
 
 
 SPREAD = {"per-document-0": 0, "per-document-1": 1, "per-document-2": 2}
-"""Variants that cap a document's chunks ranked before the others' (``passages(per_document=...)``)."""
+"""Variants of ``passages(per_document=...)``: the chunks of a section that take places before a further one must add
+coverage of the question (0: the score's order)."""
 NO_TEXT_NAMES = {"no-text-names"}
 """Variants whose titled hops follow the entities only, not the names the text writes (``text_names=False``)."""
 VARIANTS: dict[str, tuple[PassageWeights, ChainSettings]] = {

@@ -22,7 +22,11 @@ from collections.abc import Mapping, Sequence
 from .candidates import Candidate
 from .repeats import Repeats
 
-__all__ = ["pick"]
+__all__ = ["NEAR_SCAN", "pick"]
+
+NEAR_SCAN = 40
+"""Candidates (best first) compared with the picked passages for the same or near-same text while places are left;
+the rest for the same string only."""
 
 
 def _section(cand: Candidate) -> tuple[str, str]:
@@ -56,9 +60,13 @@ def pick(order: Sequence[str], merged: Mapping[str, Candidate], top_k: int,
         repeats.keep(cid, cand.text)
         covered.update(words.get(cid, frozenset()) & idf.keys())
 
-    for cid in order:
+    for rank, cid in enumerate(order):
         cand = merged[cid]
-        same = repeats.original(cand.text) if cand.text else None
+        # once the places are taken, or past the best NEAR_SCAN candidates, only the same string is looked for (a
+        # dictionary lookup: normalising and shingling every candidate cost 1-2 ms of a 2Wiki retrieve, and npm's
+        # copies are the same string)
+        near = rank < NEAR_SCAN and len(picked) < top_k
+        same = repeats.original(cand.text, near=near) if cand.text else None
         if same is not None:
             copies[same].append(cid)
             continue

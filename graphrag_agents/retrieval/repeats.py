@@ -4,13 +4,13 @@ Documentation repeats itself: npm's docs copy each config option's section onto 
 the option ("commands/npm-install.md › Configuration › `save`" is the text of "commands/npm-ci.md ›
 Configuration › `save`" and four more pages), and a question about the option found six copies that filled six of
 eight passages. Two texts are the same when they are equal once case and whitespace are normalised, and nearly
-the same when their word 3-shingles overlap by a Jaccard index of at least :data:`NEAR` (a copy that differs by a
-link target or a word). Texts too short to hold a shingle are compared whole.
+the same when their 3-shingles of words (split at whitespace, so punctuation stays on its word) overlap by a
+Jaccard index of at least :data:`NEAR` (a copy that differs by a link target or a word). Texts too short to hold a
+shingle are compared whole.
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 
 __all__ = ["NEAR", "SHINGLE", "Repeats", "text_key"]
@@ -19,7 +19,7 @@ NEAR = 0.9
 """Shingle Jaccard index from which two texts are one passage."""
 SHINGLE = 3
 """Words per shingle."""
-_WORD = re.compile(r"\w+")
+_MARGIN = 0.1
 
 
 def text_key(text: str) -> str:
@@ -27,9 +27,9 @@ def text_key(text: str) -> str:
     return " ".join(text.lower().split())
 
 
-def _shingles(text: str) -> frozenset[int]:
-    words = _WORD.findall(text.lower())
-    return frozenset(hash(tuple(words[i:i + SHINGLE])) for i in range(len(words) - SHINGLE + 1))
+def _shingles(words: list[str]) -> frozenset[int]:
+    # hashed once: a set of tuples hashes each tuple again at every intersection
+    return frozenset(map(hash, zip(*(words[i:] for i in range(SHINGLE)), strict=False)))
 
 
 @dataclass
@@ -37,21 +37,28 @@ class Repeats:
     """The texts kept so far, and for a next text the kept one it repeats (if any)."""
 
     _by_key: dict[str, str] = field(default_factory=dict)
-    _shingled: list[tuple[str, frozenset[int]]] = field(default_factory=list)
+    _by_text: dict[str, str] = field(default_factory=dict)
+    _kept: list[tuple[str, int, frozenset[int]]] = field(default_factory=list)
 
-    def original(self, text: str) -> str | None:
-        """The id of a kept text ``text`` repeats (the same or near-same), else None."""
+    def original(self, text: str, *, near: bool = True) -> str | None:
+        """The id of a kept text ``text`` repeats, else None: the same once normalised or near-same, or with
+        ``near`` False the same string only (a dictionary lookup, without normalising ``text``)."""
+        if not near:
+            return self._by_text.get(text)
         key = text_key(text)
         same = self._by_key.get(key)
-        if same is not None or not key:
+        if same is not None or not key or not self._kept:
             return same
-        mine = _shingles(text)
-        if not mine:
+        count = key.count(" ") + 2 - SHINGLE  # its shingles, a repeated one counted each time
+        # a Jaccard index of NEAR needs shingle sets of sizes within that ratio, so texts whose lengths differ more
+        # (with a margin for shingles a text repeats) end here, unshingled: most of them
+        close = [(kept, theirs) for kept, n, theirs in self._kept
+                 if count > 0 and min(n, count) >= (NEAR - _MARGIN) * max(n, count)]
+        if not close:
             return None
-        for kept, theirs in self._shingled:
-            # a Jaccard index of NEAR needs sizes within that ratio: most pairs end here
-            small, large = sorted((len(mine), len(theirs)))
-            if small >= NEAR * large and len(mine & theirs) >= NEAR * len(mine | theirs):
+        mine = _shingles(key.split())
+        for kept, theirs in close:
+            if len(mine & theirs) >= NEAR * len(mine | theirs):
                 return kept
         return None
 
@@ -61,6 +68,8 @@ class Repeats:
         if not key:
             return
         self._by_key.setdefault(key, item_id)
-        shingles = _shingles(text)
+        self._by_text.setdefault(text, item_id)
+        words = key.split()
+        shingles = _shingles(words)
         if shingles:
-            self._shingled.append((item_id, shingles))
+            self._kept.append((item_id, len(words) + 1 - SHINGLE, shingles))
