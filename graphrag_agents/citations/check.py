@@ -64,6 +64,7 @@ from ._lemmas import word_key
 from ._markers import INLINE_CODE_RE, MARKER_RE, parse_marker, resolve_markers
 from ._meaning import meaning_findings
 from ._names import Name, extract_names
+from ._negation import negation_clause_finding
 from ._number_words import missing_count_words
 from ._opening import opens_with_common_word
 from ._prose import (
@@ -231,6 +232,12 @@ def _claim(claims: str, evid: list[EvidenceIndex], meaning: bool, support: bool)
         names = [n for n in names if all(any(w in e.words for e in evid) for w in n.words)]
     conflicts = [ClaimConflict(rule=rule, detail=detail)  # type: ignore[arg-type]
                  for rule, detail in meaning_findings(claims, names, evid, anchored=support)]
+    if support and not conflicts:
+        # the sentence rules compare a clause only with a sentence holding most of its stems; a negation is read
+        # clause by clause with lemma keys, so "never lived" meets "lives" (:mod:`._negation`)
+        negated = negation_clause_finding(claims, evid)
+        if negated is not None:
+            conflicts.append(ClaimConflict(rule="negation", detail=negated))
     if conflicts or not support:
         return _Lacking(conflicts=conflicts) if conflicts else None
     name_words = frozenset(w for n in names for w in n.words)
