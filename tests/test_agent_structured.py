@@ -29,8 +29,6 @@ from graphrag_agents.agent import (
 from graphrag_agents.agent import build_grounded_agent as build_agent
 from graphrag_agents.agent.structured import refuses_response_format
 from graphrag_agents.kg import KnowledgeGraph
-from graphrag_agents.tools.evidence import EvidenceLedger
-from graphrag_agents.tools.read_tools import number_retrieval
 from graphrag_agents.tools.toolkit import GraphRAGToolkit
 
 QUESTION = "Where does Alice Smith work?"
@@ -102,10 +100,9 @@ async def test_the_drafting_turn_reads_passages_first_and_no_entity_cards(toolki
     assert first is not None and first.group(1) in {"Acme", "Globex"}  # a passage, with its document's title
     assert "(Person)" not in evidence and "(Company)" not in evidence  # entity cards are left out
     assert evidence == state["context"] and len(evidence) <= ReaderView().max_chars
-    # The full retrieve (what text drafting shows) names Alice Smith in its passages, so it has no card for her
-    # (tools/earned.py: a card repeating a name the passages show adds nothing).
+    # The full retrieve (what text drafting shows) has the entity cards.
     full = await toolkit.new_session().retrieve(question=QUESTION)
-    assert "Alice Smith" in full.to_llm_text() and "Alice Smith (Person" not in full.to_llm_text()
+    assert full.entities and "Alice Smith (Person" in full.to_llm_text()
 
 
 async def test_not_in_evidence_is_the_fixed_refusal(toolkit: GraphRAGToolkit) -> None:
@@ -300,9 +297,8 @@ def test_render_draft() -> None:
     assert render_draft(draft) == "Answer: Stanley [34, 2]." and render_draft(draft, []) == "Answer: Stanley."
 
 
-async def test_reader_view_limits_items_and_characters(acme_kg: KnowledgeGraph) -> None:
-    # every card kept (retrieve leaves out those repeating a name its passages show), to see the view limit them
-    result = number_retrieval(EvidenceLedger(), await acme_kg.retrieve(QUESTION), earned_only=False)
+async def test_reader_view_limits_items_and_characters(toolkit: GraphRAGToolkit) -> None:
+    result = await toolkit.new_session().retrieve(question=QUESTION)
     text, shown = reader_evidence(result, ReaderView(passages=1, facts=0))
     assert len(shown) == 1 and shown[0] == result.passages[0].n and text.startswith(f"[{shown[0]}] (")
     text, shown = reader_evidence(result, ReaderView(passages=5, facts=5, entities=5, max_chars=200))

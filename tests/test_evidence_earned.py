@@ -32,33 +32,32 @@ async def npm_kg(kg: KnowledgeGraph) -> KnowledgeGraph:
 
 
 async def test_a_fact_off_the_question_is_left_out_and_one_naming_its_entity_stays(npm_kg: KnowledgeGraph) -> None:
-    """The case: for a question about ``npm ci``, the facts path returned "Node · Node.js: Node version managers
-    allow you to install and switch between multiple versions of Node.js and npm ..." (configuring-npm/install.md),
-    which holds no content word of the question (here "folder", "begins": in under 5% of the chunks) and names no
-    entity of it."""
-    question = "Does npm ci remove an existing node_modules folder before it begins?"
+    """The case: for "Does npm ci write to the lockfile?", the facts path returns the install page's lines about
+    Node installers (configuring-npm/install.md), which hold no content word of the question ("write": in under
+    5% of the chunks) and name no entity of it."""
+    question = "Does npm ci write to the lockfile?"
     hits = await npm_kg.retrieve(question, top_k=10, paths=["facts"])
-    assert {"folder", "begins"} <= set(hits.question_words or ())
-    every = number_retrieval(EvidenceLedger(), hits, earned_only=False)
-    assert any(f.fact.startswith("Node version managers allow you") for f in every.facts)  # what it returned
-    assert number_retrieval(EvidenceLedger(), hits).facts == []
+    assert "write" in set(hits.question_words or ())
+    every = number_retrieval(EvidenceLedger(), hits)  # the default keeps every fact line
+    assert any(f.fact.startswith("If you are unable to use a Node version manager") for f in every.facts)
+    assert number_retrieval(EvidenceLedger(), hits, earned_only=True).facts == []
     # a fact naming an entity the question names earns its place, with no passage shown beside it
     hits = await npm_kg.retrieve("Which installer is recommended on Linux?", top_k=10, paths=["facts"])
-    kept = number_retrieval(EvidenceLedger(), hits).facts
+    kept = number_retrieval(EvidenceLedger(), hits, earned_only=True).facts
     assert "If you use Linux, we recommend that you use a NodeSource installer." in [f.fact for f in kept]
 
 
 async def test_an_entity_card_repeating_a_shown_name_is_left_out(npm_kg: KnowledgeGraph) -> None:
-    """The case: ``Linux (Person)``, ``Windows (Location)``, ``Node.js (Location)`` returned beside the install
-    page's sections, which write each of those names: the card adds a guessed type, nothing the text says. The same
-    card stays when no passage is shown."""
+    """The case: ``Linux (Person)`` returned beside the install page's sections, which write "Linux": the card adds
+    a guessed type, nothing the text says. The same card stays when no passage is shown."""
     question = "Which installer is recommended on Linux?"
     hits = await npm_kg.retrieve(question, top_k=10)
-    every = number_retrieval(EvidenceLedger(), hits, earned_only=False)
+    every = number_retrieval(EvidenceLedger(), hits)
     assert "Linux" in [e.name for e in every.entities] and every.passages
-    result = number_retrieval(EvidenceLedger(), hits)
+    result = number_retrieval(EvidenceLedger(), hits, earned_only=True)
     shown = " ".join(p.text for p in result.passages)
     assert all(e.name not in shown or e.description for e in result.entities)
     assert "Linux" not in [e.name for e in result.entities]
-    alone = number_retrieval(EvidenceLedger(), await npm_kg.retrieve(question, top_k=10, paths=["exact_names"]))
+    alone = number_retrieval(EvidenceLedger(), await npm_kg.retrieve(question, top_k=10, paths=["exact_names"]),
+                             earned_only=True)
     assert "Linux" in [e.name for e in alone.entities]

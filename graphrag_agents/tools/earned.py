@@ -7,18 +7,18 @@ Passages are the evidence; the graph's items are added beside them only when the
   read it there. A typed relation there keeps its item and points at the passage (``in_passage``), since its
   type says what the sentence does not.
 * A fact line (either kind) that names no entity of the question and holds none of its content words
-  (``RetrievalHits.question_words``: words in under 5% of the chunks) is left out. On npm's docs, for "Our CI
-  runs `npm ci`, but someone changed a version range in package.json without updating the lockfile. What does
-  npm ci do in that case?", the facts path returned "Node · Node.js: Node version managers allow you to install
-  and switch between multiple versions of Node.js and npm ..." (configuring-npm/install.md): it shares only
-  words most pages hold ("npm", "version") with the question. When the question has no content word and names
-  no entity, nothing is judged this way.
+  (``RetrievalHits.question_words``: words in under 5% of the chunks) is left out. On npm's docs, for "Does npm
+  ci write to the lockfile?", the facts path returned the install page's lines about Node installers, which share
+  no content word with the question. When the question has no content word and names no entity, nothing is
+  judged this way.
 * An entity card whose name a shown passage holds and whose description adds no word the passages lack is left
-  out: it repeats a name the reader has read, with a type guessed by the extractor (on npm's docs, for "How do
-  Node version managers let me test my package on several versions of Node.js?", ``Node.js (Location)`` beside
-  the install page's sections that say "Node.js" in every paragraph). The types a name was outvoted for
-  (``aliases``) are no statement of the text and do not count. A card with a description the passages lack,
-  or a name no passage holds, stays.
+  out: it repeats a name the reader has read, with a type guessed by the extractor (``Linux (Person)`` beside
+  npm's install page, which writes "Linux"). The types a name was outvoted for (``aliases``) are no statement of
+  the text and do not count. A card with a description the passages lack, or a name no passage holds, stays.
+
+These rules are off by default (``number_retrieval(..., earned_only=True)`` turns them on): on ``techdocs_a`` they
+lowered the evidence items shown that hold a gold answer word, and a card's type is what the reference agent's
+hop check reads to tell an answer of the wrong kind.
 """
 
 from __future__ import annotations
