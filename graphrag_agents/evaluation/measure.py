@@ -29,7 +29,7 @@ from ..retrieval.hits import EntityHit, RelationHit, RetrievalHits
 from ..retrieval.passages import dense_passages
 from ..tools.evidence import EvidenceLedger
 from ..tools.read_tools import number_retrieval
-from ..tools.results import RelationItem, RetrieveResult
+from ..tools.results import EntityItem, RelationItem, RetrieveResult
 from .dataset import Question
 from .metrics import all_gold_at_k, recall_at_k, unique
 
@@ -131,18 +131,31 @@ def _relation_key(r: RelationHit | RelationItem) -> tuple[str, str, str, tuple[s
     return r.source, r.type, r.target, names, r.fact
 
 
+def _shown_entities(result: RetrieveResult, hits: RetrievalHits) -> list[tuple[EntityItem, EntityHit]]:
+    """Each numbered entity card with the hit it was numbered from: the cards are the hits in order, less those
+    that did not earn a place beside the passages (:mod:`~graphrag_agents.tools.earned`)."""
+    pairs: list[tuple[EntityItem, EntityHit]] = []
+    remaining = iter(hits.entities)
+    for item in result.entities:
+        for hit in remaining:
+            if (hit.name, hit.label) == (item.name, item.label):
+                pairs.append((item, hit))
+                break
+    return pairs
+
+
 def evidence_items(result: RetrieveResult, hits: RetrievalHits, gold: Sequence[str], chunk_docs: dict[str, str],
                    entity_docs: dict[str, list[str]]) -> list[dict[str, Any]]:
     """The numbered evidence of a retrieve result as plain rows for the report, in number order.
 
     Each row is flagged ``gold`` when the item comes from a supporting paragraph: a passage of one, a relation
     whose fact sentence is in one, an entity mentioned in one. ``result`` must be ``hits`` numbered without a
-    score floor, so that its entities line up with those of ``hits`` (relations are matched by source, type,
-    target and fact).
+    score floor; its entity cards are matched to those of ``hits`` in order, by name and type (relations by source,
+    type, target and fact).
     """
     gold_set = set(gold)
     rows: list[dict[str, Any]] = []
-    for item, e in zip(result.entities, hits.entities, strict=True):
+    for item, e in _shown_entities(result, hits):
         rows.append({"n": item.n, "kind": "entity", "title": e.path, "score": e.score,
                      "gold": any(d in gold_set for d in entity_docs.get(e.entity_id, [])),
                      "text": f"{e.name} ({e.label})" + (f": {e.description}" if e.description else "")})
