@@ -178,3 +178,16 @@ def test_command_boundaries_keep_transactions_whole_and_skip_a_cut_tail() -> Non
     assert command_ends(data) == [len(one), len(one + block), len(one + block + two)]
     assert command_ends(b"#TS:1\r\n" + one) == [7, 7 + len(one)]
     assert command_ends(b"*x\r\n") == [] and command_ends(b"") == []
+
+
+async def test_a_kept_server_recovers_the_same_way(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With ``GRAPHRAG_SERVER_IDLE`` the server runs under its keeper (an MCP client's warm server): a file that
+    does not replay is recovered there too, instead of the keeper reporting a server that never started."""
+    await _three_documents(tmp_path)
+    _append_unreplayable_write(tmp_path)
+    monkeypatch.setenv("GRAPHRAG_SERVER_IDLE", "1")
+    async with await KnowledgeGraph.open(graph="g", data_dir=str(tmp_path)) as kg:
+        server = kg.store._client.server
+        assert server is not None and server.process is None  # started by the keeper, not by this process
+        assert server.recovery is not None and server.recovery.replayed == server.recovery.logged - 2
+        assert len(await kg.store.ro_query("MATCH (d:Document) RETURN d.id")) == 3
