@@ -9,26 +9,19 @@ extractor.
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import pytest
+from section_rows import ingest_sections, read_rows
 
-from graphrag_agents.ingest.plan import IngestPlan, SourceDocument
 from graphrag_agents.kg import KnowledgeGraph
 from graphrag_agents.tools.evidence import EvidenceLedger
 from graphrag_agents.tools.read_tools import number_retrieval
 
-ROWS = [json.loads(line) for line in
-        (Path(__file__).parent / "data" / "npm_ci_install_sections.jsonl").read_text().splitlines()]
+ROWS = read_rows("npm_ci_install_sections.jsonl")
 
 
 @pytest.fixture
 async def npm_kg(kg: KnowledgeGraph) -> KnowledgeGraph:
-    sources = [SourceDocument(r["id"], r["id"], text=r["text"], title=r["title"]) for r in ROWS]
-    await kg.ingest_documents(sources, IngestPlan(extractor="ner"))
-    await kg.finalize()
-    return kg
+    return await ingest_sections(kg, ROWS, "ner")
 
 
 async def test_a_fact_off_the_question_is_left_out_and_one_naming_its_entity_stays(npm_kg: KnowledgeGraph) -> None:

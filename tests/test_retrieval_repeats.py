@@ -7,31 +7,24 @@ The span is real: npm 11.19.1's docs copy the `package-lock-only` option's entry
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import pytest
+from section_rows import ingest_sections, read_rows
 
 from graphrag_agents.citations.check import check_citations
 from graphrag_agents.evaluation.measure import path_documents
-from graphrag_agents.ingest.plan import IngestPlan, SourceDocument
 from graphrag_agents.kg import KnowledgeGraph
 from graphrag_agents.retrieval.repeats import Repeats
 from graphrag_agents.tools.evidence import EvidenceLedger
 from graphrag_agents.tools.read_tools import number_retrieval
 
-ROWS = [json.loads(line) for line in
-        (Path(__file__).parent / "data" / "npm_repeated_sections.jsonl").read_text().splitlines()]
+ROWS = read_rows("npm_repeated_sections.jsonl")
 COPIES = [r["id"] for r in ROWS if r["title"].endswith("`package-lock-only`")]
 QUESTION = "Can npm list only what package-lock.json describes, ignoring node_modules?"
 
 
 @pytest.fixture
 async def npm_kg(kg: KnowledgeGraph) -> KnowledgeGraph:
-    sources = [SourceDocument(r["id"], r["id"], text=r["text"], title=r["title"]) for r in ROWS]
-    await kg.ingest_documents(sources, IngestPlan(extractor="none"))
-    await kg.finalize()
-    return kg
+    return await ingest_sections(kg, ROWS, "none")
 
 
 async def test_a_section_copied_onto_four_pages_is_one_passage_naming_each(npm_kg: KnowledgeGraph) -> None:

@@ -9,15 +9,13 @@ sections and the others the question found, one document each as the eval builds
 
 from __future__ import annotations
 
-import json
 import re
-from pathlib import Path
 
-from graphrag_agents.ingest.plan import IngestPlan, SourceDocument
+from section_rows import ingest_sections, read_rows
+
 from graphrag_agents.kg import KnowledgeGraph
 
-ROWS = [json.loads(line) for line in
-        (Path(__file__).parent / "data" / "npm_pkg_sections.jsonl").read_text().splitlines()]
+ROWS = read_rows("npm_pkg_sections.jsonl")
 QUESTION = ("How do I add one more entry to an array in package.json with `npm pkg set` when I don't know how many "
             "entries it already has?")
 
@@ -28,9 +26,7 @@ def _words(text: str) -> set[str]:
 
 async def test_a_sections_further_chunk_enters_only_with_new_words_and_next_to_its_neighbour(
         kg: KnowledgeGraph) -> None:
-    sources = [SourceDocument(r["id"], r["id"], text=r["text"], title=r["title"]) for r in ROWS]
-    await kg.ingest_documents(sources, IngestPlan(extractor="none"))
-    await kg.finalize()
+    await ingest_sections(kg, ROWS, "none")
     hits = (await kg.retrieve(QUESTION, paths=["passages"], top_k=8)).passages
     assert len(hits) == 8
     asked = _words(QUESTION)
