@@ -83,11 +83,11 @@ def recover_folder(data_dir: Path, loads: Callable[[Path], bool]) -> Recovery | 
     work = data_dir / _WORK_DIR
     shutil.rmtree(work, ignore_errors=True)
     work.mkdir()
+    ends = aof.commands()
     try:
-        found = _longest_prefix(aof, work, loads)
-        if found is None:
-            return _from_snapshot(data_dir, aof, work, loads)
-        replayed, ends = found
+        replayed = _longest_prefix(aof, ends, work, loads)
+        if replayed is None:
+            return _from_snapshot(data_dir, len(ends), work, loads)
         kept = _keep_original(data_dir)
         moved = dataclasses.replace(aof, folder=kept / AOF_DIR)
         moved.write_prefix(data_dir / AOF_DIR, ends[replayed - 1] if replayed else None)
@@ -96,11 +96,10 @@ def recover_folder(data_dir: Path, loads: Callable[[Path], bool]) -> Recovery | 
         shutil.rmtree(work, ignore_errors=True)
 
 
-def _longest_prefix(aof: AppendOnlyFile, work: Path,
-                    loads: Callable[[Path], bool]) -> tuple[int, list[tuple[int, int]]] | None:
-    """How many of the commands logged after the base load with it, and where each command ends; None when the
-    base alone does not load."""
-    ends = aof.commands()
+def _longest_prefix(aof: AppendOnlyFile, ends: list[tuple[int, int]], work: Path,
+                    loads: Callable[[Path], bool]) -> int | None:
+    """How many of the commands logged after the base (ending at ``ends``) load with it; None when the base alone
+    does not load."""
     probes = 0
 
     def prefix_loads(count: int) -> bool:
@@ -126,17 +125,16 @@ def _longest_prefix(aof: AppendOnlyFile, work: Path,
         else:
             bad = middle
         _log.info("recovery of %s: writes 1-%d replay, %d does not (%d test starts)", work.parent, good, bad, probes)
-    return good, ends
+    return good
 
 
-def _from_snapshot(data_dir: Path, aof: AppendOnlyFile, work: Path, loads: Callable[[Path], bool]) -> Recovery | None:
+def _from_snapshot(data_dir: Path, logged: int, work: Path, loads: Callable[[Path], bool]) -> Recovery | None:
     if not snapshot_exists(data_dir):
         return None
     probe = work / "snapshot"
     restore_snapshot(data_dir, probe / AOF_DIR)
     if not loads(probe):
         return None
-    logged = len(aof.commands())
     kept = _keep_original(data_dir)
     restore_snapshot(data_dir, data_dir / AOF_DIR)
     return _noted(Recovery(data_dir, kept, logged, 0, from_snapshot=True))
