@@ -142,7 +142,7 @@ _POSTINGS = (
 )
 _ALL_POSTINGS = (
     # a term with no more postings than the cap: all of them, read without the subquery and its sort by score
-    # (13-17% of the query's server time on the samples: docs/retrieval.md, "Session 13")
+    # (13-17% of the query's server time on the samples: benchmarks/results/retrieval-latency-history.md)
     "CALL db.idx.fulltext.queryNodes('Chunk', w[0]) YIELD node {filter}"
 )
 

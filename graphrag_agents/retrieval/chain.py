@@ -71,7 +71,7 @@ class ChainSettings:
     covered: float = 0.6
     """No round runs once the best chain covers this share of the question (1: only a whole cover stops them, the
     previous behaviour). 0.6 is the lowest that lost nothing on fold A of the three tuning sets; it saves the
-    round's 3-6 ms on most questions (``docs/retrieval.md``, "Session 14")."""
+    round's 3-6 ms on most questions (``benchmarks/results/retrieval-latency-history.md``)."""
 
 
 CHAINS = ChainSettings()
