@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection, Iterable
+from functools import cached_property
 
 from ..retrieval.hits import EntityHit, RelationHit
 
@@ -39,22 +40,32 @@ def _words(text: str) -> set[str]:
     return found | {w[:-1] for w in found if len(w) > 3 and w.endswith("s")}
 
 
+def _flat(text: str) -> str:
+    """``text`` case-folded, its spacing collapsed: how the rules below compare texts."""
+    return " ".join(text.casefold().split())
+
+
 def _names(text: str, name: str) -> bool:
     """Whether ``text`` (case-folded) holds ``name`` as whole words."""
-    name = " ".join(name.casefold().split())
+    name = _flat(name)
     return bool(name) and re.search(rf"(?<!\w){re.escape(name)}(?!\w)", text) is not None
 
 
 class Shown:
-    """The passages a result shows, read once: their text (case-folded, spacing collapsed) and words."""
+    """The passages a result shows, read once: their text (case-folded, spacing collapsed) and, when a card is
+    judged, their words."""
 
     def __init__(self, texts: Iterable[str]) -> None:
-        self.texts = [" ".join(t.casefold().split()) for t in texts]
-        self.words: set[str] = set().union(*(_words(t) for t in self.texts))
+        self.texts = [_flat(t) for t in texts]
+
+    @cached_property
+    def words(self) -> set[str]:
+        """Every word of the passages (read only by the opt-in card rule)."""
+        return set().union(*(_words(t) for t in self.texts))
 
     def holder(self, sentence: str) -> int | None:
         """The index of the first passage holding ``sentence`` (case and spacing aside), if any."""
-        needle = " ".join(sentence.casefold().split())
+        needle = _flat(sentence)
         return next((i for i, text in enumerate(self.texts) if needle and needle in text), None)
 
 
@@ -64,7 +75,7 @@ def on_question(hit: RelationHit, question: str, question_words: Collection[str]
     content word and no entity of the question in the fact)."""
     if question_words is None:
         return True
-    q = " ".join(question.casefold().split())
+    q = _flat(question)
     names = [e.name for e in hit.entities] if hit.fact_id else [hit.source, hit.target]
     if any(_names(q, n) for n in names):
         return True
