@@ -19,6 +19,7 @@ import graphrag_agents.agent as agent_pkg
 from graphrag_agents.adapters.langchain import GraphRAGLangChainToolkit
 from graphrag_agents.agent import (
     REFUSAL,
+    AgentOptions,
     CitationGateState,
     GroundedAnswer,
     build_grounded_agent,
@@ -33,6 +34,9 @@ from graphrag_agents.tools.citations import CitationCheck
 from graphrag_agents.tools.toolkit import READ_TOOLS, GraphRAGToolkit
 
 QUESTION = "Where does Alice Smith work?"
+TEXT = AgentOptions(drafting="text")
+TEXT_REPAIRED = AgentOptions(drafting="text", repair_citations=True)
+GATED = AgentOptions(min_score=0.3)
 
 
 @pytest.fixture(scope="module")
@@ -132,10 +136,12 @@ async def test_max_revisions_zero_refuses_at_once_and_lenient_rule_accepts(toolk
     unsupported = cite("Alice Smith works at Acme Corp [{n}]. Acme Corp was founded in 2001 [{n}].",
                        claim="founded in 1999")
     strict = await build_grounded_agent(ScriptedChatModel(steps=[retrieve_call(), unsupported]), toolkit,
-                                        max_revisions=0, refusal="No answer.").ainvoke({"question": QUESTION})
+                                        options=AgentOptions(max_revisions=0, refusal="No answer.")).ainvoke(
+        {"question": QUESTION})
     assert strict["abstained"] and strict["answer"] == "No answer." and strict["llm_calls"] == 2
     lenient = await build_grounded_agent(ScriptedChatModel(steps=[retrieve_call(), unsupported]), toolkit,
-                                         max_revisions=0, accept=cites_evidence).ainvoke({"question": QUESTION})
+                                         options=AgentOptions(max_revisions=0, accept=cites_evidence)).ainvoke(
+        {"question": QUESTION})
     assert not lenient["abstained"] and "2001" in lenient["answer"]
 
 
@@ -163,7 +169,8 @@ async def test_tool_calls_written_as_json_text_are_run(toolkit: GraphRAGToolkit)
 
 async def test_tool_rounds_are_capped(toolkit: GraphRAGToolkit) -> None:
     model = ScriptedChatModel(steps=[retrieve_call()] * 4)
-    result = result_of(await build_grounded_agent(model, toolkit, max_tool_rounds=2).ainvoke({"question": QUESTION}))
+    agent = build_grounded_agent(model, toolkit, options=AgentOptions(max_tool_rounds=2))
+    result = result_of(await agent.ainvoke({"question": QUESTION}))
     assert result.abstained and result.abstain_reason == "ungrounded"
     assert result.llm_calls == 3 and len(result.tool_calls) == 3
     assert "did not write an answer" in model.calls[2][-1].text
@@ -175,7 +182,7 @@ async def test_tool_rounds_are_capped(toolkit: GraphRAGToolkit) -> None:
 async def test_gate_abstains_without_calling_the_model(toolkit: GraphRAGToolkit) -> None:
     model = ScriptedChatModel(steps=[])
     off_topic = "What is the capital of Peru?"
-    state = await build_grounded_agent(model, toolkit, min_score=0.3).ainvoke({"question": off_topic})
+    state = await build_grounded_agent(model, toolkit, options=GATED).ainvoke({"question": off_topic})
     result = result_of(state)
 
     assert result.abstained and result.abstain_reason == "low_score" and result.answer == REFUSAL
@@ -187,7 +194,7 @@ async def test_gate_abstains_without_calling_the_model(toolkit: GraphRAGToolkit)
 
 async def test_gate_passes_the_evidence_to_the_model(toolkit: GraphRAGToolkit) -> None:
     model = ScriptedChatModel(steps=[cite("Alice Smith works at Acme Corp [{n}].")])
-    state = await build_grounded_agent(model, toolkit, min_score=0.3).ainvoke({"question": QUESTION})
+    state = await build_grounded_agent(model, toolkit, options=GATED).ainvoke({"question": QUESTION})
     result = result_of(state)
     assert not result.abstained and result.llm_calls == 1 and state["best_score"] >= 0.3
     assert isinstance(model.calls[0][-1], ToolMessage)  # the gate's retrieve, shown as the model's own call
@@ -204,7 +211,7 @@ async def test_retrieve_first_drafts_from_the_numbered_evidence(toolkit: GraphRA
         return AIMessage(f"Alice Smith works at Acme Corp [{evidence_number(prompt.text, 'works at Acme Corp')}].")
 
     model = ScriptedChatModel(steps=[draft])
-    state = await build_grounded_agent(model, toolkit, mode="retrieve_first", drafting="text").ainvoke(
+    state = await build_grounded_agent(model, toolkit, mode="retrieve_first", options=TEXT).ainvoke(
         {"messages": [("user", QUESTION)]})
     result = result_of(state)
     assert not result.abstained and result.llm_calls == 1 and model.bound_tools == []
@@ -215,7 +222,7 @@ async def test_retrieve_first_drafts_from_the_numbered_evidence(toolkit: GraphRA
 
 async def test_retrieve_first_revises_then_refuses(toolkit: GraphRAGToolkit) -> None:
     model = ScriptedChatModel(steps=[AIMessage("[1]"), AIMessage("The knowledge graph does not say.")])
-    result = result_of(await build_grounded_agent(model, toolkit, mode="retrieve_first", drafting="text").ainvoke(
+    result = result_of(await build_grounded_agent(model, toolkit, mode="retrieve_first", options=TEXT).ainvoke(
         {"question": QUESTION}))
     assert result.abstained and result.abstain_reason == "ungrounded" and result.llm_calls == 2
     assert "failed the citation check" in model.calls[1][-1].text
@@ -224,8 +231,9 @@ async def test_retrieve_first_revises_then_refuses(toolkit: GraphRAGToolkit) -> 
 
 async def test_retrieve_first_abstains_when_nothing_is_found(toolkit: GraphRAGToolkit) -> None:
     model = ScriptedChatModel(steps=[])
-    result = result_of(await build_grounded_agent(model, toolkit, mode="retrieve_first", drafting="text",
-                                                  retrieve_options={"min_score": 0.5}).ainvoke(
+    result = result_of(await build_grounded_agent(model, toolkit, mode="retrieve_first",
+                                                  options=AgentOptions(drafting="text",
+                                                                       retrieve_options={"min_score": 0.5})).ainvoke(
         {"question": "What is the capital of Peru?"}))
     assert result.abstained and result.abstain_reason == "no_evidence" and model.calls == []
 
@@ -234,7 +242,7 @@ def test_an_unknown_retrieve_option_is_refused_when_the_agent_is_built(toolkit: 
     # Before: the typed retrieve raised TypeError at the first question, inside the run.
     with pytest.raises(ConfigurationError, match=r"no option 'topk'.*top_k"):
         build_grounded_agent(ScriptedChatModel(steps=[]), toolkit, mode="retrieve_first",
-                             retrieve_options={"topk": 5})
+                             options=AgentOptions(retrieve_options={"topk": 5}))
 
 
 # -- sessions, checkpointer, streaming ------------------------------------------------------------------------
@@ -283,10 +291,10 @@ async def test_missing_question_is_a_clear_error(toolkit: GraphRAGToolkit) -> No
 
 
 def test_bad_options_are_refused(kg: KnowledgeGraph) -> None:
-    with pytest.raises(ValueError, match="mode"):
+    with pytest.raises(ConfigurationError, match="mode"):
         build_grounded_agent(ScriptedChatModel(), GraphRAGToolkit(kg), mode="chat")  # type: ignore[arg-type]
-    with pytest.raises(ValueError, match="max_revisions"):
-        build_grounded_agent(ScriptedChatModel(), GraphRAGToolkit(kg), max_revisions=-1)
+    with pytest.raises(ConfigurationError, match="max_revisions"):
+        build_grounded_agent(ScriptedChatModel(), GraphRAGToolkit(kg), options=AgentOptions(max_revisions=-1))
 
 
 # -- citation_gate in your own graph --------------------------------------------------------------------------
@@ -380,8 +388,10 @@ def test_other_text_is_left_alone(text: str) -> None:
 
 
 def test_public_names_match_all() -> None:
+    for name in agent_pkg.__all__:  # the names that need LangChain are imported on first use
+        getattr(agent_pkg, name)
     public = {name for name in vars(agent_pkg) if not name.startswith("_")}
-    modules = {"chain_nodes", "choice", "compare", "compare_plan", "confidence", "confirm", "drafting", "figures_fit",
+    modules = {"accept", "options", "chain_nodes", "choice", "compare", "compare_plan", "confidence", "confirm", "drafting", "figures_fit",
                "fit", "gate", "graph", "hop_check", "hop_plan", "nodes", "prompts", "question_fit", "reader", "state",
                "structured", "structured_gate", "tools_chain"}
     assert public - modules == set(agent_pkg.__all__)
@@ -412,7 +422,7 @@ def test_add_suggested_citations(draft: str, repaired: str | None) -> None:
 
 async def test_repair_citations_serves_a_draft_the_check_can_cite(toolkit: GraphRAGToolkit) -> None:
     model = ScriptedChatModel(steps=[AIMessage("Alice Smith works at Acme Corp.")])
-    agent = build_grounded_agent(model, toolkit, mode="retrieve_first", drafting="text", repair_citations=True)
+    agent = build_grounded_agent(model, toolkit, mode="retrieve_first", options=TEXT_REPAIRED)
     result = result_of(await agent.ainvoke({"question": QUESTION}))
     assert not result.abstained and result.repaired and result.llm_calls == 1 and result.revisions == 0
     assert result.answer.startswith("Alice Smith works at Acme Corp [") and result.check is not None
@@ -422,14 +432,14 @@ async def test_repair_citations_serves_a_draft_the_check_can_cite(toolkit: Graph
 
     # Off (the default), the same draft gets the revision turn, then the refusal.
     model = ScriptedChatModel(steps=[AIMessage("Alice Smith works at Acme Corp.")] * 2)
-    result = result_of(await build_grounded_agent(model, toolkit, mode="retrieve_first", drafting="text").ainvoke(
+    result = result_of(await build_grounded_agent(model, toolkit, mode="retrieve_first", options=TEXT).ainvoke(
         {"question": QUESTION}))
     assert result.abstained and not result.repaired and result.llm_calls == 2
 
 
 async def test_repair_never_serves_an_unsupported_claim(toolkit: GraphRAGToolkit) -> None:
     model = ScriptedChatModel(steps=[AIMessage("Alice Smith works at Initech.")] * 2)
-    agent = build_grounded_agent(model, toolkit, mode="retrieve_first", drafting="text", repair_citations=True)
+    agent = build_grounded_agent(model, toolkit, mode="retrieve_first", options=TEXT_REPAIRED)
     result = result_of(await agent.ainvoke({"question": QUESTION}))
     assert result.abstained and not result.repaired
 

@@ -15,7 +15,7 @@ from acme_corpus import acme_and_globex_graph
 from fake_chat import ScriptedChatModel, evidence_number
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 
-from graphrag_agents.agent import GroundedAnswer, answer_confidence
+from graphrag_agents.agent import AgentOptions, GroundedAnswer, answer_confidence
 from graphrag_agents.agent import build_grounded_agent as build_agent
 from graphrag_agents.agent.confidence import token_logprobs
 from graphrag_agents.errors import ConfigurationError
@@ -74,10 +74,11 @@ def test_a_reply_without_an_answer_string_has_no_confidence() -> None:
 # -- the agent applies it ----------------------------------------------------------------------------------------
 
 
-def build_grounded_agent(*args: Any, **kwargs: Any) -> Any:
+def build_grounded_agent(model: Any, toolkit: GraphRAGToolkit, *, mode: str = "tools", **options: Any) -> Any:
     """The agent on the single-retrieve path these tests cover (the hop chain and the choice check have their own
-    tests, ``test_agent_hops.py``)."""
-    return build_agent(*args, **{"hops": False, "choice_check": False, **kwargs})
+    tests, ``test_agent_hops.py``), with ``options`` as its :class:`AgentOptions`."""
+    return build_agent(model, toolkit, mode=mode,  # type: ignore[arg-type]
+                       options=AgentOptions(**{"hops": False, "choice_check": False, **options}))
 
 
 @pytest.fixture(scope="module")
@@ -153,7 +154,7 @@ async def test_a_provider_refusing_logprobs_is_a_configuration_error_not_a_lost_
 
 @pytest.mark.parametrize("value", [-0.1, 1.5, float("nan")])
 def test_min_confidence_must_be_a_probability(toolkit: GraphRAGToolkit, value: float) -> None:
-    with pytest.raises(ValueError, match="probability"):
+    with pytest.raises(ConfigurationError, match="probability"):
         build_grounded_agent(ScriptedChatModel(steps=[]), toolkit, mode="retrieve_first", min_confidence=value)
 
 
@@ -168,12 +169,12 @@ def test_min_confidence_needs_structured_drafting(toolkit: GraphRAGToolkit) -> N
 def test_the_min_confidence_flag_takes_a_probability(flag: str, ok: bool) -> None:
     import argparse
 
-    from graphrag_agents.cli.agent_options import add_drafting_arguments, drafting_options
+    from graphrag_agents.cli.agent_options import add_drafting_arguments, agent_options
 
     parser = argparse.ArgumentParser(exit_on_error=False)
     add_drafting_arguments(parser)
     if ok:
-        assert drafting_options(parser.parse_args(["--min-confidence", flag]))["min_confidence"] == float(flag)
+        assert agent_options(parser.parse_args(["--min-confidence", flag])).min_confidence == float(flag)
     else:
         with pytest.raises(argparse.ArgumentError):
             parser.parse_args(["--min-confidence", flag])
@@ -183,6 +184,7 @@ def test_min_confidence_is_part_of_the_settings_a_resumed_run_must_match(tmp_pat
     from graphrag_agents.evaluation.runner import EvalOptions
 
     base = EvalOptions(out=tmp_path, model="openai/local").settings("digest", "minilm")
-    gated = EvalOptions(out=tmp_path, model="openai/local", min_confidence=0.3).settings("digest", "minilm")
+    gated = EvalOptions(out=tmp_path, model="openai/local",
+                        agent=AgentOptions(min_confidence=0.3)).settings("digest", "minilm")
     assert "min_confidence" not in base  # folders written before the option existed still resume
     assert gated["min_confidence"] == 0.3 and {k: v for k, v in gated.items() if k != "min_confidence"} == base

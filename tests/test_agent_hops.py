@@ -14,7 +14,7 @@ import pytest
 from fake_chat import ScriptedChatModel, evidence_number, tool_call
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 
-from graphrag_agents.agent import REFUSAL, GroundedAnswer, build_grounded_agent
+from graphrag_agents.agent import REFUSAL, AgentOptions, GroundedAnswer, build_grounded_agent
 from graphrag_agents.agent.choice import NONE_OF_THESE, choice_options, parse_choice
 from graphrag_agents.agent.fit.bridge import bridge_problem
 from graphrag_agents.agent.fit.kind import expected_kind, kind_mismatch, label_index
@@ -103,10 +103,11 @@ def pick(option: str) -> Callable[[list[BaseMessage]], AIMessage]:
     return step
 
 
-async def run(kg: KnowledgeGraph, question: str, *steps: Any, **options: Any) -> tuple[GroundedAnswer,
-                                                                                          ScriptedChatModel]:
+async def run(kg: KnowledgeGraph, question: str, *steps: Any, mode: str = "retrieve_first",
+              **options: Any) -> tuple[GroundedAnswer, ScriptedChatModel]:
     model = ScriptedChatModel(steps=list(steps))
-    agent = build_grounded_agent(model, GraphRAGToolkit(kg, read_only=True), **{"mode": "retrieve_first", **options})
+    agent = build_grounded_agent(model, GraphRAGToolkit(kg, read_only=True), mode=mode,  # type: ignore[arg-type]
+                                 options=AgentOptions(**options))
     return GroundedAnswer.from_state(await agent.ainvoke({"question": question})), model
 
 

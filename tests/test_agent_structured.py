@@ -19,6 +19,7 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 from graphrag_agents.agent import (
     NOT_IN_EVIDENCE,
     REFUSAL,
+    AgentOptions,
     GroundedAnswer,
     ReaderView,
     StructuredDraft,
@@ -35,10 +36,11 @@ QUESTION = "Where does Alice Smith work?"
 
 
 
-def build_grounded_agent(*args: Any, **kwargs: Any) -> Any:
+def build_grounded_agent(model: Any, toolkit: GraphRAGToolkit, *, mode: str = "tools", **options: Any) -> Any:
     """The agent on the single-retrieve path these tests cover (the hop chain and the choice check have their own
-    tests, ``test_agent_hops.py``)."""
-    return build_agent(*args, **{"hops": False, "choice_check": False, **kwargs})
+    tests, ``test_agent_hops.py``), with ``options`` as its :class:`AgentOptions`."""
+    return build_agent(model, toolkit, mode=mode,  # type: ignore[arg-type]
+                       options=AgentOptions(**{"hops": False, "choice_check": False, **options}))
 
 
 @pytest.fixture(scope="module")

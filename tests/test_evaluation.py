@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 import pytest_asyncio
 
+from graphrag_agents.agent.options import AgentOptions
 from graphrag_agents.errors import ConfigurationError
 from graphrag_agents.evaluation import DatasetError, EvalOptions, load_corpus, load_dataset, run_eval
 from graphrag_agents.evaluation.answer import split_evidence
@@ -281,12 +282,10 @@ async def test_runner_with_agent_scores_answers(tiny: tuple[Path, Path], data_di
 
     for drafting in ("structured", "text"):
         out = tmp_path / drafting
+        agent = AgentOptions(drafting=drafting, hops=False, choice_check=False)  # type: ignore[arg-type]
         run = await run_eval(*tiny, EvalOptions(out=out, data_dir=data_dir, limit=2, progress=False,
-                                                agent_mode="retrieve_first", drafting=drafting, hops=False,
-                                                choice_check=False),
-                             answerer=lambda kg, d=drafting: agent_answerer(kg, Scripted(), "retrieve_first",
-                                                                            drafting=d, hops=False,
-                                                                            choice_check=False))
+                                                agent_mode="retrieve_first", agent=agent),
+                             answerer=lambda kg, a=agent: agent_answerer(kg, Scripted(), "retrieve_first", options=a))
         records = read_records(out / "results.jsonl")
         agents = [r["agent"] for r in records]
         assert all(a["llm_calls"] >= 1 and a["tokens"] >= 105 and a["evidence"] for a in agents)
@@ -350,6 +349,7 @@ async def test_a_failed_agent_run_records_every_key_of_a_scored_one(kg: Knowledg
 
 def test_answer_fit_off_is_part_of_the_settings_a_resumed_run_must_match(tmp_path: Path) -> None:
     on = EvalOptions(out=tmp_path, model="openai/local").settings("digest", "minilm")
-    off = EvalOptions(out=tmp_path, model="openai/local", answer_fit=False).settings("digest", "minilm")
+    off = EvalOptions(out=tmp_path, model="openai/local",
+                      agent=AgentOptions(answer_fit=False)).settings("digest", "minilm")
     assert "answer_fit" not in on  # folders written before the option existed still resume
     assert off["answer_fit"] is False and {k: v for k, v in off.items() if k != "answer_fit"} == on

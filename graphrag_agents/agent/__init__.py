@@ -1,8 +1,11 @@
 """The reference LangGraph agent: answers with ``[n]`` citations, checked by ``check_citations``, or abstains.
 
-Needs the ``langchain`` extra: ``pip install '.[langchain]'`` in the source folder.
+Needs the ``langchain`` extra: ``pip install '.[langchain]'`` in the source folder. :class:`AgentOptions` and the
+accept rules import without it (the command line builds options before it knows whether the agent runs), so the
+other names are imported when first used.
 
-* :func:`build_grounded_agent` builds the whole graph (``tools`` or ``retrieve_first`` mode).
+* :func:`build_grounded_agent` builds the whole graph (``tools`` or ``retrieve_first`` mode) with its
+  :class:`AgentOptions`.
 * :func:`citation_gate` is its check as a node for your own graph; :func:`verify_draft` the check alone.
 * :class:`GroundedAnswer` types a finished run's state.
 * :func:`parse_draft` / :func:`render_draft` read and render a structured draft; :class:`ReaderView` sizes the
@@ -13,24 +16,49 @@ Needs the ``langchain`` extra: ``pip install '.[langchain]'`` in the source fold
   (``min_confidence``).
 """
 
-from .confidence import answer_confidence
-from .drafting import DRAFT_SCHEMA, NOT_IN_EVIDENCE, StructuredDraft, parse_draft, render_draft
-from .fit import FitProblem, ShownItem, answer_fit
-from .gate import (
-    REFUSAL,
-    AcceptRule,
-    CitationGateState,
-    Verdict,
-    add_suggested_citations,
-    citation_gate,
-    cites_evidence,
-    strictly_grounded,
-    verify_draft,
-)
-from .graph import AgentMode, Drafting, build_grounded_agent
-from .prompts import RETRIEVE_FIRST_SYSTEM_PROMPT, STRUCTURED_SYSTEM_PROMPT, TOOLS_SYSTEM_PROMPT
+from importlib import import_module as _import_module
+from typing import TYPE_CHECKING as _TYPE_CHECKING
+from typing import Any as _Any
+
+from .accept import REFUSAL, AcceptRule, cites_evidence, strictly_grounded
+from .options import AgentMode, AgentOptions, Drafting
 from .reader import ReaderView, reader_evidence
-from .state import GroundedAgentInput, GroundedAgentState, GroundedAnswer, TokenUsage, ToolCallRecord
+
+if _TYPE_CHECKING:
+    from .confidence import answer_confidence
+    from .drafting import DRAFT_SCHEMA, NOT_IN_EVIDENCE, StructuredDraft, parse_draft, render_draft
+    from .fit import FitProblem, ShownItem, answer_fit
+    from .gate import CitationGateState, Verdict, add_suggested_citations, citation_gate, verify_draft
+    from .graph import build_grounded_agent
+    from .prompts import RETRIEVE_FIRST_SYSTEM_PROMPT, STRUCTURED_SYSTEM_PROMPT, TOOLS_SYSTEM_PROMPT
+    from .state import GroundedAgentInput, GroundedAgentState, GroundedAnswer, TokenUsage, ToolCallRecord
+
+_LAZY = {
+    **dict.fromkeys(["answer_confidence"], ".confidence"),
+    **dict.fromkeys(["DRAFT_SCHEMA", "NOT_IN_EVIDENCE", "StructuredDraft", "parse_draft", "render_draft"], ".drafting"),
+    **dict.fromkeys(["FitProblem", "ShownItem", "answer_fit"], ".fit"),
+    **dict.fromkeys(["CitationGateState", "Verdict", "add_suggested_citations", "citation_gate", "verify_draft"],
+                    ".gate"),
+    **dict.fromkeys(["build_grounded_agent"], ".graph"),
+    **dict.fromkeys(["RETRIEVE_FIRST_SYSTEM_PROMPT", "STRUCTURED_SYSTEM_PROMPT", "TOOLS_SYSTEM_PROMPT"], ".prompts"),
+    **dict.fromkeys(["GroundedAgentInput", "GroundedAgentState", "GroundedAnswer", "TokenUsage", "ToolCallRecord"],
+                    ".state"),
+}
+
+
+def __getattr__(name: str) -> _Any:
+    """The names that need LangChain, imported on first use."""
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(_import_module(module, __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})
+
 
 __all__ = [
     "DRAFT_SCHEMA",
@@ -41,6 +69,7 @@ __all__ = [
     "TOOLS_SYSTEM_PROMPT",
     "AcceptRule",
     "AgentMode",
+    "AgentOptions",
     "CitationGateState",
     "Drafting",
     "FitProblem",

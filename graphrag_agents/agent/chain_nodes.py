@@ -109,7 +109,7 @@ class ChainNodes:
         question = fill(template, answers)
         comparison = state.get("comparison")
         subject = (comparison["subjects"][index] if comparison else "") or hop_subject(template, question, answers)
-        args = {"question": question, **nodes.retrieve_options}
+        args = {"question": question, **nodes.options.retrieve_options}
         calls = list(state.get("tool_calls") or [])
         session = nodes.session(state)
         try:
@@ -163,7 +163,7 @@ class ChainNodes:
         if problem is not None:
             update["fit"] = [problem.detail]
             return problem.detail
-        n, check = await check_hop(draft, subject, nodes.session(state), shown, nodes.accept,
+        n, check = await check_hop(draft, subject, nodes.session(state), shown, nodes.options.accept,
                                    dict(reader_titles(result, shown)), question)
         if check is not None:
             update["citation_check"] = check.model_dump(mode="json")
@@ -175,7 +175,7 @@ class ChainNodes:
     def hop_misfit(self, question: str, answer: str, subject: str,
                    labels: list[Any]) -> FitProblem | None:
         """A hop's answer that cannot answer its question: its subject again, or not the kind it asks for."""
-        if not self.nodes.answer_fit:
+        if not self.nodes.options.answer_fit:
             return None
         if subject and (echo := echo_problem(subject, answer)):
             return echo
@@ -195,7 +195,7 @@ class ChainNodes:
         question = state["question"]
         bridges = [chain[0]["subject"], *(step["answer"] for step in chain[:-1])]
         update: Update = {"short_answer": final["answer"], "fit": []}
-        if nodes.answer_fit:
+        if nodes.options.answer_fit:
             labels = label_index([(str(n), list(ls)) for n, ls in state.get("labels") or []])
             found = [p for p in (bridge_problem(question, final["answer"], [b for b in bridges if b]),
                                  kind_mismatch(question, final["answer"], labels)) if p is not None]

@@ -22,11 +22,11 @@ from langchain_core.runnables import RunnableConfig
 from langgraph.graph.message import add_messages
 from typing_extensions import TypedDict
 
-from ..citations._sentences import MARKER_RE
 from ..errors import ToolError
 from ..tools.citations import CitationCheck
 from ..tools.evidence import Evidence
 from ..tools.toolkit import GraphRAGToolkit
+from .accept import REFUSAL, AcceptRule, cites_evidence, says_something, strictly_grounded
 
 __all__ = [
     "REFUSAL",
@@ -43,31 +43,8 @@ __all__ = [
     "verify_draft",
 ]
 
-REFUSAL = "I don't have enough evidence in the knowledge graph to answer that question."
-"""The fixed refusal: the same text on every abstention, so abstentions stay machine-detectable."""
-
 # Sentence-final punctuation and closing quotes: a repaired marker goes before them ("... Acme Corp [4].").
 _CLOSERS = ".!?…\"'”’)"
-
-AcceptRule = Callable[[CitationCheck], bool]
-"""Decides whether a checked draft may be served."""
-
-
-def strictly_grounded(check: CitationCheck) -> bool:
-    """The default rule: words besides the markers, grounded, and no invalid number, uncited sentence or
-    unsupported claim."""
-    return (check.grounded and not check.invalid and not check.uncited and not check.unsupported
-            and says_something(check.answer))
-
-
-def says_something(answer: str) -> bool:
-    """Whether ``answer`` has a letter or digit outside its citation markers."""
-    return any(ch.isalnum() for ch in MARKER_RE.sub(" ", answer))
-
-
-def cites_evidence(check: CitationCheck) -> bool:
-    """The literal rule: the draft cites at least one real evidence number (``check.grounded``)."""
-    return check.grounded
 
 
 @dataclass

@@ -25,8 +25,9 @@ from .confirm import CONFIRM_SYSTEM_PROMPT, confirm_prompt, confirm_response_for
 from .drafting import StructuredDraft, draft_prompt, parse_draft, response_format, structured_revision_prompt
 from .fit import ShownItem, answer_fit
 from .fit.sides import choice_options as choice_sides
-from .gate import AcceptRule, last_ai_text, verify_draft
+from .gate import last_ai_text, verify_draft
 from .hop_check import chain_text
+from .options import AgentMode, AgentOptions
 from .prompts import (
     FINAL_ANSWER_PROMPT,
     RETRIEVE_FIRST_SYSTEM_PROMPT,
@@ -35,8 +36,8 @@ from .prompts import (
     evidence_prompt,
     revision_prompt,
 )
-from .reader import ReaderView, reader_evidence, reader_titles
-from .state import AbstainReason, AgentMode, Drafting, GroundedAgentState, TokenUsage, ToolCallRecord, add_usage
+from .reader import reader_evidence, reader_titles
+from .state import AbstainReason, GroundedAgentState, TokenUsage, ToolCallRecord, add_usage
 from .structured import StructuredCaller, as_ai_message
 from .structured_gate import verify_structured
 from .tools_chain import check_tools_chain
@@ -48,32 +49,15 @@ Update = dict[str, Any]
 class Nodes:
     """The graph's nodes, sharing the model, the tools and the options."""
 
-    def __init__(self, model: BaseChatModel, toolkit: GraphRAGToolkit, *, mode: AgentMode, max_revisions: int,
-                 refusal: str, min_score: float | None, accept: AcceptRule, system_prompt: str | None,
-                 max_tool_rounds: int, retrieve_options: dict[str, Any], evidence_chars: int,
-                 text_tool_calls: bool, repair_citations: bool, drafting: Drafting, reader: ReaderView,
-                 answer_fit: bool, confirm: bool, supporting_sentence: bool, min_confidence: float | None,
-                 choice_check: bool = False) -> None:
+    def __init__(self, model: BaseChatModel, toolkit: GraphRAGToolkit, *, mode: AgentMode,
+                 options: AgentOptions) -> None:
         self.mode = mode
-        self.choice_check = choice_check
-        self.min_confidence = min_confidence
-        self.supporting_sentence = supporting_sentence
-        self.answer_fit = answer_fit
-        self.confirm = confirm
-        self.drafting = drafting
-        self.reader = reader
-        self.repair_citations = repair_citations
-        self.max_revisions = max_revisions
-        self.refusal = refusal
-        self.min_score = min_score
-        self.accept = accept
-        self.max_tool_rounds = max_tool_rounds
-        self.retrieve_options = retrieve_options
-        self.evidence_chars = evidence_chars
-        self.text_tool_calls = text_tool_calls
-        self.system = system_prompt or (TOOLS_SYSTEM_PROMPT if mode == "tools" else
-                                        STRUCTURED_SYSTEM_PROMPT if drafting == "structured" else
-                                        RETRIEVE_FIRST_SYSTEM_PROMPT)
+        self.options = options
+        """The options as this mode runs them (:meth:`AgentOptions.for_mode`: ``drafting`` filled in)."""
+        drafting = options.drafting_for(mode)
+        self.system = options.system_prompt or (TOOLS_SYSTEM_PROMPT if mode == "tools" else
+                                                STRUCTURED_SYSTEM_PROMPT if drafting == "structured" else
+                                                RETRIEVE_FIRST_SYSTEM_PROMPT)
         # One evidence session per thread (or per run, see prepare), shared by the tools and verify.
         self.sessions = GraphRAGLangChainToolkit(toolkit=toolkit, scope="per_thread")
         tools = [tool for tool in self.sessions.get_tools() if tool.name in READ_TOOLS]
@@ -83,8 +67,9 @@ class Nodes:
         self.model = model
         self.chain: ChainNodes | None = None
         """The hop chain's nodes and the choice check (``retrieve_first``, structured drafting)."""
-        logprobs = min_confidence is not None
-        self.structured = StructuredCaller(model, response_format(sentence=supporting_sentence), logprobs=logprobs)
+        logprobs = options.min_confidence is not None
+        self.structured = StructuredCaller(model, response_format(sentence=options.supporting_sentence),
+                                           logprobs=logprobs)
         self.final_caller = StructuredCaller(model, response_format(hops=True), logprobs=logprobs)
         self.confirmer = StructuredCaller(model, confirm_response_format())
         self.bound: Runnable[Any, BaseMessage] = model
@@ -103,14 +88,14 @@ class Nodes:
         return self.sessions.session_for(_thread_config(state["session_id"]))
 
     def abstain(self, reason: AbstainReason) -> Update:
-        return {"answer": self.refusal, "abstained": True, "abstain_reason": reason,
-                "messages": [AIMessage(self.refusal)]}
+        return {"answer": self.options.refusal, "abstained": True, "abstain_reason": reason,
+                "messages": [AIMessage(self.options.refusal)]}
 
     async def own_retrieve(self, state: State) -> tuple[RetrieveResult | None, ToolCallRecord, Update]:
         """The agent's own ``retrieve(question)`` (gate and ``retrieve_first``): the result (None when it
         failed), its call record, and the state update both nodes start from (the record added, and the best
         score or the ``retrieve_failed`` abstention)."""
-        args = {"question": state["question"], **self.retrieve_options}
+        args = {"question": state["question"], **self.options.retrieve_options}
         try:
             result: RetrieveResult | None = await self.session(state).retrieve(**args)
             record = _record("retrieve", args, result, by="agent")
@@ -158,13 +143,13 @@ class Nodes:
         result, record, update = await self.own_retrieve(state)
         if result is None:
             return update
-        assert self.min_score is not None
-        if not result.evidence_numbers() or result.best_evidence_score < self.min_score:
+        assert self.options.min_score is not None
+        if not result.evidence_numbers() or result.best_evidence_score < self.options.min_score:
             return {**update, **self.abstain("low_score")}
         call = ToolCall(name="retrieve", args=record["args"], id=f"gate_{uuid.uuid4().hex[:12]}", type="tool_call")
         update["messages"] = [
             AIMessage("", tool_calls=[call]),
-            ToolMessage(result.to_llm_text(self.evidence_chars), artifact=result, tool_call_id=call["id"],
+            ToolMessage(result.to_llm_text(self.options.evidence_chars), artifact=result, tool_call_id=call["id"],
                         name="retrieve"),
         ]
         return update
@@ -176,12 +161,12 @@ class Nodes:
             return update
         if not result.evidence_numbers():
             return {**update, **self.abstain("no_evidence")}
-        if self.min_score is not None and result.best_evidence_score < self.min_score:
+        if self.options.min_score is not None and result.best_evidence_score < self.options.min_score:
             return {**update, **self.abstain("low_score")}
-        if self.drafting == "structured":
-            context, shown = reader_evidence(result, self.reader)
+        if self.options.drafting == "structured":
+            context, shown = reader_evidence(result, self.options.reader)
             return {**update, "context": context, "shown": shown, "shown_titles": reader_titles(result, shown)}
-        return {**update, "context": result.to_llm_text(self.evidence_chars)}
+        return {**update, "context": result.to_llm_text(self.options.evidence_chars)}
 
     async def agent(self, state: State, config: RunnableConfig) -> Update:
         """Call the model once: with the tools bound (``tools``), or on the evidence prompt (``retrieve_first``)."""
@@ -190,14 +175,15 @@ class Nodes:
             prompt += state["messages"]
         else:
             context = state.get("context", "")
-            evidence = HumanMessage(draft_prompt(state["question"], context, self.supporting_sentence)
-                                    if self.drafting == "structured" else evidence_prompt(state["question"], context))
+            question = state["question"]
+            evidence = HumanMessage(draft_prompt(question, context, self.options.supporting_sentence)
+                                    if self.options.drafting == "structured" else evidence_prompt(question, context))
             prompt += [evidence if m.id == state.get("question_id") else m for m in state["messages"]]
-        if self.mode == "retrieve_first" and self.drafting == "structured":
+        if self.mode == "retrieve_first" and self.options.drafting == "structured":
             response = await self.structured.ainvoke(prompt, config)
             return self.drafted(state, response)
         response = as_ai_message(await self.bound.ainvoke(prompt, config))
-        if self.mode == "tools" and self.text_tool_calls:
+        if self.mode == "tools" and self.options.text_tool_calls:
             response = salvage_text_tool_calls(response, self.tool_schemas)
         return {"messages": [response], "llm_calls": state.get("llm_calls", 0) + 1,
                 "tokens": add_usage(state.get("tokens"), response)}
@@ -207,7 +193,7 @@ class Nodes:
         model's confidence in its short answer."""
         update: Update = {"messages": [*added, response], "llm_calls": state.get("llm_calls", 0) + 1,
                           "tokens": add_usage(state.get("tokens"), response)}
-        if self.min_confidence is not None:
+        if self.options.min_confidence is not None:
             tokens = token_logprobs(response)
             if tokens is None:
                 raise missing_logprobs(f"{type(self.model).__name__} returned no log-probabilities")
@@ -227,7 +213,7 @@ class Nodes:
 
     def after_tools(self, answer: str) -> Callable[[State], str]:
         def route(state: State) -> str:
-            return answer if state.get("tool_rounds", 0) >= self.max_tool_rounds else "agent"
+            return answer if state.get("tool_rounds", 0) >= self.options.max_tool_rounds else "agent"
 
         return route
 
@@ -242,17 +228,18 @@ class Nodes:
     async def verify(self, state: State, config: RunnableConfig) -> Update:
         """Check the draft: serve it, ask for one more revision, or serve the refusal."""
         draft = last_ai_text(state["messages"])
-        structured = parse_draft(draft) if self.drafting == "structured" else None
+        structured = parse_draft(draft) if self.options.drafting == "structured" else None
         if structured is not None and structured.declines:
             return {"draft": draft, "short_answer": structured.answer, "verdict": "refused",
                     **self.abstain("not_in_evidence")}
         holders: list[int] = []
         if structured is not None:
-            checked = await verify_structured(structured, self.session(state), self.accept,
-                                              repair=self.repair_citations, shown=state.get("shown"))
+            checked = await verify_structured(structured, self.session(state), self.options.accept,
+                                              repair=self.options.repair_citations, shown=state.get("shown"))
             verdict, holders = checked.verdict, checked.holders
         else:
-            verdict = await verify_draft(draft, self.session(state), self.accept, repair=self.repair_citations)
+            verdict = await verify_draft(draft, self.session(state), self.options.accept,
+                                         repair=self.options.repair_citations)
         update: Update = {"draft": draft, "citation_check": verdict.check.model_dump(mode="json"),
                           "repaired": verdict.repaired, "short_answer": structured.answer if structured else "",
                           "fit": []}
@@ -263,7 +250,7 @@ class Nodes:
             # two hops or more stands in for the one-hop answer-fit rules (its own rules ran on each hop).
             issued = [n for call in state.get("tool_calls") or [] for n in call["evidence"]]
             walked = await check_tools_chain(state["question"], draft, structured, self.session(state), issued,
-                                             self.accept)
+                                             self.options.accept)
             if walked is not None and walked.missing is not None:
                 return {**update, "verdict": "refused", "missing_hop": walked.missing, "chain": walked.chain,
                         **self.abstain("missing_hop")}
@@ -278,15 +265,15 @@ class Nodes:
         if misfit:
             update["fit"] = misfit
         elif verdict.accepted:
-            if structured is not None and self.min_confidence is not None and \
-                    (state.get("confidence") or 0.0) < self.min_confidence:
+            if structured is not None and self.options.min_confidence is not None and \
+                    (state.get("confidence") or 0.0) < self.options.min_confidence:
                 return {**update, "verdict": "refused", **self.abstain("low_confidence")}
-            if structured is not None and self.confirm:
+            if structured is not None and self.options.confirm:
                 confirmed, usage = await self.confirmed(state, structured, verdict.check.cited, config)
                 update.update(usage, confirmed=confirmed)
                 if not confirmed:
                     return {**update, "verdict": "refused", **self.abstain("not_confirmed")}
-            if structured is not None and self.choice_check and self.chain is not None:
+            if structured is not None and self.options.choice_check and self.chain is not None:
                 ledger = self.session(state).ledger
                 cited = [(n, item.content) for n in verdict.check.cited if (item := ledger.get(n)) is not None]
                 sides = [side.text for side in choice_sides(state["question"])]
@@ -300,7 +287,7 @@ class Nodes:
                     "abstain_reason": None, "sources": [item.model_dump(mode="json") for item in verdict.sources],
                     "messages": served}
         revisions = state.get("revisions", 0)
-        if revisions < self.max_revisions:
+        if revisions < self.options.max_revisions:
             turn = structured_revision_prompt(structured, verdict.check, holders, misfit) if structured else \
                 revision_prompt(verdict.check, draft)
             return {**update, "verdict": "revise", "revisions": revisions + 1, "messages": [HumanMessage(turn)]}
@@ -321,7 +308,7 @@ class Nodes:
 
     def misfit(self, state: State, draft: StructuredDraft, cited: list[int]) -> list[str]:
         """What the answer-fit rules find in a structured draft that passed the check ([] when they are off)."""
-        if not self.answer_fit:
+        if not self.options.answer_fit:
             return []
         ledger = self.session(state).ledger
         titles = dict(state.get("shown_titles") or [])

@@ -18,6 +18,7 @@ from ..tools.citations import CitationCheck
 from ..tools.evidence import Evidence
 from .compare_plan import Comparison
 from .hop_check import HopStep, MissingHop, chain_text
+from .options import AgentMode, Drafting
 
 __all__ = [
     "AbstainReason",
@@ -31,14 +32,6 @@ __all__ = [
     "add_usage",
     "format_sources",
 ]
-
-AgentMode = Literal["tools", "retrieve_first"]
-"""``tools``: the model calls the read tools itself. ``retrieve_first``: the agent retrieves the question, puts
-the numbered evidence in the prompt and the model only drafts (for models without reliable tool calling)."""
-
-Drafting = Literal["structured", "text"]
-"""``structured``: a JSON reply (short answer + evidence numbers) rendered to a cited draft; ``text``: the
-model writes the cited sentences itself."""
 
 AbstainReason = Literal["low_score", "no_evidence", "retrieve_failed", "not_in_evidence", "ungrounded",
                         "off_question", "not_confirmed", "low_confidence", "missing_hop", "not_chosen"]

@@ -1,6 +1,8 @@
-"""The command-line options of the reference agent's drafting and gate, shared by ``ask`` and ``eval``.
+"""The command-line options of the reference agent, shared by ``ask`` and ``eval``, and the
+:class:`~graphrag_agents.agent.AgentOptions` they make.
 
-Imports nothing heavy: the CLI builds its parsers before it knows whether the agent will run.
+Imports nothing heavy (``AgentOptions`` needs no LangChain): the CLI builds its parsers before it knows whether the
+agent will run.
 """
 
 from __future__ import annotations
@@ -8,7 +10,9 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-__all__ = ["add_drafting_arguments", "drafting_options"]
+from ..agent.options import AgentOptions
+
+__all__ = ["add_drafting_arguments", "agent_options"]
 
 
 def add_drafting_arguments(parser: argparse.ArgumentParser) -> None:
@@ -38,13 +42,13 @@ def add_drafting_arguments(parser: argparse.ArgumentParser) -> None:
                              "alternatives from its evidence")
 
 
-def drafting_options(args: argparse.Namespace) -> dict[str, Any]:
-    """The options :func:`add_drafting_arguments` parsed, as ``build_grounded_agent`` (and ``EvalOptions``) take
-    them."""
-    return {"repair_citations": args.repair_citations, "drafting": args.drafting,
-            "answer_fit": not args.no_answer_fit, "confirm": args.confirm,
-            "supporting_sentence": args.supporting_sentence, "min_confidence": args.min_confidence,
-            "hops": not args.no_hops, "choice_check": not args.no_choice_check}
+def agent_options(args: argparse.Namespace, **fields: Any) -> AgentOptions:
+    """The :class:`AgentOptions` of the flags :func:`add_drafting_arguments` parsed, with ``fields`` (the options
+    a command takes from its own flags, such as ``min_score``) set too."""
+    return AgentOptions(repair_citations=args.repair_citations, drafting=args.drafting,
+                        answer_fit=not args.no_answer_fit, confirm=args.confirm,
+                        supporting_sentence=args.supporting_sentence, min_confidence=args.min_confidence,
+                        hops=not args.no_hops, choice_check=not args.no_choice_check, **fields)
 
 
 def _probability(text: str) -> float:

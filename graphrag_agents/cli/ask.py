@@ -20,7 +20,7 @@ from ..store.connection import mask_secrets
 from ..tools.citations import CitationCheck
 from ..tools.results import PassageItem, RetrieveResult
 from ..tools.toolkit import GraphRAGToolkit
-from .agent_options import add_drafting_arguments, drafting_options
+from .agent_options import add_drafting_arguments, agent_options
 from .first_run import model_down_hint
 
 __all__ = ["add_agent_arguments", "altered_draft", "extractive_draft", "print_evidence", "run_agent"]
@@ -145,10 +145,9 @@ async def run_agent(toolkit: GraphRAGToolkit, question: str, args: argparse.Name
     out = out or sys.stdout
     steps = steps or out
     mode = _mode(args)
-    options: dict[str, Any] = {"top_k": args.top_k} if args.top_k else {}
-    agent = build_grounded_agent(None, toolkit.new_session(), mode=mode,
-                                 min_score=args.min_score, max_revisions=args.max_revisions,
-                                 retrieve_options=options, **drafting_options(args))
+    options = agent_options(args, min_score=args.min_score, max_revisions=args.max_revisions,
+                            retrieve_options={"top_k": args.top_k} if args.top_k else {})
+    agent = build_grounded_agent(None, toolkit.new_session(), mode=mode, options=options)
     print(f"Agent ({mode} mode, model {configured_model_name()}):", file=steps)
     state: dict[str, Any] = {}
     try:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from ..evaluation.runner import EvalOptions, parse_ks, run_eval
 from ..models.langchain_model import configured_model_name
-from .agent_options import add_drafting_arguments, drafting_options
+from .agent_options import add_drafting_arguments, agent_options
 
 __all__ = ["add_arguments", "run"]
 
@@ -41,7 +41,7 @@ async def run(args: argparse.Namespace) -> int:
     options = EvalOptions(
         out=args.out, extractor=args.extractor, ks=parse_ks(args.k), limit=args.limit,
         data_dir=Path(args.data_dir) if args.data_dir else None, url=args.url, graph=args.graph, model=model,
-        agent_mode=args.agent_mode, max_tokens=args.max_tokens, **drafting_options(args),
+        agent_mode=args.agent_mode, max_tokens=args.max_tokens, agent=agent_options(args),
         progress=False if args.quiet else None,
     )
     if options.limit is not None and options.limit < 1:

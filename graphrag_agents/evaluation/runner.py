@@ -16,6 +16,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..agent.options import AgentOptions
 from ..errors import ConfigurationError
 from ..ingest.plan import ExtractorName
 from ..ingest.progress import Progress, want_progress
@@ -58,22 +59,9 @@ class EvalOptions:
     max_tokens: int = 256
     """Cap on each answer the model writes (the prompts ask for one or two sentences; a small model that starts
     repeating itself would otherwise write until its context is full)."""
-    repair_citations: bool = False
-    """Let the agent add the citations the check suggests to a failing draft (``build_grounded_agent``)."""
-    drafting: str | None = None
-    """``structured`` or ``text`` (None: the agent's default for the mode)."""
-    answer_fit: bool = True
-    """The agent's answer-fit rules on structured drafts (``build_grounded_agent(answer_fit=...)``)."""
-    confirm: bool = False
-    """The agent's confirmation turn before serving (``build_grounded_agent(confirm=...)``)."""
-    supporting_sentence: bool = False
-    """The drafting format with the supporting sentence first (``build_grounded_agent(supporting_sentence=...)``)."""
-    min_confidence: float | None = None
-    """The agent's threshold on the model's probability of its answer (``build_grounded_agent(min_confidence=...)``)."""
-    hops: bool = True
-    """The hop chain for multi-hop questions (``build_grounded_agent(hops=...)``)."""
-    choice_check: bool = True
-    """The multiple-choice check before serving (``build_grounded_agent(choice_check=...)``)."""
+    agent: AgentOptions = field(default_factory=AgentOptions)
+    """The reference agent's options (``build_grounded_agent(options=...)``); the CLI builds them from the
+    drafting flags."""
     paths: tuple[str, ...] = PATHS
     progress: bool | None = None
     """Progress bars (None: when stderr is a terminal)."""
@@ -85,29 +73,32 @@ class EvalOptions:
                 "agent_mode": self.agent_mode if self.model else None,
                 "max_tokens": self.max_tokens if self.model else None,
                 # Only when on, so folders made before the option existed still resume.
-                **({"repair_citations": True} if self.model and self.repair_citations else {}),
-                **({"drafting": self.drafting_used()} if self.model else {}),
-                **({"answer_fit": False} if self.model and not self.answer_fit else {}),
-                **({"confirm": True} if self.model and self.confirm else {}),
-                **({"supporting_sentence": True} if self.model and self.supporting_sentence else {}),
-                **({"min_confidence": self.min_confidence}
-                   if self.model and self.min_confidence is not None else {}),
+                **(self._agent_settings() if self.model else {})}
+
+    def _agent_settings(self) -> dict[str, Any]:
+        agent = self.agent
+        return {**({"repair_citations": True} if agent.repair_citations else {}),
+                "drafting": self.drafting_used(),
+                **({"answer_fit": False} if not agent.answer_fit else {}),
+                **({"confirm": True} if agent.confirm else {}),
+                **({"supporting_sentence": True} if agent.supporting_sentence else {}),
+                **({"min_confidence": agent.min_confidence} if agent.min_confidence is not None else {}),
                 # Only when on: folders of the previous version (single retrieve, no choice) resume with
                 # --no-hops --no-choice-check.
-                **({"hops": True} if self.model and self.hops_used() else {}),
-                **({"choice_check": True} if self.model and self.choice_used() else {})}
+                **({"hops": True} if self.hops_used() else {}),
+                **({"choice_check": True} if self.choice_used() else {})}
 
     def hops_used(self) -> bool:
         """Whether the agent walks hop chains (``retrieve_first`` with structured drafting only)."""
-        return self.hops and self.agent_mode == "retrieve_first" and self.drafting_used() == "structured"
+        return self.agent.for_mode(self.agent_mode).hops
 
     def choice_used(self) -> bool:
         """Whether the agent runs the multiple-choice check (``retrieve_first`` with structured drafting only)."""
-        return self.choice_check and self.agent_mode == "retrieve_first" and self.drafting_used() == "structured"
+        return self.agent.for_mode(self.agent_mode).choice_check
 
     def drafting_used(self) -> str:
         """The drafting the agent runs with: ``drafting``, or the agent's default for ``agent_mode``."""
-        return self.drafting or ("structured" if self.agent_mode == "retrieve_first" else "text")
+        return self.agent.drafting_for(self.agent_mode)
 
 
 @dataclass
@@ -237,11 +228,11 @@ async def run_eval(questions_path: str | Path, corpus_path: str | Path, options:
             "corpus_paragraphs": len(corpus), "build": asdict(build), "ks": list(options.ks),
             "paths": list(options.paths), "model": options.model,
             "agent_mode": options.agent_mode if options.model or answerer else None,
-            "repair_citations": options.repair_citations if options.model or answerer else None,
+            "repair_citations": options.agent.repair_citations if options.model or answerer else None,
             "drafting": options.drafting_used() if options.model or answerer else None,
-            "answer_fit": options.answer_fit if options.model or answerer else None,
-            "confirm": options.confirm if options.model or answerer else None,
-            "min_confidence": options.min_confidence if options.model or answerer else None,
+            "answer_fit": options.agent.answer_fit if options.model or answerer else None,
+            "confirm": options.agent.confirm if options.model or answerer else None,
+            "min_confidence": options.agent.min_confidence if options.model or answerer else None,
             "hops": options.hops_used() if options.model or answerer else None,
             "choice_check": options.choice_used() if options.model or answerer else None,
             "runs": _log_run(out, {"asked": len(todo), "seconds": round(time.perf_counter() - started, 1),
@@ -259,11 +250,7 @@ def _agent_factory(model: str, options: EvalOptions) -> AnswererFactory:
 
     def make(kg: KnowledgeGraph) -> Answerer:
         chat = langchain_chat_model(model, max_tokens=options.max_tokens)
-        return agent_answerer(kg, chat, options.agent_mode, repair_citations=options.repair_citations,
-                              drafting=options.drafting_used(), answer_fit=options.answer_fit,
-                              confirm=options.confirm, supporting_sentence=options.supporting_sentence,
-                              min_confidence=options.min_confidence, hops=options.hops,
-                              choice_check=options.choice_check)
+        return agent_answerer(kg, chat, options.agent_mode, options=options.agent)
 
     return make
 
