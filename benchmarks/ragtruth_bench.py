@@ -2,7 +2,7 @@
 rule in the same run.
 
     python benchmarks/ragtruth_bench.py [--eval-dir ../shared/eval] [--files summary,data2txt] [--limit N]
-        [--half all|tune|held-out] [--variants default,literal,previous,naive] [--show N]
+        [--half all|tune|held-out] [--variants default,records,literal,previous,naive] [--show N]
 
 Each row's ``answer`` is the model's response with " [1]..[k]" after every sentence (see the eval folder's
 README). An answer counts as flagged when the check does not verify it (``not verified``); the naive rule flags it
@@ -61,11 +61,13 @@ def checker(**options: Any) -> Detector:
 
 VARIANTS: dict[str, Detector] = {
     "default": checker(),
+    "records": checker(packs=["records"]),
     "literal": checker(meaning=False),
     "previous": checker(support=False),
     "naive": naive,
 }
-"""``default``: check_citations as shipped; ``literal``: ``meaning=False``; ``previous``: the rules before claim
+"""``default``: check_citations as shipped; ``records``: with the ``records`` pack (``packs=["records"]``);
+``literal``: ``meaning=False``; ``previous``: the rules before claim
 support (``support=False``); ``naive``: the baseline rule."""
 
 
@@ -106,7 +108,7 @@ def run(rows: list[dict[str, Any]], variants: list[str], show: int) -> None:
             caught = sum(f for f, _ in sub)
             print(f"      {kind:<22} recall {caught / len(sub):.3f} ({caught}/{len(sub)}); with the clean answers: "
                   f"{scores(sub + clean).split('  (')[0]}")
-        if show and name == "default":
+        if show and name in ("default", "records"):
             shown = 0
             for f, row in zip(flags, rows, strict=True):
                 if f != bool(row["label"]) and shown < show:
@@ -120,8 +122,9 @@ def main() -> None:
     parser.add_argument("--files", default="summary,data2txt")
     parser.add_argument("--limit", type=int, default=0, help="the first N rows of each file (0: all)")
     parser.add_argument("--half", default="all", choices=["all", "tune", "held-out"])
-    parser.add_argument("--variants", default="default,literal,previous,naive")
-    parser.add_argument("--show", type=int, default=0, help="list this many misclassified row ids (default only)")
+    parser.add_argument("--variants", default="default,records,literal,previous,naive")
+    parser.add_argument("--show", type=int, default=0,
+                        help="list this many misclassified row ids (default and records only)")
     args = parser.parse_args()
     variants = args.variants.split(",")
     for name in args.files.split(","):

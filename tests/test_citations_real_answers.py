@@ -44,6 +44,11 @@ def check(row_id: str, sentence: str, **options: bool) -> CitationCheck:
     return check_citations(cited(row_id, sentence), evidence(row_id), **options)
 
 
+def check_record(row_id: str, sentence: str, **options: bool) -> CitationCheck:
+    """:func:`check` with the ``records`` pack, whose rules read business records (no default since issue 47)."""
+    return check_citations(cited(row_id, sentence), evidence(row_id), packs=["records"], **options)
+
+
 def only_claim(result: CitationCheck) -> UnsupportedClaim:
     assert len(result.unsupported) == 1
     return result.unsupported[0]
@@ -258,9 +263,9 @@ def test_relation_roles_must_match_the_evidence(claim: str, reversed_: bool, use
 ])
 def test_a_claim_against_a_records_yes_no_attribute(sentence: str, attribute: str) -> None:
     row_id = "ragtruth-data2txt-13601-mistral-7B-instruct"
-    assert not any(c.rule == "record" for u in check(row_id, sentence, support=False).unsupported
+    assert not any(c.rule == "record" for u in check_record(row_id, sentence, support=False).unsupported
                    for c in u.conflicts)
-    claim = only_claim(check(row_id, sentence))
+    claim = only_claim(check_record(row_id, sentence))
     assert [c.rule for c in claim.conflicts] == ["record"]
     assert f"states {attribute};" in claim.conflicts[0].detail
 
@@ -268,9 +273,9 @@ def test_a_claim_against_a_records_yes_no_attribute(sentence: str, attribute: st
 def test_a_claim_that_agrees_with_the_record_passes() -> None:
     # the clean answer of another model on the same record (OutdoorSeating: false, RestaurantsReservations: true)
     row_id = "ragtruth-data2txt-13601-gpt-3.5-turbo-0613"
-    assert check(row_id, "However, outdoor seating is not available.").verified
-    assert check(row_id, "The restaurant also accepts reservations, making it convenient for customers to secure a "
-                         "table.").verified
+    assert check_record(row_id, "However, outdoor seating is not available.").verified
+    assert check_record(row_id, "The restaurant also accepts reservations, making it convenient for customers to "
+                                "secure a table.").verified
 
 
 @pytest.mark.parametrize(("row_id", "sentence", "old_detail"), [
@@ -287,7 +292,7 @@ def test_a_claim_that_agrees_with_the_record_passes() -> None:
 def test_a_record_attribute_is_read_in_its_own_scope(row_id: str, sentence: str, old_detail: str) -> None:
     # these clean answers state what the record says; the rule before read a negation anywhere in the clause
     # and an ambience by any word of its stem, and reported ``old_detail``
-    result = check(row_id, sentence)
+    result = check_record(row_id, sentence)
     assert result.verified, result.unsupported
 
 
@@ -295,9 +300,9 @@ def test_a_record_attribute_after_a_negation_in_a_list_is_denied() -> None:
     # the same record: "valet" and "garage" are false, so denying them is right; "street" is true
     row_id = "ragtruth-data2txt-13603-gpt-4-0613"
     sentence = "While parking is available on the street, there is no valet, garage, or lot parking."
-    assert check(row_id, sentence).verified
+    assert check_record(row_id, sentence).verified
     answer = "There is no valet, garage, or street parking [1][2][3][4]."
-    claim = only_claim(check_citations(answer, evidence(row_id)))
+    claim = only_claim(check_citations(answer, evidence(row_id), packs=["records"]))
     assert claim.conflicts[0].detail == "the claim denies street; the record gives it as true"
 
 
@@ -310,8 +315,8 @@ def test_a_record_attribute_after_a_negation_in_a_list_is_denied() -> None:
      "catering"),
 ])
 def test_an_amenity_the_record_and_reviews_never_mention(row_id: str, sentence: str, amenity: str) -> None:
-    assert check(row_id, sentence, support=False).verified
-    claim = only_claim(check(row_id, sentence))
+    assert check_record(row_id, sentence, support=False).verified
+    claim = only_claim(check_record(row_id, sentence))
     assert [(c.rule, c.detail) for c in claim.conflicts] == [
         ("record", f"the claim names {amenity}; neither the record nor a cited review mentions it")]
     assert claim.unsupported_words == [amenity]
@@ -326,7 +331,7 @@ def test_an_amenity_the_record_and_reviews_never_mention(row_id: str, sentence: 
      "to both vegetarian and gluten-free dietary preferences."),
 ])
 def test_no_amenity_is_read_where_none_is_offered(row_id: str, sentence: str) -> None:
-    result = check(row_id, sentence)
+    result = check_record(row_id, sentence)
     assert result.verified, result.unsupported
 
 
@@ -344,8 +349,8 @@ def test_no_amenity_is_read_where_none_is_offered(row_id: str, sentence: str) ->
      "record's hours are no longer then"),
 ])
 def test_a_claim_against_a_records_opening_hours(row_id: str, sentence: str, detail: str) -> None:
-    assert check(row_id, sentence, support=False).verified  # every figure is in the record
-    claim = only_claim(check(row_id, sentence))
+    assert check_record(row_id, sentence, support=False).verified  # every figure is in the record
+    claim = only_claim(check_record(row_id, sentence))
     assert [(c.rule, c.detail) for c in claim.conflicts] == [("hours", detail)]
 
 
@@ -354,7 +359,8 @@ def test_a_records_hours_say_the_words_about_opening() -> None:
     row_id = "ragtruth-data2txt-14135-gpt-4-0613"
     sentence = ("Del Pueblo Cafe, located at 5134 Hollister Ave in Santa Barbara, California, is a local Mexican "
                 "restaurant open seven days a week from 9 am to 9 pm.")
-    result = check(row_id, sentence)  # before: 'no cited sentence says "California", "local", "open", "seven", ...'
+    # before: 'no cited sentence says "California", "local", "open", "seven", ...'
+    result = check_record(row_id, sentence)
     assert result.verified, result.unsupported
 
 
@@ -372,7 +378,7 @@ def test_a_records_hours_say_the_words_about_opening() -> None:
      "7:00 am to 9:00 pm on weekends."),
 ])
 def test_hours_that_agree_with_the_record_pass(row_id: str, sentence: str) -> None:
-    result = check(row_id, sentence)
+    result = check_record(row_id, sentence)
     assert result.verified, result.unsupported
 
 

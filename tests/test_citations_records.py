@@ -1,4 +1,5 @@
-"""check_citations on answers over a business record and its reviews (issue 23, RAGTruth's Data2txt task).
+"""check_citations on answers over a business record and its reviews (issue 23, RAGTruth's Data2txt task), with
+the ``records`` pack on (``packs=["records"]``; the rules are no default since issue 47).
 
 The rows (``tests/data/ragtruth_records.jsonl``) are copied from the shared ``ragtruth_data2txt.jsonl`` (RAGTruth,
 Niu et al., ACL 2024; MIT, Copyright (c) 2023 Particle Media). Each test checks sentences of a row's answer
@@ -33,11 +34,12 @@ def evidence(row: str) -> list[Evidence]:
 
 
 def check(row: str, sentence: str, *, in_answer: bool = True) -> CitationCheck:
-    """``sentence`` (from the row's answer unless ``in_answer`` is False) cited the way the shared file cites it."""
+    """``sentence`` (from the row's answer unless ``in_answer`` is False) cited the way the shared file cites it,
+    checked with the records pack."""
     answer = _rows()[_ROW + row]["answer"]
     assert isinstance(answer, str) and (sentence in answer) == in_answer
     items = evidence(row)
-    return check_citations(sentence + " " + "".join(f"[{e.n}]" for e in items), items)
+    return check_citations(sentence + " " + "".join(f"[{e.n}]" for e in items), items, packs=["records"])
 
 
 def only_claim(result: CitationCheck) -> UnsupportedClaim:

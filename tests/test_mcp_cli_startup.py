@@ -62,6 +62,7 @@ async def test_plain_graphrag_mcp_is_read_only_and_write_tools_need_the_flag(kg:
      "Point files_root at the folder that holds the documents"),
     (["--write", "--read-only"], "Both write tools", "drop one of them"),
     (["--write", "--allow-hard-links"], "--allow-hard-links only applies to a files root", "add --files-root"),
+    (["--citation-packs", "yelp"], "Unknown citation rule pack 'yelp'", "pass one of the known packs: records"),
 ])
 @pytest.mark.parametrize("entry", ["graphrag-mcp", "graphrag-agents mcp"])
 def test_start_up_errors_are_one_line_and_a_hint(tmp_path: Path, args: list[str], error: str, hint: str,

@@ -22,6 +22,7 @@ from functools import lru_cache
 from ._evidence import EvidenceIndex
 from ._lack import is_lack_statement
 from ._lemmas import split_compound
+from ._records import record_attributes
 from ._reviews import is_business_record, key_words_of
 from ._text import LETTERS, fold
 
@@ -100,7 +101,8 @@ def _mentions(item: EvidenceIndex) -> frozenset[str]:
     """The folded words ``item`` says: a record's values and its attributes given as true, not its other keys."""
     if not is_business_record(item):
         return item.words
-    true_keys = frozenset(w.casefold() for a in item.attributes if a.value for w in (a.name, *split_compound(a.name)))
+    true_keys = frozenset(w.casefold() for a in record_attributes(item.text) if a.value
+                          for w in (a.name, *split_compound(a.name)))
     return _record_mentions(item.text, item.words, true_keys)
 
 
@@ -111,7 +113,8 @@ def unstated_descriptions(claim: str, items: Sequence[EvidenceIndex]) -> list[st
         return []
     mentioned = [_mentions(item) for item in items]
     # the record's own yes/no words ("trendy": false) are said either way; the record rule reads their value
-    given = frozenset(a.name.casefold() for item in items if is_business_record(item) for a in item.attributes)
+    given = frozenset(a.name.casefold() for item in items if is_business_record(item)
+                      for a in record_attributes(item.text))
     out: list[str] = []
     for m in LETTERS.finditer(claim):
         folded = fold(m.group())

@@ -17,11 +17,9 @@ from functools import cached_property
 
 from ._acronyms import acronym_forms, spelled_runs, written_acronyms
 from ._figures import digit_runs, extract_figures
-from ._hours import Hours, record_hours
 from ._lemmas import evidence_keys, word_key
 from ._names import Name, extract_names
 from ._polarity import is_negated, negation_cue, negation_scope
-from ._records import Attribute, record_attributes
 from ._sentences import split_sentences
 from ._text import LETTERS, claim_text, fold, stem
 
@@ -123,16 +121,6 @@ class EvidenceIndex:
     def capitalised(self) -> frozenset[str]:
         """Folded words the text writes with a capital where no sentence starts: the names it knows."""
         return frozenset(fold(m.group()) for m in _MID_CAPITAL.finditer(self.text))
-
-    @cached_property
-    def attributes(self) -> tuple[Attribute, ...]:
-        """Its yes/no attributes when it is a JSON record (see :mod:`._records`)."""
-        return record_attributes(self.text)
-
-    @cached_property
-    def hours(self) -> Hours | None:
-        """Its opening hours when it is a JSON record that gives them (see :mod:`._hours`)."""
-        return record_hours(self.text)
 
     @cached_property
     def capitalised_words(self) -> frozenset[str]:

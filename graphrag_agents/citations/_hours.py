@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 __all__ = ["Hours", "hours_finding", "record_hours"]
 
@@ -58,6 +59,7 @@ class Hours:
     """Days given as ``0:0-0:0``: not compared."""
 
 
+@lru_cache(maxsize=1024)
 def record_hours(text: str) -> Hours | None:
     """The ``hours`` of ``text`` when it is a JSON object that has them; None otherwise."""
     if not text.lstrip().startswith("{") or '"hours"' not in text:
@@ -186,41 +188,66 @@ def hours_finding(claim: str, hours: Hours | None) -> str | None:
     """What ``claim`` says against the record's opening hours, or None (see the module docstring)."""
     if hours is None:
         return None
+    closed = _closed_finding(claim, hours)
+    if closed is not None or _ABOUT_HOURS.search(claim) is None or _OTHER_HOURS.search(claim) is not None:
+        return closed
+    scopes = _scopes(claim)
+    if not scopes:
+        return None
+    ranges = list(_TIME_RANGE.finditer(claim))
+    for i in range(len(ranges)):
+        found = _range_finding(claim, ranges, i, scopes, hours)
+        if found is not None:
+            return found
+    return (_extended_finding(claim, scopes, hours) or _open_days_finding(claim, scopes, bool(ranges), hours)
+            or _every_day_finding(claim, hours))
+
+
+def _closed_finding(claim: str, hours: Hours) -> str | None:
+    """"closed on Mondays" where the record gives Monday hours."""
     for m in _CLOSED.finditer(claim):
         word = m.group(1).casefold().rstrip(".")
         days = frozenset(_GROUPS[word]) if word in _GROUPS else frozenset({d for d in [_day(word)] if d is not None})
         open_days = days & set(hours.days)
         if open_days:
             return f"the claim says closed on {_say(open_days)}; the record gives hours for it"
-    if _ABOUT_HOURS.search(claim) is None or _OTHER_HOURS.search(claim) is not None:
+    return None
+
+
+def _readings(claim: str, ranges: list[re.Match[str]], i: int, scopes: list[_Scope]) -> list[list[_Scope]]:
+    """The day scopes range ``i`` may be read with: the run right before it and the run right after it."""
+    m = ranges[i]
+    previous_end = ranges[i - 1].end() if i else 0
+    next_start = ranges[i + 1].start() if i + 1 < len(ranges) else len(claim)
+    before = [j for j, s in enumerate(scopes) if previous_end <= s[0] and s[1] <= m.start()
+              and _words_between(claim, s[1], m.start()) <= _NEAR_WORDS]
+    after = [j for j, s in enumerate(scopes) if m.end() <= s[0] and s[1] <= next_start
+             and _words_between(claim, m.end(), s[0]) <= _NEAR_WORDS
+             and _OTHER_STATEMENT.search(claim, m.end(), s[0]) is None]
+    return ([_run(scopes, claim, before[-1], -1)] if before else []) + (
+        [_run(scopes, claim, after[0], 1)] if after else [])
+
+
+def _range_finding(claim: str, ranges: list[re.Match[str]], i: int, scopes: list[_Scope],
+                   hours: Hours) -> str | None:
+    """A time range that fits the record on none of its readings' days."""
+    groups = _readings(claim, ranges, i, scopes)
+    if not groups:
         return None
-    scopes = _scopes(claim)
-    if not scopes:
-        return None
-    ranges = list(_TIME_RANGE.finditer(claim))
-    for i, m in enumerate(ranges):
-        previous_end = ranges[i - 1].end() if i else 0
-        next_start = ranges[i + 1].start() if i + 1 < len(ranges) else len(claim)
-        before = [j for j, s in enumerate(scopes) if previous_end <= s[0] and s[1] <= m.start()
-                  and _words_between(claim, s[1], m.start()) <= _NEAR_WORDS]
-        after = [j for j, s in enumerate(scopes) if m.end() <= s[0] and s[1] <= next_start
-                 and _words_between(claim, m.end(), s[0]) <= _NEAR_WORDS
-                 and _OTHER_STATEMENT.search(claim, m.end(), s[0]) is None]
-        groups = [group for group in ([_run(scopes, claim, before[-1], -1)] if before else [])
-                  + ([_run(scopes, claim, after[0], 1)] if after else [])]
-        if not groups:
-            continue
-        opens, closes = _time(m.groups()[:6]), _time(m.groups()[6:])
-        fits = []
-        for group in groups:
-            days = frozenset().union(*(s[2] for s in group))
-            # days the sentence gives other hours for ("5 pm - 9 pm Monday through Sunday, until 10 pm on Fridays")
-            others = frozenset().union(*(s[2] for s in scopes if s not in group and not s[2] >= days))
-            fits.append(_fits(opens, closes, days - others or days, any(s[3] for s in group), hours))
-        if not any(fits):
-            days = frozenset().union(*(s[2] for s in groups[0]))
-            return (f"the claim gives {m.group().strip()} for {_say(days)}; the record's hours differ on some of "
-                    "those days")
+    m = ranges[i]
+    opens, closes = _time(m.groups()[:6]), _time(m.groups()[6:])
+    for group in groups:
+        days = frozenset().union(*(s[2] for s in group))
+        # days the sentence gives other hours for ("5 pm - 9 pm Monday through Sunday, until 10 pm on Fridays")
+        others = frozenset().union(*(s[2] for s in scopes if s not in group and not s[2] >= days))
+        if _fits(opens, closes, days - others or days, any(s[3] for s in group), hours):
+            return None
+    days = frozenset().union(*(s[2] for s in groups[0]))
+    return f"the claim gives {m.group().strip()} for {_say(days)}; the record's hours differ on some of those days"
+
+
+def _extended_finding(claim: str, scopes: list[_Scope], hours: Hours) -> str | None:
+    """"extended hours on weekends" where those days are open no longer than the others."""
     for m in _EXTENDED.finditer(claim):
         after = [j for j, s in enumerate(scopes) if m.end() <= s[0] and _words_between(claim, m.end(), s[0]) <= 3]
         if after:
@@ -228,14 +255,26 @@ def hours_finding(claim: str, hours: Hours | None) -> str | None:
             days = frozenset().union(*(s[2] for s in group))
             if not _longer(days, any(s[3] for s in group), hours):
                 return f"the claim says extended hours on {_say(days)}; the record's hours are no longer then"
+    return None
+
+
+def _open_days_finding(claim: str, scopes: list[_Scope], ranged: bool, hours: Hours) -> str | None:
+    """"open Monday and Thursday" (no time range) where the record gives one of them no hours."""
+    if ranged:
+        return None
     for m in _OPEN_WORD.finditer(claim):
         after = [j for j, s in enumerate(scopes) if m.end() <= s[0] and _words_between(claim, m.end(), s[0]) <= 1]
-        if after and not ranges:
+        if after:
             group = _run(scopes, claim, after[0], 1)
             days = frozenset().union(*(s[2] for s in group if not s[3]))
             closed = days - set(hours.days) - hours.unknown
             if closed:
                 return f"the claim says open on {_say(closed)}; the record gives no hours for it"
+    return None
+
+
+def _every_day_finding(claim: str, hours: Hours) -> str | None:
+    """"daily" / "seven days a week" where the record gives some day no hours."""
     if _EVERY_DAY.search(claim):
         missing = frozenset(range(7)) - set(hours.days) - hours.unknown
         if missing:

@@ -50,7 +50,8 @@ HOURS_WORDS = frozenset("""
 open opens opening opened close closes closing closed operate operates operating operation operations hours hour
 daily day days week weekly seven weekday weekdays weekend weekends
 """.split())
-"""Words about opening hours: a record that gives hours per day says them (its days are read by :mod:`._hours`)."""
+"""Words about opening hours: a record that gives hours per day says them (its days are read by :mod:`._hours`,
+in the ``records`` pack, which skips these words for such a record)."""
 
 
 def unsupported_words(claim: str, skip: frozenset[str], items: Sequence[EvidenceIndex], *,
@@ -60,17 +61,17 @@ def unsupported_words(claim: str, skip: frozenset[str], items: Sequence[Evidence
 
     Args:
         claim: The cited sentence (NFKC-normalised, no markers).
-        skip: Folded words already checked by the literal rules (its names' words).
+        skip: Folded words already checked by the literal rules (its names' words), or said by a record in a form
+            the evidence's words do not give (:data:`HOURS_WORDS` for opening hours).
         items: The evidence it cites.
         least: The fewest missing words that make it unsupported (:data:`MIN_UNSUPPORTED`).
         share: The share of its content words they must exceed (:data:`MAX_SHARE`).
     """
     words: list[str] = []
-    hours = any(item.hours is not None for item in items)
     for word in LETTERS.findall(claim):
         folded = fold(word)
         if (len(folded) < 3 or folded in FUNCTION_WORDS or folded in GLUE_WORDS or folded in skip
-                or word.isupper() or (hours and folded in HOURS_WORDS)):
+                or word.isupper()):
             continue
         words.append(word)
     if len(words) < least:

@@ -19,6 +19,7 @@ from pydantic import BaseModel
 
 from ..citations import CitationCheck, check_citations
 from ..citations._cache import IndexCache
+from ..citations._packs import check_packs
 from ..errors import ReadOnlyViolation, ToolError
 from ..kg import KnowledgeGraph
 from ..models.chat import ChatModel
@@ -81,6 +82,8 @@ class _Shared:
     write: WriteState
     """The write side's shared state: files root, plan limits and memory, pending finalize."""
     owns_kg: bool = False
+    citation_packs: tuple[str, ...] = ()
+    """Rule packs check_citations adds to its general rules."""
 
 
 class GraphRAGToolkit:
@@ -101,6 +104,8 @@ class GraphRAGToolkit:
         finalize_policy: ``manual`` (agent calls finalize), ``on_write`` (after every changing ingest),
             ``never`` (you call ``kg.finalize()``).
         ledger_capacity: evidence items kept per session.
+        citation_packs: rule packs ``check_citations`` adds to its general rules, e.g. ``["records"]`` for
+            business records with reviews (see ``docs/citations.md``); an unknown name raises ConfigurationError.
 
     Example::
 
@@ -114,7 +119,7 @@ class GraphRAGToolkit:
                  max_file_bytes: int | None = DEFAULT_MAX_FILE_BYTES,
                  plan_limits: Mapping[str, Any] | PlanLimits | None = CHEAP_PLAN_LIMITS,
                  include: Sequence[str] | None = None, finalize_policy: FinalizePolicy = "manual",
-                 ledger_capacity: int = 2000) -> None:
+                 ledger_capacity: int = 2000, citation_packs: Sequence[str] | None = None) -> None:
         if finalize_policy not in ("manual", "on_write", "never"):
             raise ValueError(f"finalize_policy must be 'manual', 'on_write' or 'never', not {finalize_policy!r}")
         known = set(READ_TOOLS) | set(WRITE_TOOLS)
@@ -124,7 +129,7 @@ class GraphRAGToolkit:
         self._shared = _Shared(
             kg=kg, read_only=read_only, include=frozenset(include) if include is not None else None,
             finalize_policy=finalize_policy, ledger_capacity=ledger_capacity,
-            write=make_write_state(files_root, max_file_bytes, plan_limits),
+            write=make_write_state(files_root, max_file_bytes, plan_limits), citation_packs=check_packs(citation_packs),
         )
         self.ledger = EvidenceLedger(ledger_capacity)
         self.evidence_indexes = IndexCache(2 * ledger_capacity)
@@ -155,7 +160,7 @@ class GraphRAGToolkit:
                          max_file_bytes: int | None = DEFAULT_MAX_FILE_BYTES,
                          plan_limits: Mapping[str, Any] | PlanLimits | None = CHEAP_PLAN_LIMITS,
                          include: Sequence[str] | None = None, finalize_policy: FinalizePolicy = "manual",
-                         ledger_capacity: int = 2000) -> GraphRAGToolkit:
+                         ledger_capacity: int = 2000, citation_packs: Sequence[str] | None = None) -> GraphRAGToolkit:
         """A toolkit bound to the graph ``<base>__<tenant>``, which it opens; ``aclose()`` closes that graph.
 
         Args:
@@ -166,8 +171,8 @@ class GraphRAGToolkit:
             base_graph: the base graph's name when only the tenant is given positionally (default "default").
             url, data_dir, embedder, llm: as in :meth:`KnowledgeGraph.open` (taken from ``base`` when it is a
                 graph or toolkit and they are not given).
-            read_only, files_root, max_file_bytes, plan_limits, include, finalize_policy, ledger_capacity: the
-                toolkit's options.
+            read_only, files_root, max_file_bytes, plan_limits, include, finalize_policy, ledger_capacity,
+                citation_packs: the toolkit's options.
 
         Example::
 
@@ -197,7 +202,7 @@ class GraphRAGToolkit:
         try:
             toolkit = cls(kg, read_only=read_only, files_root=files_root, max_file_bytes=max_file_bytes,
                           plan_limits=plan_limits, include=include, finalize_policy=finalize_policy,
-                          ledger_capacity=ledger_capacity)
+                          ledger_capacity=ledger_capacity, citation_packs=citation_packs)
         except BaseException:
             await kg.close()  # a bad option must not leave the graph open
             raise
@@ -364,4 +369,5 @@ class GraphRAGToolkit:
         # going; it reads a copy of the ledger, which calls running meanwhile may extend. Each item's index (its
         # words, sentences and parses) is built once per session, not once per check.
         evidence = {item.n: item for item in self.ledger.items()}
-        return await asyncio.to_thread(partial(check_citations, cache=self.evidence_indexes), args.answer, evidence)
+        return await asyncio.to_thread(partial(check_citations, cache=self.evidence_indexes,
+                                               packs=self._shared.citation_packs), args.answer, evidence)

@@ -64,6 +64,9 @@ def add_arguments(parser: argparse.ArgumentParser, *, common: bool = False) -> N
                              "a file outside the folder)")
     parser.add_argument("--tool-prefix", default=None,
                         help="put this before every tool name, e.g. kg_ (default: GRAPHRAG_MCP_TOOL_PREFIX)")
+    parser.add_argument("--citation-packs", default=None, metavar="NAMES",
+                        help="rule packs check_citations adds to its general rules, comma-separated, e.g. records "
+                             "(business records with reviews); default: none")
     parser.add_argument("--call-timeout", type=float, default=120.0,
                         help="seconds a tool call may run (default 120; 0: no limit)")
     parser.add_argument("--max-result-chars", type=int, default=40_000,
@@ -118,6 +121,7 @@ async def serve(args: argparse.Namespace) -> int:
     files_root = _files_root(args.files_root or os.environ.get("GRAPHRAG_MCP_FILES_ROOT") or None, write,
                              args.allow_hard_links)
     prefix = args.tool_prefix if args.tool_prefix is not None else os.environ.get("GRAPHRAG_MCP_TOOL_PREFIX", "")
+    packs = _citation_packs(getattr(args, "citation_packs", None))  # an unknown pack fails before the graph opens
     token = os.environ.get("GRAPHRAG_MCP_TOKEN") or None
     if args.transport != "stdio":
         from ._http import check_binding
@@ -135,7 +139,7 @@ async def serve(args: argparse.Namespace) -> int:
     def build(kg: KnowledgeGraph) -> GraphRAGMCPServer:
         server = GraphRAGMCPServer(kg, read_only=read_only, files_root=files_root, token=token,
                                    call_timeout=args.call_timeout or None, max_result_chars=args.max_result_chars,
-                                   tool_prefix=prefix, trusted_proxies=args.trusted_proxy)
+                                   tool_prefix=prefix, trusted_proxies=args.trusted_proxy, citation_packs=packs)
         writes = [t.name for t in server.tools if not (t.annotations and t.annotations.read_only_hint)]
         if writes:
             logging.getLogger("graphrag_agents.mcp").warning(
@@ -164,6 +168,13 @@ async def serve(args: argparse.Namespace) -> int:
         await _warn_if_missing(kg)
         await server.run(args.transport, host=args.host, port=args.port, path=args.path, log_level=args.log_level)
     return 0
+
+
+def _citation_packs(names: str | None) -> tuple[str, ...]:
+    """The packs ``--citation-packs`` names; ConfigurationError naming the known packs for another name."""
+    from ...citations._packs import check_packs
+
+    return check_packs([n for n in (names or "").split(",") if n.strip()])
 
 
 def _require_existing_folder(url: str | None, data_dir: str | None) -> None:

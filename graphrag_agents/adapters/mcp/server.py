@@ -99,8 +99,8 @@ class GraphRAGMCPServer:
     Args:
         source: a toolkit, or a knowledge graph to build one on with the toolkit options below (a toolkit
             brings its own options; passing them too is an error).
-        read_only, files_root, max_file_bytes, plan_limits, include, finalize_policy, ledger_capacity: the
-            :class:`GraphRAGToolkit` options.
+        read_only, files_root, max_file_bytes, plan_limits, include, finalize_policy, ledger_capacity,
+            citation_packs: the :class:`GraphRAGToolkit` options.
         name: the server name clients see.
         max_result_chars: results whose JSON is longer are shortened to fit.
         text_chars: the character budget of each result's text block (``to_llm_text``; None: each result's
@@ -125,14 +125,15 @@ class GraphRAGMCPServer:
                  files_root: str | FilesRoot | None = None, max_file_bytes: int | None = None,
                  plan_limits: Mapping[str, Any] | None = None, include: Sequence[str] | None = None,
                  finalize_policy: FinalizePolicy | None = None, ledger_capacity: int | None = None,
-                 name: str = "graphrag-agents", max_result_chars: int = MAX_RESULT_CHARS, text_chars: int | None = None,
+                 citation_packs: Sequence[str] | None = None, name: str = "graphrag-agents",
+                 max_result_chars: int = MAX_RESULT_CHARS, text_chars: int | None = None,
                  call_timeout: float | None = DEFAULT_CALL_TIMEOUT, max_sessions: int = 256,
                  token: str | None = None, tool_prefix: str = "", structured: StructuredMode = "auto",
                  trusted_proxies: Sequence[str] = ()) -> None:
         options: dict[str, Any] = {
             "read_only": read_only, "files_root": files_root, "max_file_bytes": max_file_bytes,
             "plan_limits": plan_limits, "include": include, "finalize_policy": finalize_policy,
-            "ledger_capacity": ledger_capacity,
+            "ledger_capacity": ledger_capacity, "citation_packs": citation_packs,
         }
         given = {k: v for k, v in options.items() if v is not None}
         if isinstance(source, GraphRAGToolkit):
