@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Literal, cast
+from typing import Any, Literal
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolCall, ToolMessage
@@ -20,13 +20,11 @@ from ..tools.results import RetrieveResult, ToolResult
 from ..tools.toolkit import READ_TOOLS, GraphRAGToolkit
 from ._text_tool_calls import salvage_text_tool_calls
 from .chain_nodes import ChainNodes
+from .checks import SERVING_CHECKS, CheckContext, ServingCheck, run_checks
 from .confidence import answer_probability, missing_logprobs, token_logprobs
-from .confirm import CONFIRM_SYSTEM_PROMPT, confirm_prompt, confirm_response_format, parse_confirm
+from .confirm import confirm_response_format
 from .drafting import StructuredDraft, draft_prompt, parse_draft, response_format, structured_revision_prompt
-from .fit import ShownItem, answer_fit
-from .fit.sides import choice_options as choice_sides
-from .gate import last_ai_text, verify_draft
-from .hop_check import chain_text
+from .gate import Verdict, last_ai_text, verify_draft
 from .options import AgentMode, AgentOptions
 from .prompts import (
     FINAL_ANSWER_PROMPT,
@@ -40,7 +38,6 @@ from .reader import reader_evidence, reader_titles
 from .state import AbstainReason, GroundedAgentState, TokenUsage, ToolCallRecord, add_usage
 from .structured import StructuredCaller, as_ai_message
 from .structured_gate import verify_structured
-from .tools_chain import check_tools_chain
 
 State = GroundedAgentState
 Update = dict[str, Any]
@@ -67,6 +64,8 @@ class Nodes:
         self.model = model
         self.chain: ChainNodes | None = None
         """The hop chain's nodes and the choice check (``retrieve_first``, structured drafting)."""
+        self.checks: tuple[ServingCheck, ...] = SERVING_CHECKS
+        """What ``verify`` runs, in order, on a structured draft that passed the citation check."""
         logprobs = options.min_confidence is not None
         self.structured = StructuredCaller(model, response_format(sentence=options.supporting_sentence),
                                            logprobs=logprobs)
@@ -226,95 +225,45 @@ class Nodes:
         return self.drafted(state, response, added)
 
     async def verify(self, state: State, config: RunnableConfig) -> Update:
-        """Check the draft: serve it, ask for one more revision, or serve the refusal."""
+        """Check the draft: serve it, ask for one more revision, or serve the refusal.
+
+        A draft that passes the citation check is served once the serving checks (:data:`SERVING_CHECKS`) let it
+        through; a check's rejection refuses, or first gives the model a revision turn with its findings."""
         draft = last_ai_text(state["messages"])
         structured = parse_draft(draft) if self.options.drafting == "structured" else None
         if structured is not None and structured.declines:
             return {"draft": draft, "short_answer": structured.answer, "verdict": "refused",
                     **self.abstain("not_in_evidence")}
-        holders: list[int] = []
-        if structured is not None:
-            checked = await verify_structured(structured, self.session(state), self.options.accept,
-                                              repair=self.options.repair_citations, shown=state.get("shown"))
-            verdict, holders = checked.verdict, checked.holders
-        else:
-            verdict = await verify_draft(draft, self.session(state), self.options.accept,
-                                         repair=self.options.repair_citations)
+        verdict, holders = await self.checked(state, draft, structured)
         update: Update = {"draft": draft, "citation_check": verdict.check.model_dump(mode="json"),
                           "repaired": verdict.repaired, "short_answer": structured.answer if structured else "",
                           "fit": []}
-        served_text = verdict.answer
-        walked = None
-        if verdict.accepted and structured is not None and self.mode == "tools":
-            # The hops a tool-calling model reports are checked like retrieve_first's chain; a checked chain of
-            # two hops or more stands in for the one-hop answer-fit rules (its own rules ran on each hop).
-            issued = [n for call in state.get("tool_calls") or [] for n in call["evidence"]]
-            walked = await check_tools_chain(state["question"], draft, structured, self.session(state), issued,
-                                             self.options.accept)
-            if walked is not None and walked.missing is not None:
-                return {**update, "verdict": "refused", "missing_hop": walked.missing, "chain": walked.chain,
-                        **self.abstain("missing_hop")}
-            if walked is not None and walked.bridge is not None:
-                return {**update, "fit": [walked.bridge], "verdict": "refused", **self.abstain("off_question")}
-            if walked is not None and len(walked.chain) > 1:
-                update["chain"] = walked.chain
-                served_text = f"{verdict.answer.rstrip('.')} ({chain_text(walked.chain)})."
-        chained = walked is not None and len(walked.chain) > 1
-        misfit = self.misfit(state, structured, verdict.check.cited) if verdict.accepted and structured and \
-            not chained else []
-        if misfit:
-            update["fit"] = misfit
-        elif verdict.accepted:
-            if structured is not None and self.options.min_confidence is not None and \
-                    (state.get("confidence") or 0.0) < self.options.min_confidence:
-                return {**update, "verdict": "refused", **self.abstain("low_confidence")}
-            if structured is not None and self.options.confirm:
-                confirmed, usage = await self.confirmed(state, structured, verdict.check.cited, config)
-                update.update(usage, confirmed=confirmed)
-                if not confirmed:
-                    return {**update, "verdict": "refused", **self.abstain("not_confirmed")}
-            if structured is not None and self.options.choice_check and self.chain is not None:
-                ledger = self.session(state).ledger
-                cited = [(n, item.content) for n in verdict.check.cited if (item := ledger.get(n)) is not None]
-                sides = [side.text for side in choice_sides(state["question"])]
-                picked, usage = await self.chain.choose(cast(State, {**dict(state), **update}), state["question"],
-                                                        structured.answer, cited, sides, config)
-                update.update(usage)
-                if picked is False:
-                    return {**update, "verdict": "refused", **self.abstain("not_chosen")}
-            served = [AIMessage(served_text, id=state["messages"][-1].id)] if structured else []
-            return {**update, "verdict": "accepted", "answer": served_text, "abstained": False,
+        context = CheckContext(self, state, config, draft, update, served=verdict.answer)
+        rejection = await run_checks(self.checks, context, structured, verdict) \
+            if verdict.accepted and structured is not None else None
+        if verdict.accepted and rejection is None:
+            served = [AIMessage(context.served, id=state["messages"][-1].id)] if structured else []
+            return {**update, "verdict": "accepted", "answer": context.served, "abstained": False,
                     "abstain_reason": None, "sources": [item.model_dump(mode="json") for item in verdict.sources],
                     "messages": served}
+        if rejection is not None and not rejection.revise:
+            return {**update, "verdict": "refused", **self.abstain(rejection.reason)}
         revisions = state.get("revisions", 0)
         if revisions < self.options.max_revisions:
-            turn = structured_revision_prompt(structured, verdict.check, holders, misfit) if structured else \
-                revision_prompt(verdict.check, draft)
+            turn = structured_revision_prompt(structured, verdict.check, holders, update["fit"]) if structured \
+                else revision_prompt(verdict.check, draft)
             return {**update, "verdict": "revise", "revisions": revisions + 1, "messages": [HumanMessage(turn)]}
-        return {**update, "verdict": "refused", **self.abstain("off_question" if misfit else "ungrounded")}
+        return {**update, "verdict": "refused", **self.abstain(rejection.reason if rejection else "ungrounded")}
 
-    async def confirmed(self, state: State, draft: StructuredDraft, cited: list[int],
-                        config: RunnableConfig) -> tuple[bool, Update]:
-        """Ask the model whether the items it cited answer the question with ``draft``'s short answer; the
-        verdict (an unreadable reply is no) and the call's count and tokens."""
-        ledger = self.session(state).ledger
-        items = [(n, item.content) for n in cited if (item := ledger.get(n)) is not None]
-        prompt = [SystemMessage(CONFIRM_SYSTEM_PROMPT), HumanMessage(confirm_prompt(state["question"], draft.answer,
-                                                                                     items))]
-        response = await self.confirmer.ainvoke(prompt, config)
-        usage: Update = {"llm_calls": state.get("llm_calls", 0) + 1,
-                         "tokens": add_usage(state.get("tokens"), response)}
-        return parse_confirm(response.text) is True, usage
-
-    def misfit(self, state: State, draft: StructuredDraft, cited: list[int]) -> list[str]:
-        """What the answer-fit rules find in a structured draft that passed the check ([] when they are off)."""
-        if not self.options.answer_fit:
-            return []
-        ledger = self.session(state).ledger
-        titles = dict(state.get("shown_titles") or [])
-        numbers = list(dict.fromkeys([*(state.get("shown") or []), *cited]))
-        shown = [ShownItem(n, titles.get(n, ""), item.content) for n in numbers if (item := ledger.get(n))]
-        return [p.detail for p in answer_fit(state["question"], draft.answer, cited, shown)]
+    async def checked(self, state: State, draft: str, structured: StructuredDraft | None) -> tuple[Verdict, list[int]]:
+        """The citation check of the draft (rendered first when structured), and the items the check suggests
+        for a structured draft's short answer."""
+        if structured is None:
+            return await verify_draft(draft, self.session(state), self.options.accept,
+                                      repair=self.options.repair_citations), []
+        checked = await verify_structured(structured, self.session(state), self.options.accept,
+                                          repair=self.options.repair_citations, shown=state.get("shown"))
+        return checked.verdict, checked.holders
 
 
 def _thread_config(session_id: str) -> RunnableConfig:
