@@ -236,6 +236,94 @@ def build(eval_dir: Path) -> list[dict[str, Any]]:
                 add("negation added", form, claim, True)
     return out
 
+SWAP_SEED = 4848
+"""The frozen seed of the swapped-subject class (:func:`build_swaps`)."""
+_SWAPS_OUT = Path(__file__).resolve().parent / "data" / "citation_swaps.jsonl"
+_MAX_FORM_GROUPS = 40
+# The generator's own reading of a value bound to its subject (not the checker's): a list item "* HEAD: VALUE",
+# "VALUE on SUBJECT", "on SUBJECT it is VALUE" and "SUBJECT: VALUE" pairs in one line.
+_ITEM = re.compile(r"^[ \t]*[*\-+][ \t]+([^:\n`]{1,30}?):[ \t]+(\S[^\n]{0,60})$", re.MULTILINE)
+_QUOTED = r"(`[^`\n]{1,60}`|'[^'\n]{1,60}'|\"[^\"\n]{1,60}\")"
+_SUBJECT = r"([A-Z][\w]*(?:-like)?(?:\s+systems?)?)"
+_PAIRS = [re.compile(_QUOTED + r"\s+on\s+" + _SUBJECT),
+          re.compile(r"\bon\s+" + _SUBJECT + r",?\s+it\s+is\s+(?:the\s+)?" + _QUOTED),
+          re.compile(r"\b([A-Z][\w]*):\s+" + _QUOTED)]
+
+
+def _line_pairs(line: str) -> list[tuple[int, int, str]]:
+    """(value start, value end, subject) for each value a line binds to a subject, by one pattern."""
+    for i, pattern in enumerate(_PAIRS):
+        found = []
+        for m in pattern.finditer(line):
+            value, subject = (1, 2) if i == 0 else (2, 1)
+            found.append((m.start(value), m.end(value), m.group(subject)))
+        if len({f[2] for f in found}) >= 2 and len({line[a:b] for a, b, _ in found}) >= 2:
+            return found
+    return []
+
+
+def _exchange(line: str, first: tuple[int, int, str], second: tuple[int, int, str]) -> str:
+    """``line`` with the values of two pairs exchanged (``first`` before ``second``)."""
+    (a, b, _), (c, d, _) = first, second
+    return line[:a] + line[c:d] + line[b:c] + line[a:b] + line[d:]
+
+
+def build_swaps(eval_dir: Path) -> list[dict[str, Any]]:
+    """The swapped-subject class from ``techdocs_a.corpus.jsonl`` with :data:`SWAP_SEED` (no parser needed).
+
+    Each draft cites its whole section as [1]. A value the section binds to one subject is paired with another
+    subject: in a line that binds two (``'/bin/sh' on POSIX systems, 'cmd.exe' on Windows``) two values are
+    exchanged; from a list of items ``* HEAD: VALUE`` one item is written with a sibling's value, as a list line
+    and, for a one-word head, as a sentence ("The type is false."). Controls: the line or the item as written, and
+    the item's sentence with its own value."""
+    rng = random.Random(SWAP_SEED)
+    rows = [json.loads(line) for line in (eval_dir / "techdocs_a.corpus.jsonl").open(encoding="utf-8")]
+    out: list[dict[str, Any]] = []
+    seen: set[str] = set()
+    lists: list[tuple[str, str, list[tuple[str, str]]]] = []
+
+    sections: set[str] = set()
+
+    def add(section: str, text: str, source: str, form: str, claim: str, flag: bool) -> None:
+        if section not in sections:
+            sections.add(section)
+            out.append({"section": section, "text": text})
+        out.append({"section": section, "source": source, "kind": "swapped subject" if flag else "control",
+                    "form": form, "claim": claim, "flag": flag})
+
+    for row in rows:
+        text = row["text"]
+        if text in seen or len(text) > _MAX_SECTION:
+            continue
+        seen.add(text)
+        for line in text.splitlines():
+            pairs = _line_pairs(line)
+            if pairs:
+                first = pairs[0]
+                second = rng.choice([p for p in pairs[1:]
+                                     if p[2] != first[2] and line[p[0]:p[1]] != line[first[0]:first[1]]])
+                add(row["id"], text, line.strip(), "values exchanged in a line",
+                    _exchange(line, first, second).strip(), True)
+                add(row["id"], text, line.strip(), "line as written", line.strip(), False)
+        items = [(h.strip(), v.strip()) for h, v in _ITEM.findall(text)]
+        if len({h for h, _ in items}) >= 2 and len({v for _, v in items}) >= 2:
+            lists.append((row["id"], text, items))
+    rng.shuffle(lists)
+    plain = [group for group in lists if {h for h, _ in group[2]} == {"Default", "Type"}]
+    for section, text, items in [g for g in lists if g not in plain] + plain[:_MAX_FORM_GROUPS]:
+        head, value = rng.choice(items)
+        siblings = [v for h, v in items if h != head and v != value]
+        if not siblings:
+            continue
+        sibling = rng.choice(siblings)
+        source = f"* {head}: {value}"
+        add(section, text, source, "item with a sibling's value", f"* {head}: {sibling}", True)
+        add(section, text, source, "item as written", source, False)
+        if " " not in head:
+            add(section, text, source, "sentence with a sibling's value", f"The {head.lower()} is {sibling}.", True)
+            add(section, text, source, "sentence as written", f"The {head.lower()} is {value}.", False)
+    return out
+
 
 def score(rows: list[dict[str, Any]], show: int = 0) -> dict[str, Any]:
     """Negation recall (by kind and form) and control precision of the default check on ``rows``."""
@@ -268,7 +356,7 @@ def score(rows: list[dict[str, Any]], show: int = 0) -> dict[str, Any]:
 
 def _report(label: str, result: dict[str, Any]) -> None:
     print(f"== {label}")
-    print(f"   negation recall {result['recall']:.3f} ({result['tp']}/{result['positives']}); precision "
+    print(f"   recall {result['recall']:.3f} ({result['tp']}/{result['positives']}); precision "
           f"{result['precision']:.3f}; controls passed {result['controls_passed']:.3f} "
           f"({result['controls'] - result['fp']}/{result['controls']}); {result['ms']:.1f} ms per draft")
     for key in sorted(result["per"]):
@@ -284,15 +372,18 @@ def main() -> None:
     parser.add_argument("--eval-dir", type=Path, default=_DEFAULT_EVAL)
     parser.add_argument("--without-negation-clause", action="store_true",
                         help="also score the check with the clause-scoped negation rule switched off")
+    parser.add_argument("--without-bound-values", action="store_true",
+                        help="also score the swapped subjects with the subject-bound values rule switched off")
     parser.add_argument("--show", type=int, default=0, help="print this many misses per run")
     args = parser.parse_args()
     if args.write:
-        rows = build(args.eval_dir)
-        with _OUT.open("w", encoding="utf-8") as f:
-            for row in rows:
-                f.write(json.dumps(row, ensure_ascii=False) + "\n")
-        print(f"wrote {_OUT}")
+        for path, rows in ((_OUT, build(args.eval_dir)), (_SWAPS_OUT, build_swaps(args.eval_dir))):
+            with path.open("w", encoding="utf-8") as f:
+                for row in rows:
+                    f.write(json.dumps(row, ensure_ascii=False) + "\n")
+            print(f"wrote {path}")
     rows = [json.loads(line) for line in _OUT.open(encoding="utf-8")]
+    swaps = [json.loads(line) for line in _SWAPS_OUT.open(encoding="utf-8")]
     drafts = sum("claim" in r for r in rows)
     print(f"{drafts} drafts from {sum('text' in r for r in rows)} techdocs_a sections (seed {SEED})")
     if args.without_negation_clause:
@@ -305,6 +396,18 @@ def main() -> None:
         finally:
             _negation.ENABLED = saved
     _report("default check", score(rows, args.show))
+    print(f"{sum('claim' in r for r in swaps)} swapped-subject drafts and controls from "
+          f"{sum('text' in r for r in swaps)} techdocs_a sections (seed {SWAP_SEED})")
+    if args.without_bound_values:
+        from graphrag_agents.citations import _bound
+
+        saved = _bound.ENABLED
+        _bound.ENABLED = False
+        try:
+            _report("default check, subject-bound values rule off", score(swaps, args.show))
+        finally:
+            _bound.ENABLED = saved
+    _report("default check: swapped subjects", score(swaps, args.show))
 
 
 if __name__ == "__main__":

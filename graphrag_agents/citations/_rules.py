@@ -4,8 +4,9 @@ Each rule reads a :class:`ClaimReading` (the sentence, its cited evidence, the o
 found: its names, the words they checked) and returns a finding (:class:`Lacking`, which ends the check of the
 sentence), :data:`SUPPORTED` (the sentence needs no further rule), or None (the next rule reads it). The order is
 the rule book's: prose that is no claim, the literal rules (figures and names), the sentence rules (together,
-negation, opposite), relation direction, records, counts in words, claim support. A pack (:mod:`._packs`) adds its
-rules at named places of this list, so the default path runs only the general rules.
+negation, opposite), relation direction, values bound to their subject, records, counts in words, claim support.
+A pack (:mod:`._packs`) adds its rules at named places of this list, so the default path runs only the general
+rules.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
+from ._bound import bound_value_finding
 from ._direction import direction_finding
 from ._evidence import EvidenceIndex
 from ._figures import missing_figures
@@ -69,6 +71,8 @@ class ClaimReading:
     """Whether the meaning rules run (and the sentence is short enough for them)."""
     support: bool
     """The rules for real answers (``support=True``)."""
+    raw: str = ""
+    """The sentence with its code spans and quotes (markers removed): what the subject-bound values rule reads."""
     owned: Callable[[EvidenceIndex], bool] = lambda _: False
     """Records a pack reads with its own record rules: the general record rule leaves them alone."""
     figures_text: Callable[[str, Sequence[EvidenceIndex]], str] | None = None
@@ -94,10 +98,11 @@ def run_rules(reading: ClaimReading, rules: Sequence[Rule]) -> Lacking | None:
 
 
 def prose(reading: ClaimReading) -> Outcome:
-    """A line introducing the answer or a title is no claim; a list marker and "passage 2" are no figures."""
+    """A line introducing the answer or a title is no claim; a list marker and "passage 2" are no figures. A line
+    holding code is no title: without its code it may read as one ("Default: Windows: , Posix:")."""
     if not reading.support:
         return None
-    if is_about_answer(reading.text) or is_title(reading.text):
+    if is_about_answer(reading.text) or (is_title(reading.text) and "`" not in reading.raw):
         return SUPPORTED
     reading.text = blank_evidence_references(strip_list_marker(reading.text))
     return None
@@ -166,6 +171,12 @@ def direction(reading: ClaimReading) -> Outcome:
     return Lacking(conflicts=[ClaimConflict(rule="direction", detail=reversed_roles)])
 
 
+def bound_values(reading: ClaimReading) -> Outcome:
+    """A subject paired with the value a cited passage gives for another subject (:mod:`._bound`)."""
+    found = bound_value_finding(reading.raw or reading.text, [e.text for e in reading.evid])
+    return None if found is None else Lacking(conflicts=[ClaimConflict(rule="subject", detail=found)])
+
+
 def record_values(reading: ClaimReading) -> Outcome:
     """An attribute of a cited record given another value (:mod:`._record_values`)."""
     found = record_value_finding(reading.text, reading.evid, reading.owned)
@@ -199,5 +210,5 @@ def support_finding(words: list[str]) -> Outcome:
 def claim_rules(added: dict[Slot, Sequence[Rule]] | None = None) -> tuple[Rule, ...]:
     """The ordered rules, with a pack's rules (``added``, by slot) in their places."""
     extra = added or {}
-    return (prose, literal, *extra.get("literal", ()), meaning_gate, sentences, direction, record_values,
+    return (prose, literal, *extra.get("literal", ()), meaning_gate, sentences, direction, bound_values, record_values,
             *extra.get("record", ()), counts, *extra.get("support", ()), support_words)

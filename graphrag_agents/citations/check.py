@@ -39,6 +39,7 @@ the answer's length; a session passes its :class:`IndexCache` so each evidence i
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from ..tools.evidence import Evidence, EvidenceLedger
@@ -132,7 +133,8 @@ def check_citations(
             continue
         evid = [finder.index(n) for n in numbers]
         reading = ClaimReading(text=claims, evid=evid, meaning=meaning and len(claims) <= _MEANING_CHARS,
-                               support=support, owned=readings.owns, figures_text=readings.figures_text)
+                               support=support, raw=unicodedata.normalize("NFKC", MARKER_RE.sub(" ", raw)),
+                               owned=readings.owns, figures_text=readings.figures_text)
         claim = run_rules(reading, readings.rules)
         if claim is None and judge is not None:
             reason = judge(_display(raw), [items[n] for n in numbers])

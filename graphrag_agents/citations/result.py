@@ -19,7 +19,8 @@ __all__ = ["CitationCheck", "CitationSuggestion", "CitedSource", "ClaimConflict"
 
 _SENTENCE_CHARS = 300
 
-ConflictRule = Literal["together", "negation", "opposite", "direction", "record", "hours", "support", "judge"]
+ConflictRule = Literal["together", "negation", "opposite", "direction", "subject", "record", "hours", "support",
+                       "judge"]
 
 
 class CitedSource(BaseModel):
@@ -39,8 +40,9 @@ class ClaimConflict(BaseModel):
     rule: ConflictRule = Field(
         description="together (names or figures the evidence never states together), negation (a negation one "
                     "side has and the other lacks), opposite (an opposite word or another rank), direction (relation "
-                    "roles reversed), record (a JSON record's yes/no attribute given the other value), hours (days "
-                    "or times against a record's opening hours), support "
+                    "roles reversed), subject (a subject paired with the value a cited passage gives for another), "
+                    "record (an attribute of a cited record given another value), hours (days or times against a "
+                    "record's opening hours, with the records pack), support "
                     "(content words no cited sentence says, listed in unsupported_words), "
                     "judge (the "
                     "entailment judge passed to check_citations).")
