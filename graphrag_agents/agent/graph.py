@@ -29,9 +29,9 @@ one, so a conversation keeps its numbers across turns), and ``verify`` checks ag
 from __future__ import annotations
 
 import warnings
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage
@@ -43,6 +43,17 @@ from .chain_nodes import ChainNodes
 from .nodes import Nodes
 from .options import AgentMode, AgentOptions, Drafting, option_names
 from .state import GroundedAgentInput, GroundedAgentState
+from .trace import (
+    TraceStep,
+    describe_conclude,
+    describe_hop,
+    describe_model,
+    describe_plan,
+    describe_retrieve,
+    describe_tools,
+    describe_verify,
+    traced,
+)
 
 if TYPE_CHECKING:
     from langgraph.graph.state import CompiledStateGraph
@@ -106,8 +117,8 @@ def build_grounded_agent(
         nodes.chain = ChainNodes(nodes, choice_check=options.choice_check)
     builder = StateGraph(GroundedAgentState, input_schema=GroundedAgentInput)
     builder.add_node("prepare", nodes.prepare)
-    builder.add_node("agent", nodes.agent)
-    builder.add_node("verify", nodes.verify)
+    _add(builder, "agent", nodes.agent, describe_model)
+    _add(builder, "verify", nodes.verify, describe_verify)
     builder.add_edge(START, "prepare")
     if mode == "retrieve_first":
         _wire_retrieve_first(builder, nodes)
@@ -121,11 +132,11 @@ Builder = StateGraph[GroundedAgentState, None, GroundedAgentInput, GroundedAgent
 
 def _wire_retrieve_first(builder: Builder, nodes: Nodes) -> None:
     """prepare -> [plan -> hop ... -> conclude] -> retrieve -> agent -> verify (-> agent to revise)."""
-    builder.add_node("retrieve", nodes.retrieve)
+    _add(builder, "retrieve", nodes.retrieve, describe_retrieve)
     if nodes.options.hops and nodes.chain is not None:
-        builder.add_node("plan", nodes.chain.plan)
-        builder.add_node("hop", nodes.chain.hop)
-        builder.add_node("conclude", nodes.chain.conclude)
+        _add(builder, "plan", nodes.chain.plan, describe_plan)
+        _add(builder, "hop", nodes.chain.hop, describe_hop)
+        _add(builder, "conclude", nodes.chain.conclude, describe_conclude)
         builder.add_edge("prepare", "plan")
         builder.add_conditional_edges("plan", _after_plan, ["hop", "retrieve"])
         builder.add_conditional_edges("hop", _after_hop, ["hop", "conclude", END])
@@ -139,22 +150,29 @@ def _wire_retrieve_first(builder: Builder, nodes: Nodes) -> None:
 
 def _wire_tools(builder: Builder, nodes: Nodes) -> None:
     """prepare -> [gate] -> agent <-> tools -> [final] -> verify (-> agent, or final, to revise)."""
-    builder.add_node("tools", nodes.tools)
+    _add(builder, "tools", nodes.tools, describe_tools)
     if nodes.options.min_score is not None:
-        builder.add_node("gate", nodes.gate)
+        _add(builder, "gate", nodes.gate, describe_retrieve)
         builder.add_edge("prepare", "gate")
         builder.add_conditional_edges("gate", _after_retrieve, ["agent", END])
     else:
         builder.add_edge("prepare", "agent")
     answer = "verify"
     if nodes.options.drafting == "structured":
-        builder.add_node("final", nodes.final)
+        _add(builder, "final", nodes.final, describe_model)
         builder.add_edge("final", "verify")
         answer = "final"
     builder.add_conditional_edges("agent", _after_agent(answer), ["tools", answer])
     builder.add_conditional_edges("tools", nodes.after_tools(answer), ["agent", answer])
     revise = answer if answer == "final" else "agent"
     builder.add_conditional_edges("verify", _after_verify(revise), [revise, END])
+
+
+def _add(builder: Builder, name: str, node: Callable[..., Awaitable[dict[str, Any]]],
+         describe: Callable[[str, dict[str, Any]], list[TraceStep]]) -> None:
+    """Add ``node``, its steps read off each update by ``describe`` into the state's ``trace``."""
+    # The wrapper takes the state as Any, so LangGraph reads the node's input schema off the graph's state.
+    builder.add_node(name, cast(Any, traced(node, name, describe)))
 
 
 def _with_deprecated(options: AgentOptions, deprecated: dict[str, Any]) -> AgentOptions:

@@ -133,7 +133,7 @@ class Nodes:
             "revisions": 0, "repaired": False, "tool_rounds": 0, "best_score": None, "context": "",
             "short_answer": "", "shown": None, "shown_titles": [], "fit": [], "confirmed": None,
             "confidence": None, "hops": [], "comparison": None, "plan_by": None, "chain": [], "missing_hop": None,
-            "choice": None, "labels": [], "hop_retried": False,
+            "choice": None, "labels": [], "hop_retried": False, "trace": [],
         }
 
     async def gate(self, state: State) -> Update:

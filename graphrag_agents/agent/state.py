@@ -19,6 +19,7 @@ from ..tools.evidence import Evidence
 from .compare_plan import Comparison
 from .hop_check import HopStep, MissingHop, chain_text
 from .options import AgentMode, Drafting
+from .trace import TraceStep, add_trace
 
 __all__ = [
     "AbstainReason",
@@ -143,6 +144,9 @@ class GroundedAgentState(TypedDict, total=False):
     """(name, labels) of the entity cards the chain's retrieves returned (the answer-kind rule reads them)."""
     hop_retried: bool
     """Whether a failed hop of this run was drafted again from its subject's own passage (once a run)."""
+    trace: Annotated[list[TraceStep], add_trace]
+    """What each node of the run did (:class:`~graphrag_agents.agent.trace.TraceStep`: node, outcome, reason,
+    detail), in order."""
 
 
 def add_usage(tokens: TokenUsage | None, message: AIMessage) -> TokenUsage:

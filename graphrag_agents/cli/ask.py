@@ -140,7 +140,6 @@ async def run_agent(toolkit: GraphRAGToolkit, question: str, args: argparse.Name
     Returns the exit code: 0 answered, 1 abstained, 2 the model failed.
     """
     from ..agent import GroundedAnswer, build_grounded_agent
-    from ..agent.state import format_sources
 
     out = out or sys.stdout
     steps = steps or out
@@ -157,9 +156,9 @@ async def run_agent(toolkit: GraphRAGToolkit, question: str, args: argparse.Name
             if kind == "values":
                 state = data
                 continue
-            for node, update in data.items():
-                for line in _step_lines(node, update or {}):
-                    print(f"  · {line}", file=steps, flush=True)
+            for update in data.values():
+                for step in (update or {}).get("trace") or []:
+                    print(f"  · {step['detail']}", file=steps, flush=True)
     except ConfigurationError:
         raise
     except Exception as exc:  # a provider, network or timeout error of the chat model
@@ -171,93 +170,29 @@ async def run_agent(toolkit: GraphRAGToolkit, question: str, args: argparse.Name
     if as_json:
         print(json.dumps(_json(result), ensure_ascii=False, indent=2), file=out)
     else:
-        print(f"\nAnswer: {result.answer}", file=out)
-        if result.chain:
-            print("Chain:\n" + "\n".join(f"  {step['index']}. {step['question']} -> {step['answer']}"
-                                          f"{''.join(f' [{n}]' for n in step['evidence'])}" for step in result.chain),
-                  file=out)
-        if result.missing_hop:
-            hop = result.missing_hop
-            print(f"Hop {hop['index']} unanswered: {hop['question']} ({hop['reason']})", file=out)
-        if result.sources:
-            print("Sources:\n" + "\n".join(f"  {line}" for line in format_sources(result.sources).splitlines()),
-                  file=out)
-        tools = ", ".join(f"{c['name']}{'' if c['ok'] else ' (error)'}" for c in result.tool_calls) or "none"
-        print(f"({result.llm_calls} LLM calls, {result.tokens['total']} tokens, tool calls: {tools}"
-              f"{', citations added by the check' if result.repaired else ''}"
-              f"{', abstained: ' + str(result.abstain_reason) if result.abstained else ''})", file=out)
+        _print_answer(result, out)
     return 1 if result.abstained else 0
 
 
-def _step_lines(node: str, update: dict[str, Any]) -> list[str]:
-    from langchain_core.messages import AIMessage, ToolMessage
+def _print_answer(result: Any, out: IO[str]) -> None:
+    """The answer (or refusal), its chain or the unanswered hop, its sources and what the run cost."""
+    from ..agent.state import format_sources
 
-    messages = update.get("messages") or []
-    if node in ("gate", "retrieve"):
-        calls = update.get("tool_calls") or []
-        last = calls[-1] if calls else None
-        lines = []
-        if last is not None:
-            found = f"{len(last['evidence'])} evidence items" if last["ok"] else f"error: {last['error']}"
-            best = update.get("best_score")
-            lines.append(f"retrieve: {found}" + (f", best score {best:.3f}" if best is not None else ""))
-        if update.get("abstained"):
-            lines.append(f"abstain ({update.get('abstain_reason')}) without calling the model")
-        return lines
-    if node in ("agent", "final"):
-        lines = []
-        for message in messages:
-            if isinstance(message, AIMessage) and message.tool_calls:
-                lines += [f"model calls {c['name']}({_clip(json.dumps(c['args'], ensure_ascii=False), 240)})"
-                          for c in message.tool_calls]
-            elif isinstance(message, AIMessage):
-                confidence = update.get("confidence")
-                sure = f" (confidence {confidence:.2f})" if isinstance(confidence, float) else ""
-                lines.append(f"model drafts{sure}: {_clip(message.text, 200)}")
-        return lines
-    if node == "tools":
-        lines = []
-        for message in messages:
-            if isinstance(message, ToolMessage):
-                if message.status == "error":
-                    lines.append(f"{message.name} → {_clip(message.text, 160)}")
-                else:
-                    numbers = message.artifact.evidence_numbers() if hasattr(message.artifact, "evidence_numbers") \
-                        else []
-                    said = f"{len(numbers)} evidence items" if numbers else _clip(message.text, 160)
-                    lines.append(f"{message.name} → {said}")
-        return lines
-    if node == "plan":
-        hops = update.get("hops") or []
-        by = "rules" if update.get("plan_by") == "rules" else "the model"
-        return [f"plan ({by}): {len(hops)} hops: " + " | ".join(hops)] if hops else \
-            ["plan: one hop (the single-retrieve path)"]
-    if node == "hop":
-        chain = update.get("chain") or []
-        missing = update.get("missing_hop")
-        if missing:
-            return [f"hop {missing['index']}: {missing['question']} -> no answer ({missing['reason']}) → refusal "
-                    "(missing_hop)"]
-        step = chain[-1] if chain else None
-        return [f"hop {step['index']}: {step['question']} -> {step['answer']} "
-                f"{''.join(f'[{n}]' for n in step['evidence'])}"] if step else []
-    if node == "conclude":
-        if update.get("abstained"):
-            return [f"conclude: {'; '.join(update.get('fit') or []) or 'the choice check picked another option'}"
-                    f" → refusal ({update.get('abstain_reason')})"]
-        return ["conclude: the chain's answer fits the question → answer"]
-    if node == "verify":
-        if update.get("abstain_reason") == "not_in_evidence":
-            return ["verify: the model answered that the evidence does not say → refusal"]
-        check = CitationCheck.model_validate(update["citation_check"])
-        verdict = check.to_llm_text(400).splitlines()[0]
-        if update.get("answer") and not update.get("abstained"):
-            return [f"verify: {verdict} → answer"]
-        if update.get("abstained"):
-            return [f"verify: {verdict} → refusal ({update.get('abstain_reason')})"]
-        findings = len(check.invalid) + len(check.uncited) + len(check.unsupported)
-        return [f"verify: {verdict} ({findings} findings) → revision turn"]
-    return []
+    print(f"\nAnswer: {result.answer}", file=out)
+    if result.chain:
+        print("Chain:\n" + "\n".join(f"  {step['index']}. {step['question']} -> {step['answer']}"
+                                      f"{''.join(f' [{n}]' for n in step['evidence'])}" for step in result.chain),
+              file=out)
+    if result.missing_hop:
+        hop = result.missing_hop
+        print(f"Hop {hop['index']} unanswered: {hop['question']} ({hop['reason']})", file=out)
+    if result.sources:
+        print("Sources:\n" + "\n".join(f"  {line}" for line in format_sources(result.sources).splitlines()),
+              file=out)
+    tools = ", ".join(f"{c['name']}{'' if c['ok'] else ' (error)'}" for c in result.tool_calls) or "none"
+    print(f"({result.llm_calls} LLM calls, {result.tokens['total']} tokens, tool calls: {tools}"
+          f"{', citations added by the check' if result.repaired else ''}"
+          f"{', abstained: ' + str(result.abstain_reason) if result.abstained else ''})", file=out)
 
 
 def _json(result: Any) -> dict[str, Any]:
