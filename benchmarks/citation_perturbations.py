@@ -1,7 +1,8 @@
-"""A held-out perturbation set for the negation rule of ``check_citations``, built from ``techdocs_a`` passages
-(npm's docs), and its scores: negation recall and control precision.
+"""A held-out perturbation set for the negation rule and the subject-bound values rule of ``check_citations``,
+built from ``techdocs_a`` passages (npm's docs), and its scores: recall per kind and control precision.
 
     python benchmarks/citation_perturbations.py [--write] [--eval-dir ../shared/eval] [--show N]
+        [--without-negation-clause] [--without-bound-values]
 
 The set was built before the rule it measures was tuned, from text the rules were not written from (the rules'
 cases come from HotpotQA, 2WikiMultihopQA and RAGTruth). ``--write`` rebuilds it with the frozen seed
@@ -23,6 +24,11 @@ evidence [1]:
 * **controls** (should pass): the sentence itself (negated ones too), a negated sentence with its contraction
   written out or contracted ("does not" <-> "doesn't", "cannot" <-> "can't"), and a fronted clause moved to the
   end ("If X, npm does Y." -> "npm does Y if X.").
+
+A second file, ``benchmarks/data/citation_swaps.jsonl``, holds the swapped-subject class, built by
+:func:`build_swaps` with its own frozen seed (:data:`SWAP_SEED`) and no parser: a value a section binds to one
+subject paired with another (see :func:`build_swaps`), and the lines and items as written as controls. It is
+scored on its own; ``--without-bound-values`` also scores it with the subject-bound values rule switched off.
 
 A draft counts as flagged when the check does not verify it. ``--without-negation-clause`` scores the check with
 the clause-scoped negation rule (:mod:`graphrag_agents.citations._negation`) switched off, in the same run.

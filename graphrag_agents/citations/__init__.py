@@ -1,12 +1,15 @@
 """``check_citations``: the deterministic check of a draft answer's ``[n]`` markers against a session's evidence.
 
-``check`` runs the check and ``result`` defines what it returns. One private module per rule family:
-``_markers`` (citation markers) and ``_sentences`` (the splitter); ``_figures`` and ``_names`` (the literal
-rules); ``_lack`` (sentences saying the graph lacks something); ``_together``, ``_polarity`` and ``_opposites``
-(the meaning rules, run clause by clause by ``_meaning`` against ``_evidence``'s sentences); ``_support``
-(claim support, by ``_lemmas``' word keys), ``_direction`` (relation roles), ``_acronyms`` and ``_prose`` (the
-rules for real answers: acronyms, step numbers, instructions, a sentence's first capital); ``_cache`` (a
-session's evidence indexes); ``_suggest`` (citations for uncited sentences). The same names stay importable
+``check`` runs the check and ``result`` defines what it returns; ``_rules`` holds the claim rules as an ordered
+list and ``_packs`` the named rule packs a caller adds. One private module per rule family: ``_markers`` (citation
+markers) and ``_sentences`` (the splitter); ``_figures``, ``_names`` and ``_literal`` (the literal rules); ``_lack``
+(sentences saying the graph lacks something); ``_together``, ``_polarity``, ``_opposites`` and ``_negation`` (the
+meaning rules, run clause by clause by ``_meaning`` against ``_evidence``'s sentences); ``_support`` (claim
+support, by ``_lemmas``' word keys), ``_direction`` (relation roles), ``_bound`` (values bound to their subject),
+``_record_values`` (a record's attributes), ``_acronyms`` and ``_prose`` (the rules for real answers: acronyms,
+step numbers, instructions, a sentence's first capital); the ``records`` pack (``_pack_records`` over
+``_records``, ``_hours``, ``_amenities``, ``_descriptions``, ``_reviews``); ``_cache`` (a session's evidence
+indexes); ``_suggest`` (citations for uncited sentences). The same names stay importable
 from ``graphrag_agents.tools`` and ``graphrag_agents.tools.citations``.
 """
 
