@@ -48,7 +48,14 @@ from graphrag_agents.retrieval._cypher import VectorParam
 from graphrag_agents.retrieval.chain import CHAINS, ChainSettings
 from graphrag_agents.retrieval.hits import PassageHit
 from graphrag_agents.retrieval.names import Anchor, anchors_from, exact_names, fuzzy_names
-from graphrag_agents.retrieval.passages import PER_DOCUMENT, WEIGHTS, PassageWeights, dense_passages, passages
+from graphrag_agents.retrieval.passages import (
+    LINKED_WEIGHTS,
+    PER_DOCUMENT,
+    WEIGHTS,
+    PassageWeights,
+    dense_passages,
+    passages,
+)
 from graphrag_agents.retrieval.retriever import retrieve
 
 EVAL = Path(__file__).resolve().parents[2] / "shared" / "eval"  # ../shared/eval beside the repository
@@ -82,6 +89,9 @@ def _item(hit: PassageHit) -> list[str]:
     return [hit.document_id, *(c.document_id for c in getattr(hit, "copies", ()))]
 
 
+SWITCHED = {"default"}
+"""Variants scored as ``retrieve`` does: ``LINKED_WEIGHTS`` when the first hop finds a graph link, else theirs. The
+others score with their weights alone."""
 SPREAD = {"per-document-0": 0, "per-document-1": 1, "per-document-2": 2}
 """Variants of ``passages(per_document=...)``: the chunks of a section that take places before a further one must add
 coverage of the question (0: the score's order)."""
@@ -125,6 +135,9 @@ VARIANTS: dict[str, tuple[PassageWeights, ChainSettings]] = {
     "ppr-0.5": (WEIGHTS, ChainSettings(ppr=0.5)),  # + personalized PageRank over the candidates' entities
     "ppr-1": (WEIGHTS, ChainSettings(ppr=1.0)),
     "ppr-2": (WEIGHTS, ChainSettings(ppr=2.0)),
+    "linked-always": (LINKED_WEIGHTS, CHAINS),  # the weights and keyword feature before the switch
+    "text-always": (WEIGHTS, CHAINS),  # the section keyword feature and its weights, whatever the graph links
+    "keywords-linked-weights": (replace(LINKED_WEIGHTS, section_keywords=True), CHAINS),
     "no-feedback": (replace(WEIGHTS, feedback=0.0), CHAINS),  # no vector feedback: the default before feedback.py
     "feedback-0.5": (replace(WEIGHTS, feedback=0.5), CHAINS),
     "feedback-2": (replace(WEIGHTS, feedback=2.0), CHAINS),
@@ -160,7 +173,8 @@ async def _variant_runs(kg: KnowledgeGraph, questions: list[Question], top_k: in
             start = time.perf_counter()
             hits = await passages(kg.store, q.question, vector, top_k, anchors=_ready(found), weights=weights,
                                   chains=chains, per_document=SPREAD.get(name, PER_DOCUMENT),
-                                  text_names=name not in NO_TEXT_NAMES)
+                                  text_names=name not in NO_TEXT_NAMES,
+                                  linked_weights=LINKED_WEIGHTS if name in SWITCHED else None)
             runs[name].latency_s.append(time.perf_counter() - start)
             runs[name].items.append([_item(h) for h in hits])
     return runs
@@ -179,11 +193,11 @@ def _variant_report(name: str, runs: dict[str, _Run], questions: list[Question],
     for h in sorted({hops.get(q.id, 0) for q in questions}):
         groups[f"{h} hops"] = [i for i, q in enumerate(questions) if hops.get(q.id, 0) == h]
     groups = {g: sub for g, sub in groups.items() if sub}
-    print(f"\n{name}: recall@5 of the passages path per variant ({n} questions)")
+    print(f"\n{name}: recall@5 / nDCG@10 of the passages path per variant ({n} questions)")
     print("| variant | " + " | ".join(f"{g} ({len(sub)})" for g, sub in groups.items()) + " | p50 ms |")
     print("| - " * (len(groups) + 2) + "|")
     for variant, run in runs.items():
-        cells = [f"{_scores(run, gold, sub)[2]:.3f}" for sub in groups.values()]
+        cells = [f"{_scores(run, gold, sub)[2]:.3f} / {_scores(run, gold, sub)[0]:.3f}" for sub in groups.values()]
         print(f"| {variant} | " + " | ".join(cells) + f" | {_pct(run.latency_s, .5):.1f} |")
 
 

@@ -276,7 +276,8 @@ async def test_the_entity_signal_runs_only_when_weighted(kg: KnowledgeGraph) -> 
         return [Anchor(entity_id("Person", "Les McCann"), 1.0, named=True)]
 
     off = await passages(kg.store, question, vector, 3, anchors=anchors())
-    on = await passages(kg.store, question, vector, 3, anchors=anchors(), weights=PassageWeights(entity=0.15))
+    on = await passages(kg.store, question, vector, 3, anchors=anchors(), weights=PassageWeights(entity=0.15),
+                        linked_weights=None)
     assert not any("entity" in h.found_by for h in off)
     assert any(h.document_id == "album" and "entity" in h.found_by for h in on)
 

@@ -18,7 +18,7 @@ is what "unchanged" compares (:func:`stored_versions`).
 from __future__ import annotations
 
 import uuid
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import pairwise
@@ -74,7 +74,8 @@ def _write_parts(batches: Sequence[DocumentBatch]) -> tuple[list[str], dict[str,
         "doc_ids": [b.document.id for b in batches],
         "docs": [{"id": b.document.id, "props": {**_doc_props(b), "chunk_count": len(b.chunks)}} for b in batches],
         "chunks": [{"id": c.id, "index": c.index, "text": c.text, "heading": c.heading, "doc": b.document.id,
-                    "version": b.document.content_hash} for b in batches for c in b.chunks],
+                    "version": b.document.content_hash, "section": sections[c.heading]}
+                   for b in batches for sections in [Counter(c.heading for c in b.chunks)] for c in b.chunks],
         "next": [[a.id, n.id] for cs in chunks for a, n in pairwise(cs)],
         "mentions": [[e.id, cid] for b in batches for e in b.entities for cid in e.chunk_ids],
         "rels": _relation_rows(batches),
@@ -91,7 +92,7 @@ def _write_parts(batches: Sequence[DocumentBatch]) -> tuple[list[str], dict[str,
         "MERGE (ch:Chunk {id: c.id})\n"
         # Set on a match too: a chunk left by another version (never by this claim's) must not keep its text.
         "SET ch.index = c.index, ch.text = c.text, ch.heading = c.heading, ch.document_id = c.doc, "
-        "ch.version = c.version\n"
+        "ch.version = c.version, ch.section_size = c.section\n"
         "MERGE (d)-[:HAS_CHUNK]->(ch)",
         "UNWIND $next AS p MATCH (a:Chunk {id: p[0]}), (b:Chunk {id: p[1]}) MERGE (a)-[:NEXT]->(b)",
     ]

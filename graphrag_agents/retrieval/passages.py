@@ -13,13 +13,15 @@ features that all lie in [0, 1]:
 feature       weight  value
 ============  ======  ==============================================================================
 cosine        1.5     cosine similarity of the chunk's stored embedding (title + text) to the question
-lexical       0.5     share of the question's idf mass the chunk contains, BM25 length factor, capped
+lexical       1.0     BM25 of the chunk's section with its heading trail, / the best's (:mod:`.term_frequency`)
+                      (linked: 0.5, the share of the question's idf mass the chunk holds, BM25 length factor)
 entity        0       summed weight of the question's entities it mentions, capped (off: no gain measured)
 title         1.0     1 when the question names the chunk's document title, written as a name ("Rush (band)")
 bridge        0.8     bridge weight (x2 through an entity its document's title names), capped at 2, / 2
 hop           1.5     weight of the best seed (1, 1/2, 1/3) naming an entity that titles the chunk's document
 chain         1.0     coverage of the question by the best chain the chunk lies on (:mod:`.chain`)
-feedback      1.0     cosine to the question's vector moved toward its best direct match (:mod:`.feedback`)
+feedback      0.5     cosine to the question's vector moved toward its best direct match (:mod:`.feedback`)
+                      (linked: 1.0)
 ============  ======  ==============================================================================
 
 and ``score`` = weighted sum / sum of weights, in [0, 1]. The final order (:mod:`.novelty`) takes the best by
@@ -30,7 +32,11 @@ folds chose; results in ``docs/retrieval.md``. Cosine and lexical were picked ag
 novelty scored the question's words too, with 100 MuSiQue training questions as a third set (1.0 / 1.0 ->
 1.5 / 0.5: no fold of the three lost, and the held-out MuSiQue dev questions gained .041 recall@5). Weighted
 score fusion beat reciprocal-rank fusion, a cosine-only rerank, per-question rescaled cosines and personalized
-PageRank over the entity-passage graph there.
+PageRank over the entity-passage graph there. Those are :data:`LINKED_WEIGHTS`, which score whenever the first
+hop reaches a candidate through a graph link. When it reaches none (a manual's sections, which no entity links),
+:data:`WEIGHTS` score instead: the keyword feature is BM25 over the candidate's whole section
+(:mod:`.term_frequency`), weight 1.0, and feedback 0.5. Measured on npm's docs (``techdocs_a``), HotpotQA, 2Wiki
+and the MuSiQue samples (``docs/retrieval.md``).
 """
 
 from __future__ import annotations
@@ -63,9 +69,11 @@ from .hits import PassageHit, PassageSource
 from .names import Anchor, name_keys
 from .novelty import WINDOW, by_new_coverage
 from .ppr import ppr_feature
+from .term_frequency import Section, section_bm25, section_texts
 from .written_names import written_names
 
-__all__ = ["SEEDS", "WEIGHTS", "ChainSettings", "PassageWeights", "dense_passages", "fetch_passages", "passages"]
+__all__ = ["LINKED_WEIGHTS", "SEEDS", "WEIGHTS", "ChainSettings", "PassageWeights", "dense_passages",
+           "fetch_passages", "passages"]
 
 
 @dataclass(frozen=True)
@@ -73,18 +81,21 @@ class PassageWeights:
     """Weights of the passage features (see the module docstring)."""
 
     cosine: float = 1.5
-    lexical: float = 0.5
-    """Half of what it was before chains: chain coverage and novelty weigh the question's words as well."""
+    lexical: float = 1.0
+    """The keyword feature's weight (see ``section_keywords``)."""
     entity: float = 0.0
     """0: measured no gain on either set (and at 0 the entity-mention query is not run)."""
     title: float = 1.0
     bridge: float = 0.8
     hop: float = 1.5
-    feedback: float = 1.0
+    feedback: float = 0.5
     """Cosine to the question's vector moved toward its best direct match (:mod:`.feedback`; at 0 its two
-    queries are not run, the previous release's score)."""
+    queries are not run)."""
     feedback_shift: float = SHIFT
     """How far the vector moves: the share of the best match's vector added to the question's (not a weight)."""
+    section_keywords: bool = True
+    """The keyword feature is BM25 over each candidate's section (:mod:`.term_frequency`); False: the share of the
+    question's idf the keyword search found in the chunk, only for the chunks it returned."""
 
     @property
     def total(self) -> float:
@@ -93,6 +104,10 @@ class PassageWeights:
 
 
 WEIGHTS = PassageWeights()
+LINKED_WEIGHTS = PassageWeights(lexical=0.5, feedback=1.0, section_keywords=False)
+"""The weights when the graph carries signal: the first hop reached a candidate through a graph link (a titled hop
+or bridge expansion). The keyword feature is the chunk's share of the question's idf, as the weights were picked
+on the multi-hop samples, where the section feature lost recall@5 (``docs/retrieval.md``)."""
 SEEDS = 2
 """Bridge expansion starts from this many best chunks, weighted 1, 1/2, ..."""
 PER_DOCUMENT = 1
@@ -144,7 +159,8 @@ async def passages(store: GraphStore, question: str, vector: QueryVector, top_k:
                    anchors: Awaitable[Sequence[Anchor]] | None = None,
                    document_ids: Sequence[str] | None = None, weights: PassageWeights = WEIGHTS,
                    chains: ChainSettings = CHAINS, per_document: int = PER_DOCUMENT,
-                   text_names: bool = True) -> list[PassageHit]:
+                   text_names: bool = True,
+                   linked_weights: PassageWeights | None = LINKED_WEIGHTS) -> list[PassageHit]:
     """The ``top_k`` best chunks for the question, scored as the module docstring describes, best first.
 
     ``anchors`` are the entities found in the question, awaited while the vector and keyword searches run;
@@ -156,6 +172,11 @@ async def passages(store: GraphStore, question: str, vector: QueryVector, top_k:
     ``weights=replace(WEIGHTS, feedback=0)`` and ``chains=ChainSettings(rounds=0, weight=0, novelty=0)`` score
     as the release before chains did. ``text_names``: the titled hops also look up the names the seeds' text
     writes (:mod:`.written_names`), not only their entities'.
+
+    Which weights score: ``linked_weights`` when the first hop reached some candidate through a graph link (a
+    titled hop or bridge expansion: the graph carries signal, as on multi-hop encyclopedic text), else
+    ``weights`` (the text decides: a manual's sections, where no entity links them). The direct matches are ranked
+    for the first hop with ``linked_weights``. ``linked_weights=None``: ``weights`` always.
     """
     pool = _pool(top_k)
     vector = vector_param(vector)
@@ -164,18 +185,20 @@ async def passages(store: GraphStore, question: str, vector: QueryVector, top_k:
     by_vector, (by_keyword, weighted), found_anchors = await all_or_none(
         vector_candidates(store, vector, pool, document_ids),
         keyword_search(store, question, vector, pool, document_ids), _listed(anchors))
-    idf = idf_of(weighted) if chained else {}  # the chain score weighs the question's words as the search did
+    word_idf = idf_of(weighted)
+    idf = word_idf if chained else {}  # the chain score weighs the question's words as the search did
     direct = _merge([by_vector, by_keyword])
     # Seeds come from the direct signals only, so bridge expansion runs alongside the entity search
+    text_weights, weights = weights, linked_weights or weights  # until the first hop shows no graph link
     ranked = sorted(direct.values(), key=lambda c: -_relevance(c, keys, weights))
     seeds = [(c.chunk_id, 1.0 / (i + 1)) for i, c in enumerate(ranked[:max(SEEDS, HOP_SEEDS)])]
     named = {a.entity_id for a in found_anchors if a.named}
     words: dict[str, frozenset[str]] = {}  # the direct matches' words are read alongside the first hop
     # the feedback's seed: every candidate of this round comes with its cosine to it (the feature's input)
-    fed = ranked[0].chunk_id if weights.feedback > 0 and ranked else None
+    fed = ranked[0].chunk_id if max(weights.feedback, text_weights.feedback) > 0 and ranked else None
     by_entity, bridged, titled, _, (feedback, by_feedback), to_seed = await all_or_none(
         entity_candidates(store, found_anchors, vector, pool, document_ids=document_ids)
-        if weights.entity > 0 else _nothing(),
+        if max(weights.entity, text_weights.entity) > 0 else _nothing(),
         bridge_candidates(store, seeds[:SEEDS], vector, pool, named, document_ids, to_chunk=fed),
         titled_candidates(store, seeds[:HOP_SEEDS], vector, pool, document_ids,
                           _written(direct, seeds[:HOP_SEEDS]) if text_names else None, to_chunk=fed),
@@ -187,6 +210,8 @@ async def passages(store: GraphStore, question: str, vector: QueryVector, top_k:
     for cid, cos in to_seed.items():
         direct[cid].seed_cosine = cos
     merged = _merge([list(direct.values()), by_entity, bridged, titled, by_feedback])
+    if not any(c.hop > 0 or c.bridge_via for c in merged.values()):  # the graph links nothing here: text decides
+        weights = text_weights
     total = weights.total + chains.weight
 
     base: dict[str, float] = {}  # the features but the chain's, per candidate (until a merge changes them)
@@ -206,10 +231,19 @@ async def passages(store: GraphStore, question: str, vector: QueryVector, top_k:
     # (a query only for any it did not): a chunk a round finds has it only if the feedback search found it too
     # (the same recall@5 on the samples as after them)
     best_so_far = sorted(merged, key=lambda cid: (-fused(merged[cid], 0.0), cid))[:FEATURE_POOL] if feedback else []
-    coverage, _ = await all_or_none(
+    sectioned = weights.section_keywords and weights.lexical > 0 and bool(word_idf)
+    coverage, _, beside = await all_or_none(
         extend_chains(store, idf, vector, merged, fused, [cid for cid, _ in seeds[:max(SEEDS, HOP_SEEDS)]], pool,
                       grow, document_ids, chains, words, text_names) if chained else _no_values(),
-        feedback_cosines(store, feedback, [merged[cid] for cid in best_so_far]) if feedback else _nothing())
+        feedback_cosines(store, feedback, [merged[cid] for cid in best_so_far]) if feedback else _nothing(),
+        section_texts(store, list(merged), {cid: c.text for cid, c in merged.items() if c.loaded})
+        if sectioned else _no_texts())
+    if sectioned:  # the chunks a chain round added are read alone: their neighbours were not asked for
+        keyword = section_bm25({cid: Section([c.text, *beside.get(cid, ())], f"{c.title} {c.heading}")
+                                for cid, c in merged.items()}, word_idf)
+        for cid, c in merged.items():
+            c.lexical = keyword[cid]
+        base.clear()
     score = {cid: fused(c, coverage.get(cid, 0.0)) for cid, c in merged.items()}
     if feedback is not None:
         score = {cid: value + weights.feedback * max(0.0, feedback.near.get(cid, 0.0)) / total
@@ -260,6 +294,10 @@ async def _nothing() -> list[Any]:
 
 async def _no_feedback() -> tuple[Feedback | None, list[Candidate]]:
     return None, []
+
+
+async def _no_texts() -> dict[str, list[str]]:
+    return {}
 
 
 async def _no_values() -> dict[str, float]:
