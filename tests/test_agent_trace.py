@@ -52,12 +52,15 @@ async def test_a_served_answer_is_traced_node_by_node(toolkit: GraphRAGToolkit) 
     assert state["trace"][2]["detail"].endswith("→ answer")
 
 
-async def test_an_abstention_carries_its_reason(toolkit: GraphRAGToolkit) -> None:
-    model = ScriptedChatModel(steps=[])
+async def test_an_abstention_carries_its_reason_in_words(toolkit: GraphRAGToolkit) -> None:
+    model = ScriptedChatModel(steps=[])  # the default mode, auto: the scripted model implements bind_tools
     state = await build_grounded_agent(model, toolkit, options=AgentOptions(min_score=0.99)).ainvoke(
         {"question": "What is the capital of Peru?"})
-    assert shape(state) == [("gate", "found", None), ("gate", "abstained", "low_score")]
-    assert state["trace"][1]["detail"] == "abstain (low_score) without calling the model"
+    assert shape(state) == [("prepare", "mode", None), ("gate", "found", None), ("gate", "abstained", "low_score")]
+    assert state["trace"][0]["detail"] == "mode auto → tools: ScriptedChatModel: bind_tools is implemented"
+    abstained = state["trace"][2]
+    assert abstained["why"] is not None and abstained["why"].startswith("the best evidence retrieve found scores 0.")
+    assert abstained["detail"] == f"{abstained['why']} → abstain (low_score)" and "min_score" in abstained["why"]
 
 
 async def test_a_revision_then_a_refusal(toolkit: GraphRAGToolkit) -> None:

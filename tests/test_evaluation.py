@@ -307,6 +307,37 @@ async def test_runner_with_agent_scores_answers(tiny: tuple[Path, Path], data_di
         assert any(a["grounded"] for a in agents)
 
 
+async def test_auto_agent_mode_is_resolved_for_the_model_and_said(tiny: tuple[Path, Path], data_dir: Path,
+                                                                 tmp_path: Path, first_run: tuple[Path, Any]) -> None:
+    pytest.importorskip("langgraph")
+    from langchain_core.language_models import BaseChatModel
+    from langchain_core.messages import AIMessage, BaseMessage
+    from langchain_core.outputs import ChatGeneration, ChatResult
+
+    from graphrag_agents.evaluation.answer import agent_answerer
+
+    class Declining(BaseChatModel):
+        """Says the evidence does not answer; no tool calling (LangChain's own bind_tools)."""
+
+        @property
+        def _llm_type(self) -> str:
+            return "declining"
+
+        def _generate(self, messages: list[BaseMessage], stop: Any = None, run_manager: Any = None,
+                      **kwargs: Any) -> ChatResult:
+            reply = AIMessage(json.dumps({"answer": "not in evidence", "evidence": []}))
+            return ChatResult(generations=[ChatGeneration(message=reply)])
+
+    agent = AgentOptions(hops=False, choice_check=False)
+    options = EvalOptions(out=tmp_path, data_dir=data_dir, limit=1, progress=False, model="openai/local", agent=agent)
+    assert options.agent_mode == "auto"
+    run = await run_eval(*tiny, options, answerer=lambda kg: agent_answerer(kg, Declining(), "auto", options=agent))
+    assert run.summary["agent_mode"] == "retrieve_first"
+    assert run.summary["agent_mode_auto"] == "openai/local: no native tool calling (litellm)"
+    assert ("mode retrieve_first (auto: openai/local: no native tool calling (litellm))"
+            in (tmp_path / "summary.md").read_text(encoding="utf-8"))
+
+
 def test_cli_eval_prints_the_summary(first_run: tuple[Path, Any], tiny: tuple[Path, Path], data_dir: Path,
                                      tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     from graphrag_agents.cli import main

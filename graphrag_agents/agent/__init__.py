@@ -4,8 +4,8 @@ Needs the ``langchain`` extra: ``pip install '.[langchain]'`` in the source fold
 accept rules import without it (the command line builds options before it knows whether the agent runs), so the
 other names are imported when first used.
 
-* :func:`build_grounded_agent` builds the whole graph (``tools`` or ``retrieve_first`` mode) with its
-  :class:`AgentOptions`.
+* :func:`build_grounded_agent` builds the whole graph (``tools`` or ``retrieve_first`` mode, or ``auto``: the
+  one :func:`choose_mode` picks for the model) with its :class:`AgentOptions`.
 * :func:`citation_gate` is its check as a node for your own graph; :func:`verify_draft` the check alone.
 * :class:`GroundedAnswer` types a finished run's state.
 * :func:`parse_draft` / :func:`render_draft` read and render a structured draft; :class:`ReaderView` sizes the
@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING as _TYPE_CHECKING
 from typing import Any as _Any
 
 from .accept import REFUSAL, AcceptRule, cites_evidence, strictly_grounded
+from .mode import ModeChoice, ModeSetting, choose_mode
 from .options import AgentMode, AgentOptions, Drafting
 from .reader import ReaderView, reader_evidence
 
@@ -76,6 +77,8 @@ __all__ = [
     "GroundedAgentInput",
     "GroundedAgentState",
     "GroundedAnswer",
+    "ModeChoice",
+    "ModeSetting",
     "ReaderView",
     "ShownItem",
     "StructuredDraft",
@@ -86,6 +89,7 @@ __all__ = [
     "answer_confidence",
     "answer_fit",
     "build_grounded_agent",
+    "choose_mode",
     "citation_gate",
     "cites_evidence",
     "parse_draft",

@@ -30,6 +30,7 @@ __all__ = [
     "parse_draft",
     "render_draft",
     "response_format",
+    "strip_answer_label",
     "structured_revision_prompt",
 ]
 
@@ -57,6 +58,8 @@ _MAX_NUMBERS = 8
 _DECLINES = re.compile(r"^(?:not in (?:the )?evidence|unknown|none|n ?a|no answer|not (?:stated|given|mentioned)"
                        r"|(?:the )?(?:knowledge graph|evidence) does not say)$")
 _PUNCT = re.compile(r"[^\w\s]")
+# "Answer:" (also bold, or repeated) opening a reply: the label the rendered draft and the command line add.
+_LABEL = re.compile(r"^(?:\s*(?:\*\*|__)?answer(?:\*\*|__)?\s*:(?:\*\*|__)?\s*)+", re.IGNORECASE)
 
 
 SENTENCE_SCHEMA: dict[str, Any] = {
@@ -122,11 +125,17 @@ def parse_draft(text: str) -> StructuredDraft | None:
     value = first_json_object(text)
     if value is None or not isinstance(value.get("answer"), str | int | float):
         return None
-    raw = str(value["answer"]).strip()
+    raw = strip_answer_label(str(value["answer"]))
     numbers = [n for m in MARKER_RE.finditer(raw) for n in _ints(m.group())]
     answer = " ".join(MARKER_RE.sub(" ", raw).split()).strip(" .")[:_ANSWER_CHARS]
     numbers += _ints(value.get("evidence"))
     return StructuredDraft(answer=answer, evidence=list(dict.fromkeys(numbers))[:_MAX_NUMBERS])
+
+
+def strip_answer_label(text: str) -> str:
+    """``text`` without the ``Answer:`` label(s) it opens with (``"Answer: Stanley [3]."`` -> ``"Stanley [3]."``),
+    stripped; other text as it is."""
+    return _LABEL.sub("", text.strip(), count=1).strip()
 
 
 def render_draft(draft: StructuredDraft, evidence: list[int] | None = None) -> str:

@@ -1,6 +1,7 @@
 """``build_grounded_agent``: the reference LangGraph agent whose last step always checks citations.
 
-Two modes, the same ending::
+Two modes, the same ending (``mode="auto"``, the default, picks ``tools`` for a model with native tool calling and
+``retrieve_first`` otherwise: :func:`~graphrag_agents.agent.choose_mode`)::
 
     tools:           prepare -> [gate] -> agent <-> tools -> [final] -> verify -> END
     retrieve_first:  prepare -> plan -> retrieve -> agent -> verify -> END
@@ -40,6 +41,7 @@ from langgraph.graph import END, START, StateGraph
 from ..models.langchain_model import langchain_chat_model
 from ..tools.toolkit import GraphRAGToolkit
 from .chain_nodes import ChainNodes
+from .mode import ModeChoice, ModeSetting, choose_mode
 from .nodes import Nodes
 from .options import AgentMode, AgentOptions, Drafting, option_names
 from .state import GroundedAgentInput, GroundedAgentState
@@ -49,6 +51,7 @@ from .trace import (
     describe_hop,
     describe_model,
     describe_plan,
+    describe_prepare,
     describe_retrieve,
     describe_tools,
     describe_verify,
@@ -59,7 +62,7 @@ if TYPE_CHECKING:
     from langgraph.graph.state import CompiledStateGraph
     from langgraph.types import Checkpointer
 
-__all__ = ["AgentMode", "AgentOptions", "Drafting", "build_grounded_agent"]
+__all__ = ["AgentMode", "AgentOptions", "Drafting", "ModeSetting", "build_grounded_agent"]
 
 State = GroundedAgentState
 
@@ -68,7 +71,7 @@ def build_grounded_agent(
     model: BaseChatModel | str | None,
     toolkit: GraphRAGToolkit,
     *,
-    mode: AgentMode = "tools",
+    mode: ModeSetting = "auto",
     options: AgentOptions | None = None,
     checkpointer: Checkpointer = None,
     name: str = "grounded_agent",
@@ -80,7 +83,9 @@ def build_grounded_agent(
         model: any LangChain chat model; a litellm model name; or None for ``GRAPHRAG_MODEL``
             (``ChatLiteLLM``, needs ``pip install '.[langchain]'`` in the source folder).
         toolkit: the graph toolkit (or a session of it). The agent uses its read tools only.
-        mode: ``"tools"`` or ``"retrieve_first"`` (see :data:`AgentMode`).
+        mode: ``"auto"`` (tools for a model with native tool calling, retrieve_first otherwise; the run's
+            ``mode`` and ``mode_reason`` say which and why), ``"tools"`` or ``"retrieve_first"`` (see
+            :data:`AgentMode`).
         options: how the agent drafts, checks and serves (:class:`~graphrag_agents.agent.AgentOptions`; None:
             the defaults).
         checkpointer: any LangGraph checkpointer; with one, pass ``configurable.thread_id`` and a thread keeps
@@ -98,8 +103,8 @@ def build_grounded_agent(
         The nodes are async: use the async API.
 
     Raises:
-        ConfigurationError: options no run in ``mode`` can use (:meth:`AgentOptions.validate`), or a model without
-            tool calling in ``tools`` mode.
+        ConfigurationError: an unknown mode, options no run in the mode can use (:meth:`AgentOptions.validate`),
+            or a model without tool calling in ``tools`` mode.
 
     Example::
 
@@ -109,18 +114,22 @@ def build_grounded_agent(
         print(state["answer"], state["abstained"])
     """
     options = _with_deprecated(options or AgentOptions(), deprecated)
-    options.validate(mode)
-    options = options.for_mode(mode)
+    named = None if mode == "auto" else choose_mode(mode, None)
+    if named is not None:  # a named mode is checked before the model is built
+        options.validate(named.mode)
     chat = model if isinstance(model, BaseChatModel) else langchain_chat_model(model)
-    nodes = Nodes(chat, toolkit, mode=mode, options=options)
+    choice: ModeChoice = named or choose_mode(mode, chat)
+    options.validate(choice.mode)
+    options = options.for_mode(choice.mode)
+    nodes = Nodes(chat, toolkit, mode=choice.mode, options=options, mode_reason=choice.why or None)
     if options.choice_check or options.hops:
         nodes.chain = ChainNodes(nodes, choice_check=options.choice_check)
     builder = StateGraph(GroundedAgentState, input_schema=GroundedAgentInput)
-    builder.add_node("prepare", nodes.prepare)
+    _add(builder, "prepare", nodes.prepare, describe_prepare)
     _add(builder, "agent", nodes.agent, describe_model)
     _add(builder, "verify", nodes.verify, describe_verify)
     builder.add_edge(START, "prepare")
-    if mode == "retrieve_first":
+    if choice.mode == "retrieve_first":
         _wire_retrieve_first(builder, nodes)
     else:
         _wire_tools(builder, nodes)

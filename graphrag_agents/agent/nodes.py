@@ -47,8 +47,10 @@ class Nodes:
     """The graph's nodes, sharing the model, the tools and the options."""
 
     def __init__(self, model: BaseChatModel, toolkit: GraphRAGToolkit, *, mode: AgentMode,
-                 options: AgentOptions) -> None:
+                 options: AgentOptions, mode_reason: str | None = None) -> None:
         self.mode = mode
+        self.mode_reason = mode_reason
+        """What ``mode="auto"`` read to pick ``mode``; None when the caller named it."""
         self.options = options
         """The options as this mode runs them (:meth:`AgentOptions.for_mode`: ``drafting`` filled in)."""
         drafting = options.drafting_for(mode)
@@ -78,7 +80,7 @@ class Nodes:
             except NotImplementedError as exc:
                 raise ConfigurationError(
                     f"{type(model).__name__} does not support tool calling. Fix: build the agent with "
-                    "mode='retrieve_first'."
+                    "mode='retrieve_first' (or mode='auto', which picks it for such a model)."
                 ) from exc
 
     # -- helpers -----------------------------------------------------------------------------------------------
@@ -125,7 +127,8 @@ class Nodes:
                                      "{'messages': [('user', '...')]}.")
         thread = ((config.get("configurable") or {}).get("thread_id"))
         return {
-            "messages": added, "question": question, "question_id": question_id,
+            "messages": added, "question": question, "question_id": question_id, "mode": self.mode,
+            "mode_reason": self.mode_reason,
             "session_id": str(thread) if thread is not None else f"run-{uuid.uuid4().hex}",
             "answer": "", "abstained": False, "abstain_reason": None, "verdict": None, "draft": "",
             "citation_check": None,

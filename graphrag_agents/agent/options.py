@@ -120,7 +120,8 @@ class AgentOptions:
         """
         if mode not in MODES:
             raise ConfigurationError(f"mode must be 'tools' or 'retrieve_first', not {mode!r}. Fix: pass one of "
-                                     "them (retrieve_first for models without reliable tool calling).")
+                                     "them (retrieve_first for models without reliable tool calling), or resolve "
+                                     "'auto' for the model first with choose_mode.")
         if self.max_revisions < 0:
             raise ConfigurationError(f"max_revisions must be >= 0, not {self.max_revisions!r}. Fix: pass 0 to "
                                      "refuse at the first failed draft.")

@@ -19,7 +19,7 @@ from ..tools.evidence import Evidence
 from .compare_plan import Comparison
 from .hop_check import HopStep, MissingHop, chain_text
 from .options import AgentMode, Drafting
-from .trace import TraceStep, add_trace
+from .trace import TraceStep, add_trace, refusal_reason
 
 __all__ = [
     "AbstainReason",
@@ -81,6 +81,11 @@ class GroundedAgentState(TypedDict, total=False):
     messages: Annotated[list[AnyMessage], add_messages]
     question: str
     """The question of the current run (the last user message)."""
+    mode: AgentMode
+    """The mode the run used (``tools`` or ``retrieve_first``)."""
+    mode_reason: str | None
+    """What ``mode="auto"`` read to pick it (:func:`~graphrag_agents.agent.choose_mode`); None when the caller named
+    the mode."""
     question_id: str
     """The id of that user message (prompts of ``retrieve_first`` put the evidence beside it)."""
     session_id: str
@@ -175,6 +180,13 @@ class GroundedAnswer:
     answer: str
     abstained: bool
     abstain_reason: AbstainReason | None = None
+    reason: str | None = None
+    """Why the run refused, in words, from its trace ("hop 2 unanswered: ...", "the draft answered another
+    question: ...", "the model answered nothing"); None when it answered."""
+    mode: str = ""
+    """The mode the run used ('' for a state without one)."""
+    mode_reason: str | None = None
+    """What ``mode="auto"`` read to pick the mode; None when the caller named it."""
     check: CitationCheck | None = None
     """The last citation check (of the accepted answer, or of the last rejected draft)."""
     sources: list[Evidence] = field(default_factory=list)
@@ -209,6 +221,9 @@ class GroundedAnswer:
             answer=str(state.get("answer", "")),
             abstained=bool(state.get("abstained", False)),
             abstain_reason=state.get("abstain_reason"),
+            reason=refusal_reason(state.get("trace")) if state.get("abstained") else None,
+            mode=str(state.get("mode") or ""),
+            mode_reason=state.get("mode_reason"),
             check=CitationCheck.model_validate(check) if check else None,
             sources=[Evidence.model_validate(s) for s in state.get("sources") or ()],
             tool_calls=list(state.get("tool_calls") or ()),
@@ -232,11 +247,9 @@ class GroundedAnswer:
 
     def to_text(self, source_chars: int = 200) -> str:
         """The answer, its chain (one line per hop), then one line per cited source (its content shortened to
-        ``source_chars``); a ``missing_hop`` refusal names the hop."""
+        ``source_chars``); a refusal, then why in words (a ``missing_hop`` refusal names the hop)."""
         if self.abstained:
-            hop = self.missing_hop
-            return self.answer + (f"\n(hop {hop['index']} unanswered: {hop['question']} - {hop['reason']})"
-                                  if hop else "")
+            return self.answer + (f"\n({self.reason})" if self.reason else "")
         text = self.answer
         if self.chain:
             text += "\n\nChain:\n" + "\n".join(

@@ -19,9 +19,10 @@ from langchain_core.runnables import RunnableConfig
 from typing_extensions import TypedDict
 
 from ..tools.citations import CitationCheck
+from .refusal import refusal_words
 
 __all__ = ["TraceStep", "add_trace", "describe_conclude", "describe_hop", "describe_model", "describe_plan",
-           "describe_retrieve", "describe_tools", "describe_verify", "traced"]
+           "describe_prepare", "describe_retrieve", "describe_tools", "describe_verify", "refusal_reason", "traced"]
 
 Update = dict[str, Any]
 
@@ -32,12 +33,16 @@ class TraceStep(TypedDict):
     node: str
     """The graph node (``retrieve``, ``agent``, ``tools``, ``hop``, ``verify``, ...)."""
     outcome: str
-    """What came of it: ``found``, ``failed``, ``abstained``, ``tool_call``, ``draft``, ``result``, ``error``,
-    ``planned``, ``one_hop``, ``answered``, ``missing``, ``served``, ``revise`` or ``refused``."""
+    """What came of it: ``mode`` (``auto`` picked the run's mode), ``found``, ``failed``, ``abstained``,
+    ``tool_call``, ``draft``, ``result``, ``error``, ``planned``, ``one_hop``, ``answered``, ``missing``,
+    ``served``, ``revise`` or ``refused``."""
     reason: str | None
     """The ``abstain_reason`` of an abstention or refusal; None otherwise."""
     detail: str
     """One line for a person (what ``graphrag-agents ask`` prints)."""
+    why: str | None
+    """An abstention or refusal's reason in words (:func:`~graphrag_agents.agent.refusal.refusal_words`: which
+    step found no evidence, what the draft answered instead, what the model said); None otherwise."""
 
 
 def add_trace(left: list[TraceStep] | None, right: list[TraceStep]) -> list[TraceStep]:
@@ -59,8 +64,26 @@ def traced(node: Callable[..., Awaitable[Update]], name: str,
     return run
 
 
-def _step(node: str, outcome: str, detail: str, reason: str | None = None) -> TraceStep:
-    return TraceStep(node=node, outcome=outcome, reason=reason, detail=detail)
+def _step(node: str, outcome: str, detail: str, reason: str | None = None, why: str | None = None) -> TraceStep:
+    return TraceStep(node=node, outcome=outcome, reason=reason, detail=detail, why=why)
+
+
+def _refused(node: str, outcome: str, update: Update, lead: str, end: str = "refusal") -> TraceStep:
+    """The step of an abstention or refusal: ``lead``, the reason in words, and the reason's code."""
+    reason = update.get("abstain_reason")
+    why = refusal_words(reason, update)
+    return _step(node, outcome, f"{lead}{why} → {end} ({reason})", reason, why)
+
+
+def refusal_reason(trace: list[TraceStep] | None) -> str | None:
+    """The words of the run's refusal: the ``why`` of the last step that refused; None when none did."""
+    return next((step.get("why") for step in reversed(trace or []) if step.get("why")), None)
+
+
+def describe_prepare(node: str, update: Update) -> list[TraceStep]:
+    """The run's mode, when ``auto`` picked it (a mode the caller named is no step)."""
+    why = update.get("mode_reason")
+    return [_step(node, "mode", f"mode auto → {update.get('mode')}: {why}")] if why else []
 
 
 def _clip(text: str, chars: int) -> str:
@@ -79,8 +102,7 @@ def describe_retrieve(node: str, update: Update) -> list[TraceStep]:
         steps.append(_step(node, "found" if last["ok"] else "failed",
                            f"retrieve: {found}" + (f", best score {best:.3f}" if best is not None else "")))
     if update.get("abstained"):
-        reason = update.get("abstain_reason")
-        steps.append(_step(node, "abstained", f"abstain ({reason}) without calling the model", reason))
+        steps.append(_refused(node, "abstained", update, "", "abstain"))
     return steps
 
 
@@ -128,7 +150,8 @@ def describe_hop(node: str, update: Update) -> list[TraceStep]:
     missing = update.get("missing_hop")
     if missing:
         return [_step(node, "missing", f"hop {missing['index']}: {missing['question']} -> no answer "
-                                       f"({missing['reason']}) → refusal (missing_hop)", "missing_hop")]
+                                       f"({missing['reason']}) → refusal (missing_hop)", "missing_hop",
+                      refusal_words("missing_hop", update))]
     chain = update.get("chain") or []
     if not chain:
         return []
@@ -140,9 +163,7 @@ def describe_hop(node: str, update: Update) -> list[TraceStep]:
 def describe_conclude(node: str, update: Update) -> list[TraceStep]:
     """The chain's conclusion: served, or refused with the finding."""
     if update.get("abstained"):
-        reason = update.get("abstain_reason")
-        found = "; ".join(update.get("fit") or []) or "the choice check picked another option"
-        return [_step(node, "refused", f"conclude: {found} → refusal ({reason})", reason)]
+        return [_refused(node, "refused", update, "conclude: ")]
     return [_step(node, "served", "conclude: the chain's answer fits the question → answer")]
 
 
@@ -150,13 +171,17 @@ def describe_verify(node: str, update: Update) -> list[TraceStep]:
     """``verify``'s verdict on the draft: served, a revision turn, or the refusal."""
     reason = update.get("abstain_reason")
     if reason == "not_in_evidence":
-        return [_step(node, "refused", "verify: the model answered that the evidence does not say → refusal",
-                      reason)]
+        return [_refused(node, "refused", update, "verify: ")]
     check = CitationCheck.model_validate(update["citation_check"])
     verdict = check.to_llm_text(400).splitlines()[0]
     if update.get("answer") and not update.get("abstained"):
         return [_step(node, "served", f"verify: {verdict} → answer")]
     if update.get("abstained"):
-        return [_step(node, "refused", f"verify: {verdict} → refusal ({reason})", reason)]
+        # The citation check's verdict comes first: a serving check may refuse a draft the check verified.
+        return [_refused(node, "refused", update, f"verify: {verdict.rstrip('.')}, but ")] \
+            if reason != "ungrounded" else [_refused(node, "refused", update, "verify: ")]
+    if update.get("fit"):
+        return [_step(node, "revise", f"verify: {verdict.rstrip('.')}, but the draft answered another question: "
+                                      f"{'; '.join(update['fit'])} → revision turn")]
     findings = len(check.invalid) + len(check.uncited) + len(check.unsupported)
     return [_step(node, "revise", f"verify: {verdict} ({findings} findings) → revision turn")]

@@ -11,8 +11,9 @@ import json
 import os
 import re
 import sys
-from typing import IO, Any, Literal
+from typing import IO, Any
 
+from ..agent.mode import MODE_SETTINGS, ModeSetting
 from ..citations._sentences import MARKER_RE, split_sentences
 from ..errors import ConfigurationError
 from ..models.langchain_model import MODEL_ENV, configured_model_name
@@ -32,9 +33,10 @@ _LINE = 110
 
 def add_agent_arguments(parser: argparse.ArgumentParser) -> None:
     """The options of a reference-agent run (``ask``, and ``demo`` when a model is configured)."""
-    parser.add_argument("--mode", choices=["tools", "retrieve_first"], default=None,
+    parser.add_argument("--mode", choices=["auto", "tools", "retrieve_first"], default=None,
                         help=f"tools: the model calls retrieve itself; retrieve_first: for models without reliable "
-                             f"tool calling (default: {MODE_ENV} or tools)")
+                             f"tool calling; auto: tools when the model has native tool calling, else "
+                             f"retrieve_first (default: {MODE_ENV} or auto)")
     parser.add_argument("--min-score", type=float, default=None,
                         help="abstain without calling the model when retrieve's best score is under this")
     parser.add_argument("--max-revisions", type=int, default=1, help="revision turns before the refusal")
@@ -119,18 +121,40 @@ def how_to_configure() -> str:
     """What to set to run the full agent."""
     return (f"No chat model is configured, so the agent itself did not run. To run it, set {MODEL_ENV} to any "
             f"litellm model name, e.g.\n  {MODEL_ENV}=openai/gpt-4o-mini OPENAI_API_KEY=... graphrag-agents demo\n"
-            f"or a local OpenAI-compatible server (small local models: add {MODE_ENV}=retrieve_first):\n"
+            f"or a local OpenAI-compatible server (the agent runs retrieve_first for a model litellm does not list "
+            f"with tool calling):\n"
             f"  {MODEL_ENV}=openai/local OPENAI_API_BASE=http://127.0.0.1:8089/v1 OPENAI_API_KEY=unused "
-            f"{MODE_ENV}=retrieve_first graphrag-agents demo")
+            f"graphrag-agents demo")
 
 
-def _mode(args: argparse.Namespace) -> Literal["tools", "retrieve_first"]:
-    mode = str(args.mode or os.environ.get(MODE_ENV, "").strip() or "tools")
-    if mode == "tools":
-        return "tools"
-    if mode == "retrieve_first":
-        return "retrieve_first"
-    raise ConfigurationError(f"{MODE_ENV} must be 'tools' or 'retrieve_first', not {mode!r}.")
+def _mode(args: argparse.Namespace) -> ModeSetting:
+    """The mode asked for: ``--mode``, else ``GRAPHRAG_AGENT_MODE``, else ``auto`` (the agent resolves it for the
+    model it builds)."""
+    mode = str(args.mode or os.environ.get(MODE_ENV, "").strip() or "auto")
+    if mode not in MODE_SETTINGS:
+        raise ConfigurationError(f"{MODE_ENV} must be 'auto', 'tools' or 'retrieve_first', not {mode!r}. Fix: set "
+                                 f"it to one of them, or unset it for auto.")
+    return mode
+
+
+def _timed_out(exc: BaseException) -> bool:
+    """Whether ``exc`` (or an error it was raised from) is a timeout of the model's request."""
+    seen: BaseException | None = exc
+    while seen is not None:
+        if isinstance(seen, TimeoutError) or "timeout" in type(seen).__name__.lower() or \
+                "timed out" in str(seen).lower():
+            return True
+        seen = seen.__cause__ or seen.__context__
+    return False
+
+
+def _failure_hint(exc: BaseException, mode: str) -> str:
+    """The hint under a failed model call: in ``tools`` mode a timeout names the mode that needs fewer calls."""
+    if mode == "tools" and _timed_out(exc):
+        return ("the model timed out in tools mode, where it calls the tools itself over several turns. Fix: "
+                "run with --mode retrieve_first (the agent retrieves once and the model only drafts; small local "
+                f"models need it), or raise GRAPHRAG_MODEL_TIMEOUT. Then: {model_down_hint()}")
+    return model_down_hint()
 
 
 async def run_agent(toolkit: GraphRAGToolkit, question: str, args: argparse.Namespace, *,
@@ -143,12 +167,11 @@ async def run_agent(toolkit: GraphRAGToolkit, question: str, args: argparse.Name
 
     out = out or sys.stdout
     steps = steps or out
-    mode = _mode(args)
     options = agent_options(args, min_score=args.min_score, max_revisions=args.max_revisions,
                             retrieve_options={"top_k": args.top_k} if args.top_k else {})
-    agent = build_grounded_agent(None, toolkit.new_session(), mode=mode, options=options)
-    print(f"Agent ({mode} mode, model {configured_model_name()}):", file=steps)
+    agent = build_grounded_agent(None, toolkit.new_session(), mode=_mode(args), options=options)
     state: dict[str, Any] = {}
+    mode = ""
     try:
         async for kind, data in agent.astream({"question": question}, stream_mode=["updates", "values"]):
             if not isinstance(data, dict):
@@ -157,6 +180,9 @@ async def run_agent(toolkit: GraphRAGToolkit, question: str, args: argparse.Name
                 state = data
                 continue
             for update in data.values():
+                if not mode and (update or {}).get("mode"):  # the run's first update: the mode it uses
+                    mode = update["mode"]
+                    print(f"Agent ({mode} mode, model {configured_model_name()}):", file=steps)
                 for step in (update or {}).get("trace") or []:
                     print(f"  · {step['detail']}", file=steps, flush=True)
     except ConfigurationError:
@@ -164,7 +190,7 @@ async def run_agent(toolkit: GraphRAGToolkit, question: str, args: argparse.Name
     except Exception as exc:  # a provider, network or timeout error of the chat model
         print(f"error: the chat model failed: {mask_secrets(f'{type(exc).__name__}: {exc}')[:600]}",
               file=sys.stderr)
-        print(f"hint: {model_down_hint()}", file=sys.stderr)
+        print(f"hint: {_failure_hint(exc, mode)}", file=sys.stderr)
         return 2
     result = GroundedAnswer.from_state(state)
     if as_json:
@@ -176,16 +202,16 @@ async def run_agent(toolkit: GraphRAGToolkit, question: str, args: argparse.Name
 
 def _print_answer(result: Any, out: IO[str]) -> None:
     """The answer (or refusal), its chain or the unanswered hop, its sources and what the run cost."""
+    from ..agent.drafting import strip_answer_label
     from ..agent.state import format_sources
 
-    print(f"\nAnswer: {result.answer}", file=out)
+    print(f"\nAnswer: {strip_answer_label(result.answer)}", file=out)
+    if result.abstained and result.reason:
+        print(f"Why: {result.reason}", file=out)
     if result.chain:
         print("Chain:\n" + "\n".join(f"  {step['index']}. {step['question']} -> {step['answer']}"
                                       f"{''.join(f' [{n}]' for n in step['evidence'])}" for step in result.chain),
               file=out)
-    if result.missing_hop:
-        hop = result.missing_hop
-        print(f"Hop {hop['index']} unanswered: {hop['question']} ({hop['reason']})", file=out)
     if result.sources:
         print("Sources:\n" + "\n".join(f"  {line}" for line in format_sources(result.sources).splitlines()),
               file=out)
@@ -198,7 +224,8 @@ def _print_answer(result: Any, out: IO[str]) -> None:
 def _json(result: Any) -> dict[str, Any]:
     return {
         "question": result.question, "answer": result.answer, "abstained": result.abstained,
-        "abstain_reason": result.abstain_reason,
+        "abstain_reason": result.abstain_reason, "reason": result.reason, "mode": result.mode,
+        "mode_reason": result.mode_reason,
         "citation_check": result.check.model_dump(mode="json") if result.check else None,
         "sources": [s.model_dump(mode="json") for s in result.sources], "tool_calls": result.tool_calls,
         "llm_calls": result.llm_calls, "tokens": result.tokens, "revisions": result.revisions,

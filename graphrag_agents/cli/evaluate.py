@@ -28,8 +28,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--model", help="litellm model name of the reference agent (default: GRAPHRAG_MODEL; "
                                         "without one, only retrieval is evaluated)")
     parser.add_argument("--no-agent", action="store_true", help="evaluate retrieval only, even with a model set")
-    parser.add_argument("--agent-mode", default="retrieve_first", choices=["retrieve_first", "tools"],
-                        help="retrieve_first suits small local models; tools lets the model call the tools")
+    parser.add_argument("--agent-mode", default="auto", choices=["auto", "retrieve_first", "tools"],
+                        help="retrieve_first suits small local models; tools lets the model call the tools; auto "
+                             "(default) picks tools for a model litellm lists with native tool calling, else "
+                             "retrieve_first")
     parser.add_argument("--max-tokens", type=int, default=256, help="cap on each answer the model writes")
     add_drafting_arguments(parser)
     parser.add_argument("--quiet", "-q", action="store_true", help="no progress bars")

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 import time
-from typing import TYPE_CHECKING, Any, Literal, cast
+from typing import TYPE_CHECKING, Any
 
 from ..kg import KnowledgeGraph
 from ..tools.toolkit import GraphRAGToolkit
@@ -113,17 +113,20 @@ def agent_answerer(kg: KnowledgeGraph, model: str | BaseChatModel, mode: str = "
     Args:
         kg: the evaluation graph.
         model: a litellm model name or a LangChain chat model.
-        mode: ``retrieve_first`` (small local models) or ``tools``.
+        mode: ``retrieve_first`` (small local models), ``tools``, or ``auto`` (the one
+            :func:`~graphrag_agents.agent.choose_mode` picks for ``model``).
         agent_options: further ``build_grounded_agent`` options (``min_score``, ``max_revisions``, ...).
     """
     from ..agent import build_grounded_agent
+    from ..agent.mode import MODE_SETTINGS
 
-    if mode not in ("tools", "retrieve_first"):
+    if mode not in MODE_SETTINGS:
         from ..errors import ConfigurationError
 
-        raise ConfigurationError(f"--agent-mode must be 'tools' or 'retrieve_first', not {mode!r}")
-    agent = build_grounded_agent(model, GraphRAGToolkit(kg, read_only=True),
-                                 mode=cast(Literal["tools", "retrieve_first"], mode), **agent_options)
+        raise ConfigurationError(f"--agent-mode must be 'auto', 'tools' or 'retrieve_first', not {mode!r}. Fix: "
+                                 "pass one of them.")
+    agent = build_grounded_agent(model, GraphRAGToolkit(kg, read_only=True), mode=mode,
+                                 **agent_options)
 
     async def answer(question: Question) -> dict[str, Any]:
         started = time.perf_counter()

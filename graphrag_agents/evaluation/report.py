@@ -111,7 +111,8 @@ def summary_markdown(summary: dict[str, Any]) -> str:
         unans = answers["unanswerable_accuracy"]
         repair = ", citations repaired" if summary.get("repair_citations") else ""
         drafting = f", {summary['drafting']} drafting" if summary.get("drafting") else ""
-        lines += ["", f"Reference agent (`{summary.get('model')}`, mode {summary.get('agent_mode')}{drafting}"
+        auto = f" (auto: {summary['agent_mode_auto']})" if summary.get("agent_mode_auto") else ""
+        lines += ["", f"Reference agent (`{summary.get('model')}`, mode {summary.get('agent_mode')}{auto}{drafting}"
                       f"{repair}), {answers['questions']} questions:", ""]
         if answers.get("answerable_served_right") is not None:
             served = answers.get("served_precision")

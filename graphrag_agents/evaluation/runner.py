@@ -16,6 +16,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..agent.mode import ModeChoice, choose_mode
 from ..agent.options import AgentOptions
 from ..errors import ConfigurationError
 from ..ingest.plan import ExtractorName
@@ -55,7 +56,9 @@ class EvalOptions:
     """Graph name (default: derived from the corpus digest and the extractor)."""
     model: str | None = None
     """litellm model name of the reference agent (and the llm extractor); None: retrieval only."""
-    agent_mode: str = "retrieve_first"
+    agent_mode: str = "auto"
+    """``auto`` (``tools`` for a model litellm lists with native tool calling, else ``retrieve_first``; see
+    :meth:`mode_used`), ``tools`` or ``retrieve_first``."""
     max_tokens: int = 256
     """Cap on each answer the model writes (the prompts ask for one or two sentences; a small model that starts
     repeating itself would otherwise write until its context is full)."""
@@ -70,7 +73,7 @@ class EvalOptions:
         """What the records depend on; a resumed run must have the same."""
         return {"corpus_digest": digest, "extractor": self.extractor, "ks": list(self.ks), "paths": list(self.paths),
                 "embed_model": embed_model, "model": self.model,
-                "agent_mode": self.agent_mode if self.model else None,
+                "agent_mode": self.mode_used() if self.model else None,
                 "max_tokens": self.max_tokens if self.model else None,
                 # Only when on, so folders made before the option existed still resume.
                 **(self._agent_settings() if self.model else {})}
@@ -88,17 +91,29 @@ class EvalOptions:
                 **({"hops": True} if self.hops_used() else {}),
                 **({"choice_check": True} if self.choice_used() else {})}
 
+    def mode_choice(self) -> ModeChoice:
+        """The mode the agent runs in, and how it was chosen: ``agent_mode``, or for ``auto`` the one litellm's
+        capability table gives ``model`` (``retrieve_first`` without a model: an answerer passed in is scored as
+        the previous default ran)."""
+        if self.agent_mode == "auto" and not self.model:
+            return ModeChoice(mode="retrieve_first", auto=True, why="no model named")
+        return choose_mode(self.agent_mode, self.model)
+
+    def mode_used(self) -> str:
+        """The mode the agent runs in (``agent_mode``, ``auto`` resolved)."""
+        return self.mode_choice().mode
+
     def hops_used(self) -> bool:
         """Whether the agent walks hop chains (``retrieve_first`` with structured drafting only)."""
-        return self.agent.for_mode(self.agent_mode).hops
+        return self.agent.for_mode(self.mode_used()).hops
 
     def choice_used(self) -> bool:
         """Whether the agent runs the multiple-choice check (``retrieve_first`` with structured drafting only)."""
-        return self.agent.for_mode(self.agent_mode).choice_check
+        return self.agent.for_mode(self.mode_used()).choice_check
 
     def drafting_used(self) -> str:
-        """The drafting the agent runs with: ``drafting``, or the agent's default for ``agent_mode``."""
-        return self.agent.drafting_for(self.agent_mode)
+        """The drafting the agent runs with: ``drafting``, or the agent's default for the mode it runs in."""
+        return self.agent.drafting_for(self.mode_used())
 
 
 @dataclass
@@ -227,20 +242,27 @@ async def run_eval(questions_path: str | Path, corpus_path: str | Path, options:
     meta = {"questions_file": os.fspath(questions_path), "corpus_file": os.fspath(corpus_path),
             "corpus_paragraphs": len(corpus), "build": asdict(build), "ks": list(options.ks),
             "paths": list(options.paths), "model": options.model,
-            "agent_mode": options.agent_mode if options.model or answerer else None,
-            "repair_citations": options.agent.repair_citations if options.model or answerer else None,
-            "drafting": options.drafting_used() if options.model or answerer else None,
-            "answer_fit": options.agent.answer_fit if options.model or answerer else None,
-            "confirm": options.agent.confirm if options.model or answerer else None,
-            "min_confidence": options.agent.min_confidence if options.model or answerer else None,
-            "hops": options.hops_used() if options.model or answerer else None,
-            "choice_check": options.choice_used() if options.model or answerer else None,
+            **_agent_meta(options, bool(options.model or answerer)),
             "runs": _log_run(out, {"asked": len(todo), "seconds": round(time.perf_counter() - started, 1),
                                    "cpu_seconds": round(time.process_time() - cpu_started, 1),
                                    "graph_reused": build.reused})}
     summary, files = write_reports(out, records, meta, {p.id: p.title for p in corpus})
     return EvalRun(out=out, summary=summary, asked=len(todo), reused=len(questions) - len(todo), build=build,
                    files=files)
+
+
+def _agent_meta(options: EvalOptions, ran: bool) -> dict[str, Any]:
+    """The agent's settings in the summary: the mode it ran in (and what ``auto`` read), its drafting and checks;
+    None each when no agent ran."""
+    choice = options.mode_choice() if ran else None
+    agent = options.agent
+    return {"agent_mode": choice.mode if choice else None,
+            "agent_mode_auto": choice.why if choice and choice.auto else None,
+            **{key: value if ran else None for key, value in (
+                ("repair_citations", agent.repair_citations), ("drafting", options.drafting_used()),
+                ("answer_fit", agent.answer_fit), ("confirm", agent.confirm),
+                ("min_confidence", agent.min_confidence), ("hops", options.hops_used()),
+                ("choice_check", options.choice_used()))}}
 
 
 def _agent_factory(model: str, options: EvalOptions) -> AnswererFactory:
@@ -250,7 +272,7 @@ def _agent_factory(model: str, options: EvalOptions) -> AnswererFactory:
 
     def make(kg: KnowledgeGraph) -> Answerer:
         chat = langchain_chat_model(model, max_tokens=options.max_tokens)
-        return agent_answerer(kg, chat, options.agent_mode, options=options.agent)
+        return agent_answerer(kg, chat, options.mode_used(), options=options.agent)
 
     return make
 
