@@ -180,13 +180,6 @@ class GroundedAnswer:
     answer: str
     abstained: bool
     abstain_reason: AbstainReason | None = None
-    reason: str | None = None
-    """Why the run refused, in words, from its trace ("hop 2 unanswered: ...", "the draft answered another
-    question: ...", "the model answered nothing"); None when it answered."""
-    mode: str = ""
-    """The mode the run used ('' for a state without one)."""
-    mode_reason: str | None = None
-    """What ``mode="auto"`` read to pick the mode; None when the caller named it."""
     check: CitationCheck | None = None
     """The last citation check (of the accepted answer, or of the last rejected draft)."""
     sources: list[Evidence] = field(default_factory=list)
@@ -211,6 +204,13 @@ class GroundedAnswer:
     """The hop no evidence answered (``missing_hop`` refusals)."""
     choice: dict[str, Any] | None = None
     """The multiple-choice check's options and pick (``choice_check``); None when it did not run."""
+    reason: str | None = None
+    """Why the run refused, in words, from its trace ("hop 2 unanswered: ...", "the draft answered another
+    question: ...", "the model answered nothing"); None when it answered."""
+    mode: str = ""
+    """The mode the run used ('' for a state without one)."""
+    mode_reason: str | None = None
+    """What ``mode="auto"`` read to pick the mode; None when the caller named it."""
 
     @classmethod
     def from_state(cls, state: Mapping[str, Any]) -> GroundedAnswer:
