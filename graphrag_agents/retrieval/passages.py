@@ -41,15 +41,15 @@ and the MuSiQue samples (``docs/retrieval.md``).
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Sequence
-from dataclasses import dataclass
+from collections.abc import Awaitable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from ..store.graph import GraphStore
-from ._cypher import QueryVector, vector_param
+from ._cypher import QueryVector, VectorParam, vector_param
 from ._tasks import all_or_none
 from .bridge import bridge_candidates, titled_candidates
 from .candidates import (
@@ -189,68 +189,22 @@ async def passages(store: GraphStore, question: str, vector: QueryVector, top_k:
     idf = word_idf if chained else {}  # the chain score weighs the question's words as the search did
     direct = _merge([by_vector, by_keyword])
     # Seeds come from the direct signals only, so bridge expansion runs alongside the entity search
-    text_weights, weights = weights, linked_weights or weights  # until the first hop shows no graph link
-    ranked = sorted(direct.values(), key=lambda c: -_relevance(c, keys, weights))
+    first = linked_weights or weights  # until the first hop shows no graph link
+    ranked = sorted(direct.values(), key=lambda c: -_relevance(c, keys, first))
     seeds = [(c.chunk_id, 1.0 / (i + 1)) for i, c in enumerate(ranked[:max(SEEDS, HOP_SEEDS)])]
-    named = {a.entity_id for a in found_anchors if a.named}
     words: dict[str, frozenset[str]] = {}  # the direct matches' words are read alongside the first hop
-    # the feedback's seed: every candidate of this round comes with its cosine to it (the feature's input)
-    fed = ranked[0].chunk_id if max(weights.feedback, text_weights.feedback) > 0 and ranked else None
-    by_entity, bridged, titled, _, (feedback, by_feedback), to_seed = await all_or_none(
-        entity_candidates(store, found_anchors, vector, pool, document_ids=document_ids)
-        if max(weights.entity, text_weights.entity) > 0 else _nothing(),
-        bridge_candidates(store, seeds[:SEEDS], vector, pool, named, document_ids, to_chunk=fed),
-        titled_candidates(store, seeds[:HOP_SEEDS], vector, pool, document_ids,
-                          _written(direct, seeds[:HOP_SEEDS]) if text_names else None, to_chunk=fed),
-        read_words(store, [c.chunk_id for c in ranked[:TEXT_POOL]], direct, words, idf.keys())
-        if chained else _nothing(),
-        feedback_search(store, vector, ranked[0], top_k, document_ids, weights.feedback_shift)
-        if fed is not None else _no_feedback(),
-        seed_cosines(store, fed, list(direct)) if fed is not None else _no_values())
-    for cid, cos in to_seed.items():
-        direct[cid].seed_cosine = cos
-    merged = _merge([list(direct.values()), by_entity, bridged, titled, by_feedback])
-    if not any(c.hop > 0 or c.bridge_via for c in merged.values()):  # the graph links nothing here: text decides
-        weights = text_weights
-    total = weights.total + chains.weight
-
-    base: dict[str, float] = {}  # the features but the chain's, per candidate (until a merge changes them)
-
-    def fused(c: Candidate, coverage: float) -> float:
-        own = base.get(c.chunk_id)
-        if own is None:
-            own = base[c.chunk_id] = (_relevance(c, keys, weights) + weights.bridge * _bridge(c)
-                                      + weights.hop * c.hop)
-        return (own + chains.weight * coverage) / total
-
-    def grow(found: Sequence[Candidate]) -> None:
-        merged.update(_merge([list(merged.values()), found]))
-        base.clear()
-
-    # the feature of the best candidates before the chain rounds, from the cosines to the seed the first hop read
-    # (a query only for any it did not): a chunk a round finds has it only if the feedback search found it too
-    # (the same recall@5 on the samples as after them)
-    best_so_far = sorted(merged, key=lambda cid: (-fused(merged[cid], 0.0), cid))[:FEATURE_POOL] if feedback else []
-    sectioned = weights.section_keywords and weights.lexical > 0 and bool(word_idf)
-    coverage, _, beside = await all_or_none(
-        extend_chains(store, idf, vector, merged, fused, [cid for cid, _ in seeds[:max(SEEDS, HOP_SEEDS)]], pool,
-                      grow, document_ids, chains, words, text_names) if chained else _no_values(),
-        feedback_cosines(store, feedback, [merged[cid] for cid in best_so_far]) if feedback else _nothing(),
-        section_texts(store, list(merged), {cid: c.text for cid, c in merged.items() if c.loaded})
-        if sectioned else _no_texts())
-    if sectioned:  # the chunks a chain round added are read alone: their neighbours were not asked for
-        keyword = section_bm25({cid: Section([c.text, *beside.get(cid, ())], f"{c.title} {c.heading}")
-                                for cid, c in merged.items()}, word_idf)
-        for cid, c in merged.items():
-            c.lexical = keyword[cid]
-        base.clear()
-    score = {cid: fused(c, coverage.get(cid, 0.0)) for cid, c in merged.items()}
-    if feedback is not None:
-        score = {cid: value + weights.feedback * max(0.0, feedback.near.get(cid, 0.0)) / total
-                 for cid, value in score.items()}
+    hop = _FirstHop(store, vector, pool, top_k, document_ids, text_names, (first, weights))
+    merged, feedback = await hop.run(direct, ranked, seeds, found_anchors, words, idf if chained else None)
+    linked = any(c.hop > 0 or c.bridge_via for c in merged.values())
+    fusion = _Fusion(keys, first if linked else weights, chains, merged)  # no graph link: the text decides
+    coverage, beside = await _rounds(store, fusion, feedback, word_idf, idf, vector, seeds, pool, document_ids,
+                                     words, text_names, chained)
+    if beside is not None:  # the chunks a chain round added are read alone: their neighbours were not asked for
+        fusion.rescore_keywords(beside, word_idf)
+    score = fusion.scores(coverage, feedback)
     if chains.ppr > 0:  # a measured option (ppr.py)
         walk = await ppr_feature(store, merged, found_anchors)
-        score = {cid: (value * total + chains.ppr * walk.get(cid, 0.0)) / (total + chains.ppr)
+        score = {cid: (value * fusion.total + chains.ppr * walk.get(cid, 0.0)) / (fusion.total + chains.ppr)
                  for cid, value in score.items()}
     order = sorted(merged, key=lambda cid: (-score[cid], cid))
     if chains.novelty > 0 and idf:
@@ -258,6 +212,119 @@ async def passages(store: GraphStore, question: str, vector: QueryVector, top_k:
         order = by_new_coverage(order, score, words, idf, chains.novelty)
     best, copies = pick(order, merged, top_k, words, idf, per_document)
     texts = await fetch_passages(store, [cid for cid in best if not merged[cid].loaded])
+    return _hits(best, copies, merged, score, texts)
+
+
+@dataclass
+class _FirstHop:
+    """The queries after the direct matches, run together: entity mentions, bridge expansion, the titled hop, the
+    direct matches' words, and the vector feedback search with every direct match's cosine to its seed."""
+
+    store: GraphStore
+    vector: VectorParam
+    pool: int
+    top_k: int
+    document_ids: Sequence[str] | None
+    text_names: bool
+    weights: tuple[PassageWeights, PassageWeights]
+    """The linked and the text weights: a query runs when either set weighs its feature."""
+
+    async def run(self, direct: dict[str, Candidate], ranked: Sequence[Candidate], seeds: Sequence[tuple[str, float]],
+                  anchors: Sequence[Anchor], words: dict[str, frozenset[str]],
+                  idf: Mapping[str, float] | None) -> tuple[dict[str, Candidate], Feedback | None]:
+        """Every candidate so far (the direct ones merged with the hop's), and the feedback (None when off)."""
+        store, vector, pool, docs = self.store, self.vector, self.pool, self.document_ids
+        named = {a.entity_id for a in anchors if a.named}
+        # the feedback's seed: every candidate of this round comes with its cosine to it (the feature's input)
+        fed = ranked[0].chunk_id if max(w.feedback for w in self.weights) > 0 and ranked else None
+        by_entity, bridged, titled, _, (feedback, by_feedback), to_seed = await all_or_none(
+            entity_candidates(store, anchors, vector, pool, document_ids=docs)
+            if max(w.entity for w in self.weights) > 0 else _nothing(),
+            bridge_candidates(store, seeds[:SEEDS], vector, pool, named, docs, to_chunk=fed),
+            titled_candidates(store, seeds[:HOP_SEEDS], vector, pool, docs,
+                              _written(direct, seeds[:HOP_SEEDS]) if self.text_names else None, to_chunk=fed),
+            read_words(store, [c.chunk_id for c in ranked[:TEXT_POOL]], direct, words, idf.keys())
+            if idf is not None else _nothing(),
+            feedback_search(store, vector, ranked[0], self.top_k, docs, self.weights[0].feedback_shift)
+            if fed is not None else _no_feedback(),
+            seed_cosines(store, fed, list(direct)) if fed is not None else _no_values())
+        for cid, cos in to_seed.items():
+            direct[cid].seed_cosine = cos
+        return _merge([list(direct.values()), by_entity, bridged, titled, by_feedback]), feedback
+
+
+@dataclass
+class _Fusion:
+    """The fused score of the candidates (the module docstring), each one's features but the chain's kept until
+    a merge or a new keyword feature changes them."""
+
+    keys: frozenset[str]
+    """The question's cased name keys (the title feature)."""
+    weights: PassageWeights
+    chains: ChainSettings
+    merged: dict[str, Candidate]
+    base: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def total(self) -> float:
+        """The score of a candidate perfect on every feature but feedback's."""
+        return self.weights.total + self.chains.weight
+
+    def __call__(self, c: Candidate, coverage: float) -> float:
+        """The candidate's score given its chain coverage, without the feedback feature."""
+        own = self.base.get(c.chunk_id)
+        if own is None:
+            own = self.base[c.chunk_id] = (_relevance(c, self.keys, self.weights)
+                                           + self.weights.bridge * _bridge(c) + self.weights.hop * c.hop)
+        return (own + self.chains.weight * coverage) / self.total
+
+    def grow(self, found: Sequence[Candidate]) -> None:
+        """Merge a chain round's candidates in."""
+        self.merged.update(_merge([list(self.merged.values()), found]))
+        self.base.clear()
+
+    def rescore_keywords(self, beside: Mapping[str, Sequence[str]], idf: Mapping[str, float]) -> None:
+        """The keyword feature of every candidate from its section (:mod:`.term_frequency`)."""
+        keyword = section_bm25({cid: Section([c.text, *beside.get(cid, ())], f"{c.title} {c.heading}")
+                                for cid, c in self.merged.items()}, idf)
+        for cid, c in self.merged.items():
+            c.lexical = keyword[cid]
+        self.base.clear()
+
+    def scores(self, coverage: Mapping[str, float], feedback: Feedback | None) -> dict[str, float]:
+        """Every candidate's score: its features, its chain's coverage and its feedback cosine."""
+        score = {cid: self(c, coverage.get(cid, 0.0)) for cid, c in self.merged.items()}
+        if feedback is None:
+            return score
+        return {cid: value + self.weights.feedback * max(0.0, feedback.near.get(cid, 0.0)) / self.total
+                for cid, value in score.items()}
+
+
+async def _rounds(store: GraphStore, fusion: _Fusion, feedback: Feedback | None, word_idf: Mapping[str, float],
+                  idf: Mapping[str, float], vector: VectorParam, seeds: Sequence[tuple[str, float]], pool: int,
+                  document_ids: Sequence[str] | None, words: dict[str, frozenset[str]], text_names: bool,
+                  chained: bool) -> tuple[dict[str, float], dict[str, list[str]] | None]:
+    """The chain rounds, the feedback cosines of the best candidates and (when the keyword feature reads sections)
+    the candidates' neighbours, run together: each candidate's chain coverage, and the neighbours' texts (None
+    when the feature does not read them)."""
+    merged, weights = fusion.merged, fusion.weights
+    # the feature of the best candidates before the chain rounds, from the cosines to the seed the first hop read
+    # (a query only for any it did not): a chunk a round finds has it only if the feedback search found it too
+    # (the same recall@5 on the samples as after them)
+    best_so_far = sorted(merged, key=lambda cid: (-fusion(merged[cid], 0.0), cid))[:FEATURE_POOL] if feedback else []
+    sectioned = weights.section_keywords and weights.lexical > 0 and bool(word_idf)
+    coverage, _, beside = await all_or_none(
+        extend_chains(store, idf, vector, merged, fusion, [cid for cid, _ in seeds[:max(SEEDS, HOP_SEEDS)]], pool,
+                      fusion.grow, document_ids, fusion.chains, words, text_names) if chained else _no_values(),
+        feedback_cosines(store, feedback, [merged[cid] for cid in best_so_far]) if feedback else _nothing(),
+        section_texts(store, list(merged), {cid: c.text for cid, c in merged.items() if c.loaded})
+        if sectioned else _no_texts())
+    return coverage, beside if sectioned else None
+
+
+def _hits(best: Sequence[str], copies: Mapping[str, Sequence[str]], merged: Mapping[str, Candidate],
+          score: Mapping[str, float], texts: Mapping[str, PassageHit]) -> list[PassageHit]:
+    """The passages of the chunks picked, best first, each naming the copies folded into it."""
     hits: list[PassageHit] = []
     for cid in best:
         cand = merged[cid]

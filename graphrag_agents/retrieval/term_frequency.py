@@ -71,22 +71,35 @@ class Section:
     heading: str
 
 
-def term_counts(section: Section, wanted: Mapping[str, float]) -> tuple[dict[str, float], int]:
+def term_counts(section: Section, wanted: Mapping[str, float],
+                read: dict[str, tuple[dict[str, int], int]] | None = None) -> tuple[dict[str, float], int]:
     """Per folded word of ``wanted``, its count in the section (a heading word counts :data:`HEADING_WEIGHT`
-    times); and the section's length in words."""
-    counts: dict[str, float] = {}  # weighted: a heading word adds HEADING_WEIGHT
+    times); and the section's length in words. ``read``: the counts of texts already read, by text (filled in)."""
+    read = {} if read is None else read
+    counts: dict[str, float] = {}
     length = 0
     for text in section.texts:
-        seen = Counter(_WORD.findall(text.lower()))  # each distinct word folded once
-        length += seen.total()
-        for word, n in seen.items():
-            key = fold(word)
-            if key in wanted:
-                counts[key] = counts.get(key, 0.0) + n
+        got = read.get(text)
+        if got is None:
+            got = read[text] = _counted(text, wanted)
+        length += got[1]
+        for key, n in got[0].items():
+            counts[key] = counts.get(key, 0.0) + n
     for key in map(fold, _WORD.findall(section.heading)):
         if key in wanted:
             counts[key] = counts.get(key, 0.0) + HEADING_WEIGHT
     return counts, length
+
+
+def _counted(text: str, wanted: Mapping[str, float]) -> tuple[dict[str, int], int]:
+    """The wanted words of ``text``, counted after folding, and its length in words."""
+    found: dict[str, int] = {}
+    words = Counter(_WORD.findall(text.lower()))  # each distinct word folded once
+    for word, n in words.items():
+        key = fold(word)
+        if key in wanted:
+            found[key] = found.get(key, 0) + n
+    return found, words.total()
 
 
 def section_bm25(sections: Mapping[str, Section], idf: Mapping[str, float]) -> dict[str, float]:
@@ -98,7 +111,8 @@ def section_bm25(sections: Mapping[str, Section], idf: Mapping[str, float]) -> d
         weights[key] = max(weights.get(key, 0.0), value)
     if not weights or not sections:
         return dict.fromkeys(sections, 0.0)
-    counted = {cid: term_counts(section, weights) for cid, section in sections.items()}
+    read: dict[str, tuple[dict[str, int], int]] = {}  # a neighbour's text is read once, not per candidate beside it
+    counted = {cid: term_counts(section, weights, read) for cid, section in sections.items()}
     mean = max(1.0, sum(length for _, length in counted.values()) / len(counted))
     raw = {cid: _bm25(counts, length / mean, weights) for cid, (counts, length) in counted.items()}
     best = max(raw.values())
