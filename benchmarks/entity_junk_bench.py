@@ -290,10 +290,11 @@ async def run_techdocs(name: str, eval_dir: Path, data_dir: Path, top: int, comp
         hits = [await kg.retrieve(question.question, top_k=10) for question in questions]
     if compare_all:
         print_facts(f"{name}, every fact line kept (earned_only=False)", questions, hits, content, False)
-    print_facts(name, questions, hits, content, True)
+    print_facts(name, questions, hits, content, None)
 
 
-def print_facts(name: str, questions: list[Any], hits: list[Any], content: ContentWords, earned_only: bool) -> None:
+def print_facts(name: str, questions: list[Any], hits: list[Any], content: ContentWords,
+                earned_only: bool | None) -> None:
     """The fact lines ``retrieve`` returned for each question (numbered as the tool numbers them), judged."""
     from graphrag_agents.tools.evidence import EvidenceLedger
     from graphrag_agents.tools.read_tools import number_retrieval

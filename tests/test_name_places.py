@@ -67,3 +67,40 @@ async def test_the_ner_extractor_reads_structure_and_code() -> None:
     (old_stage, old_init) = await NerExtractor(skip_code=False).extract([[STAGE], [INIT]], DEFAULT_ONTOLOGY)
     assert not isinstance(old_stage, Exception) and not isinstance(old_init, Exception)
     assert "GAT" in {e.name for e in old_stage.entities}  # what the reading removes
+
+
+def test_a_field_value_running_on_to_the_next_line_is_structure() -> None:
+    """techdocs_a, "commands/npm-config.md › Configuration › `editor`" (row techdocs_a-7ea00fda3dd8): the
+    ``Default`` field's value runs over two lines and ends no sentence, so ``EDITOR`` and ``VISUAL`` stand in a
+    field, not in prose; the paragraph after the fields stays prose."""
+    text = ("* Default: The EDITOR or VISUAL environment variables, or\n  '%SYSTEMROOT%\\notepad.exe' on Windows, or "
+            "'vi' on Unix systems\n* Type: String\n\nThe command to run for `npm edit` and `npm config edit`.")
+    spans = structure_spans(text)
+    assert [text[a:b] for a, b in spans] == [text[:text.index("\n* Type")], "* Type: String"]
+    assert in_structure(spans, text.index("EDITOR"), text.index("EDITOR") + 6)
+    assert not in_structure(spans, text.index("The command"), text.index("The command") + 3)
+
+
+def test_a_list_or_an_options_fields_is_no_sentence() -> None:
+    """What a co-mention fact must be: configuring-npm/install.md (techdocs_a-f88ed6b22c63) lists two installers as
+    two items the splitter keeps together, and the `editor` option (techdocs_a-7ea00fda3dd8) gives its Default and
+    Type fields as one; the same page's "If you use Linux, ..." is a sentence."""
+    from graphrag_agents.ingest.fact_sentences import reads_as_sentence
+
+    assert not reads_as_sentence("* [Node.js installer](https://nodejs.org/en/download/)\n"
+                                 "* [NodeSource installer](https://github.com/nodesource/distributions).")
+    assert not reads_as_sentence("* Default: The EDITOR or VISUAL environment variables, or\n  "
+                                 "'%SYSTEMROOT%\\notepad.exe' on Windows, or 'vi' on Unix systems\n* Type: String")
+    assert reads_as_sentence("If you use Linux, we recommend that you use a NodeSource installer.")
+
+
+def test_a_stored_list_fact_with_its_spacing_collapsed_is_no_sentence() -> None:
+    """Facts are stored with their spacing collapsed, so a graph built before the list rule holds techdocs_a's
+    `editor` fields (techdocs_a-7ea00fda3dd8) as one line: ``* Default: ... * Type: String``; retrieve's
+    evidence reads it as a list too. A sentence holding a dash (configuring-npm/install.md) is not one."""
+    from graphrag_agents.ingest.fact_sentences import reads_as_sentence
+
+    assert not reads_as_sentence("* Default: The EDITOR or VISUAL environment variables, or "
+                                 "'%SYSTEMROOT%\\notepad.exe' on Windows, or 'vi' on Unix systems * Type: String")
+    assert reads_as_sentence("Also, in some cases – especially on Windows – you may have Git set up in such a way "
+                             "that it's not accessible via your `PATH` so that npm can find it.")

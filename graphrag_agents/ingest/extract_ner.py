@@ -33,8 +33,9 @@ from .._install import pip_extra
 from ..errors import ConfigurationError
 from .chunkers import sentence_spans
 from .code_spans import code_like, has_code_chars, mask_chunks
-from .common_names import FUNCTION_WORDS, ProseWords, runs_on, without_number
+from .common_names import ProseWords, runs_on, without_number
 from .extraction import Extraction, RawEntity, RawRelation, match_label
+from .fact_sentences import reads_as_sentence, states_something
 from .name_places import code_words, in_structure, structure_spans
 from .ontology import Ontology
 from .ontology_store import CO_MENTION
@@ -111,16 +112,6 @@ def _load_nlp() -> Any:
 def _clean(name: str) -> str:
     name = _POSSESSIVE.sub("", _LEADING.sub("", " ".join(name.split())))
     return name.strip(" .,;:-–—\"'“”()[]")
-
-
-_LOWER_WORD = re.compile(r"(?<![\w.-])[a-z]+(?:['’-][a-z]+)*(?![\w.-])")
-
-
-def states_something(sentence: str) -> bool:
-    """Whether ``sentence`` (its code masked) can state a relation: it holds a lower-case word that is not a
-    function word ("Mountrail County was created ..."), where a list of names, a table row or a heading holds
-    names and signs only ("Type: Number", "Node.js and npm")."""
-    return any(w not in FUNCTION_WORDS for w in _LOWER_WORD.findall(sentence))
 
 
 def _generic(name: str) -> bool:
@@ -215,8 +206,8 @@ class NerExtractor:
             if len(ents) < 2 or not spans:
                 continue
             start, end = spans[min(number, len(spans) - 1)]
-            if prose is not None and not states_something(masked[start:end]):
-                continue  # names side by side: no relation is stated
+            if prose is not None and not (states_something(masked[start:end]) and reads_as_sentence(text[start:end])):
+                continue  # names side by side, a list or an option's fields: no relation is stated
             fact = text[start:end]
             ents = ents[: self.max_entities_per_sentence]
             for i, (a, a_label) in enumerate(ents):

@@ -28,7 +28,10 @@ _FIELD = re.compile(r"^[ \t]*(?:[*+-]|\d{1,3}[.)])[ \t]+[A-Z][\w -]{0,30}:[ \t]+
 _LABEL = re.compile(r"^[ \t]*[A-Z][A-Za-z /&-]{1,40}:(?=[ \t])")
 """A label opening a paragraph: ``BACKGROUND:``, ``Note:``."""
 _VALUE_WORDS = 5
-"""A field's value longer than this, or ending a sentence, is prose (``* Note: npm 7 installs peers.``)."""
+"""A one-line field's value longer than this, or ending a sentence, is prose (``* Note: npm 7 installs peers.``)."""
+_PHRASE_WORDS = 25
+"""A field's value running over several lines is a phrase up to this many words when it ends no sentence."""
+_ITEM = re.compile(r"^[ \t]*(?:[*+-]|\d{1,3}[.)])[ \t]+")
 _WORD = re.compile(r"[^\W_]+")
 
 
@@ -36,29 +39,52 @@ def structure_spans(text: str) -> list[tuple[int, int]]:
     """The ``(start, end)`` character spans of ``text`` that are structure, not prose, in order.
 
     A heading line (``#`` or underlined), a table row, a list item that is a field (``* Type: Number``,
-    when its value is at most five words and ends no sentence) and a label opening a paragraph (``Methods:``;
-    the label only, the sentence after it is prose).
+    when its value ends no sentence and is at most five words, or runs on over indented lines for at most
+    :data:`_PHRASE_WORDS`: ``* Default: The EDITOR or VISUAL environment variables, or`` and its next line) and a
+    label opening a paragraph (``Methods:``; the label only, the sentence after it is prose).
     """
     spans: list[tuple[int, int]] = []
     lines = text.split("\n")
     start = 0
     previous = ""
+    covered = -1  # the last line a field's value ran on to
     for i, line in enumerate(lines):
         end = start + len(line)
+        if i <= covered:
+            previous = line
+            start = end + 1
+            continue
         following = lines[i + 1] if i + 1 < len(lines) else ""
         underlined = line.strip() and not _UNDERLINE.match(line) and _UNDERLINE.match(following) \
             and len(following.strip()) >= min(3, len(line.strip()))
         if _HEADING.match(line) or underlined or _TABLE.search(_INLINE_CODE.sub("", line)):
             spans.append((start, end))
         elif field := _FIELD.match(line):
-            value = line[field.end():].strip()
-            if len(value.split()) <= _VALUE_WORDS and not value.endswith((".", "!", "?")):
-                spans.append((start, end))  # the field's name with its value
+            more = _continued(lines, i)
+            value = " ".join([line[field.end():], *lines[i + 1:i + 1 + more]]).strip()
+            words = len(value.split())
+            if not value.endswith((".", "!", "?")) and words <= (_PHRASE_WORDS if more else _VALUE_WORDS):
+                covered = i + more
+                # the field's name with its value, and the lines the value runs on to: a value that ends no
+                # sentence over two lines is a phrase ("The EDITOR or VISUAL environment variables, or ...")
+                spans.append((start, end + sum(len(x) + 1 for x in lines[i + 1:i + 1 + more])))
         elif not previous.strip() and (label := _LABEL.match(line)):
             spans.append((start, start + label.end()))
         previous = line
         start = end + 1
     return spans
+
+
+def _continued(lines: list[str], i: int) -> int:
+    """How many lines after the list item ``lines[i]`` carry on its text: indented, not blank, no item of their
+    own."""
+    indent = len(lines[i]) - len(lines[i].lstrip())
+    more = 0
+    for line in lines[i + 1:]:
+        if not line.strip() or len(line) - len(line.lstrip()) <= indent or _ITEM.match(line):
+            break
+        more += 1
+    return more
 
 
 def in_structure(spans: list[tuple[int, int]], start: int, end: int) -> bool:

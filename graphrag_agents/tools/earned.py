@@ -6,19 +6,22 @@ Passages are the evidence; the graph's items are added beside them only when the
 * A co-mention fact whose sentence a shown passage holds (case and spacing aside) is left out: the reader has
   read it there. A typed relation there keeps its item and points at the passage (``in_passage``), since its
   type says what the sentence does not.
-* A fact line (either kind) that names no entity of the question and holds none of its content words
-  (``RetrievalHits.question_words``: words in under 5% of the chunks) is left out. On npm's docs, for "Does npm
-  ci write to the lockfile?", the facts path returned the install page's lines about Node installers, which share
-  no content word with the question. When the question has no content word and names no entity, nothing is
-  judged this way.
+* A co-mention fact whose text is no sentence (a list the splitter left whole, an option's fields, a table row or
+  a heading: :func:`~graphrag_agents.ingest.fact_sentences.reads_as_sentence`) is left out: it states no
+  relation. Typed relations are statements by construction and are not judged so.
+* A fact line (either kind) that names no entity of the question and holds none of its content words is left
+  out (:func:`on_question`). A content word is a word of three or more letters of the question that fewer than
+  5% of the chunks hold (``RetrievalHits.question_words``), matched as a whole word: "systems" in a question is
+  not "system" in a fact, and the corpus's own frequent words ("npm", "version" on npm's docs) do not count. When
+  the question has no content word and names no entity, nothing is judged this way.
 * An entity card whose name a shown passage holds and whose description adds no word the passages lack is left
-  out: it repeats a name the reader has read, with a type guessed by the extractor (``Linux (Person)`` beside
-  npm's install page, which writes "Linux"). The types a name was outvoted for (``aliases``) are no statement of
-  the text and do not count. A card with a description the passages lack, or a name no passage holds, stays.
+  out: it repeats a name the reader has read, with a type guessed by the extractor. The types a name was
+  outvoted for (``aliases``) are no statement of the text and do not count. A card with a description the
+  passages lack, or a name no passage holds, stays.
 
-These rules are off by default (``number_retrieval(..., earned_only=True)`` turns them on): on ``techdocs_a`` they
-lowered the evidence items shown that hold a gold answer word, and a card's type is what the reference agent's
-hop check reads to tell an answer of the wrong kind.
+The fact rules are on by default; the card rule is opt-in (``number_retrieval(..., earned_only=True)``), since a
+card's type is what the reference agent's hop check reads to tell an answer of the wrong kind.
+``earned_only=False`` keeps every line (what the benches compare against).
 """
 
 from __future__ import annotations
@@ -27,11 +30,14 @@ import re
 from collections.abc import Collection, Iterable
 from functools import cached_property
 
+from ..ingest.fact_sentences import reads_as_sentence
 from ..retrieval.hits import EntityHit, RelationHit
 
-__all__ = ["Shown", "card_adds", "on_question"]
+__all__ = ["Shown", "card_adds", "fact_earns", "on_question"]
 
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)  # as the keyword search splits words (retrieval/fulltext.py)
+_CONTENT_LETTERS = 3
+"""A content word has at least this many letters: "up" or "ci" is too short to tell a subject."""
 
 
 def _words(text: str) -> set[str]:
@@ -71,18 +77,26 @@ class Shown:
 
 def on_question(hit: RelationHit, question: str, question_words: Collection[str] | None) -> bool:
     """Whether a fact line is about the question: it names an entity the question names, or holds one of its
-    content words (``question_words``). True when they were not read (None) or there is nothing to judge by (no
-    content word and no entity of the question in the fact)."""
+    content words (``question_words`` of three or more letters, as whole words). True when they were not read
+    (None) or there is nothing to judge by (no content word and no entity of the question in the fact)."""
     if question_words is None:
         return True
     q = _flat(question)
     names = [e.name for e in hit.entities] if hit.fact_id else [hit.source, hit.target]
     if any(_names(q, n) for n in names):
         return True
-    if not question_words:
+    wanted = {w for w in question_words if len(w) >= _CONTENT_LETTERS}
+    if not wanted:
         return True
-    wanted = _words(" ".join(question_words))
-    return not wanted.isdisjoint(_words(f"{hit.fact} {' '.join(names)}"))
+    return not wanted.isdisjoint(_WORD.findall(f"{hit.fact} {' '.join(names)}".casefold()))
+
+
+def fact_earns(hit: RelationHit, question: str, question_words: Collection[str] | None) -> bool:
+    """Whether a fact line earns a place beside the passages: about the question (:func:`on_question`) and, for a
+    co-mention fact, a sentence (:func:`~graphrag_agents.ingest.fact_sentences.reads_as_sentence`)."""
+    if hit.fact_id and not reads_as_sentence(hit.fact):
+        return False
+    return on_question(hit, question, question_words)
 
 
 def card_adds(entity: EntityHit, shown: Shown) -> bool:

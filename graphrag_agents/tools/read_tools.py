@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from ..ingest.loaders import SUPPORTED_SUFFIXES
 from ..retrieval.hits import EntityHit, PassageHit, PassageSource, RelationHit, RetrievalHits
-from .earned import Shown, card_adds, on_question
+from .earned import Shown, card_adds, fact_earns
 from .evidence import EvidenceLedger
 from .render import shorten
 from .results import (
@@ -91,15 +91,16 @@ def _passage_item(ledger: EvidenceLedger, hit: PassageHit) -> PassageItem:
 
 
 def number_retrieval(ledger: EvidenceLedger, hits: RetrievalHits, min_score: float | None = None, *,
-                     earned_only: bool = False) -> RetrieveResult:
+                     earned_only: bool | None = None) -> RetrieveResult:
     """Number every item found (empty passages get no number) and build the typed result.
 
     Passages are numbered first, then facts, relations and entities. A fact or relation found by both paths is
     one item (under facts). A co-mention fact whose sentence a shown passage holds (case and spacing aside) is
     left out; a typed relation there keeps its item and points at the passage (``in_passage``).
-    ``earned_only=True`` also leaves out a fact line off the question and an entity card repeating a name the
-    passages show (:mod:`.earned`). It is off by default: measured on ``techdocs_a`` it lowered the evidence items
-    shown that hold a gold answer word (103 to 96), and the reference agent reads entity types from the cards.
+    What else earns a place (:mod:`.earned`): by default (``earned_only=None``) a fact line must be about the
+    question and a co-mention fact a sentence; ``earned_only=True`` also leaves out an entity card repeating a
+    name the passages show (off by default: the reference agent reads entity types from the cards);
+    ``earned_only=False`` keeps every fact line and card.
     """
 
     def keep(score: float) -> bool:
@@ -118,14 +119,14 @@ def number_retrieval(ledger: EvidenceLedger, hits: RetrievalHits, min_score: flo
             at = shown.holder(hit.fact)
             if at is not None and hit.fact_id:
                 continue
-            if earned_only and not on_question(hit, hits.question, hits.question_words):
+            if earned_only is not False and not fact_earns(hit, hits.question, hits.question_words):
                 continue
             out.append(_relation_item(ledger, hit, kind, None if at is None else passages[at].n))
     entities = [
         EntityItem(n=ledger.add("retrieve", "entity", _entity_content(e), key=e.entity_id).n,
                    name=e.name, label=e.label, description=e.description, score=e.score, path=e.path,
                    mentions=e.mentions, documents=list(e.documents), aliases=list(e.aliases))
-        for e in hits.entities if keep(e.score) and (not earned_only or card_adds(e, shown))
+        for e in hits.entities if keep(e.score) and (earned_only is not True or card_adds(e, shown))
     ]
     result = RetrieveResult(question=hits.question, paths=hits.paths_run, entities=entities, relations=relations,
                             facts=facts, passages=passages)
