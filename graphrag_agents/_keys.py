@@ -29,23 +29,26 @@ refused instead, per file, with the rename to do (:func:`path_key_problem`), and
 (a file many folders deep).
 
 Entity names are keys of their own: two names are one entity when their NFKC, case-folded forms agree
-(``ingest/records.py``), which is resolution, not a document id.
+(:func:`name_key`, written by ingest and looked up by retrieval), which is resolution, not a document id.
 
 Free text (chunk text, questions) only refuses what breaks the query header: NUL and lone surrogates
 (:func:`text_problem`); the store checks every query parameter for them (:func:`check_params`), so no entry point
-can reach FalkorDB's parser with one.
+can reach FalkorDB's parser with one. Free text that becomes a full-text (RediSearch) query keeps only its content
+words (:func:`query_terms`, :func:`fulltext_query`), so no search operator can come from user text.
 """
 
 from __future__ import annotations
 
 import hashlib
+import re
 import unicodedata
 from typing import Literal
 
 from .errors import ToolError
 
-__all__ = ["KEY_RULE", "MAX_KEY_BYTES", "bounded_key", "canonical_key", "check_params", "compatibility_key",
-           "file_key", "key_length_problem", "normalise_key", "path_key_problem", "text_problem", "unaccented"]
+__all__ = ["KEY_RULE", "MAX_KEY_BYTES", "STOPWORDS", "bounded_key", "canonical_key", "check_params",
+           "compatibility_key", "file_key", "fulltext_query", "key_length_problem", "name_key", "normalise_key",
+           "path_key_problem", "query_terms", "text_problem", "unaccented"]
 
 KEY_RULE = 3
 """The version of this rule a graph's document ids follow (``key_rule`` in its metadata, and on each document
@@ -151,6 +154,14 @@ def bounded_key(key: str) -> str:
     return f"{head}~sha256:{hashlib.sha256(data).hexdigest()}"
 
 
+def name_key(name: str) -> str:
+    """The normalised form two names must share to be one entity: NFKC, case-folded, single spaces.
+
+    A form that NFKC stretches past the key bound (:data:`MAX_KEY_BYTES`) is kept under a stable digest."""
+    folded = unicodedata.normalize("NFKC", name).casefold()
+    return bounded_key(re.sub(r"\s+", " ", folded).strip(" .,;:'\""))
+
+
 def normalise_key(value: object, what: str = "Document id") -> str:
     """Return ``value`` as :func:`canonical_key` keys it; refuse control characters, empty and too long values.
 
@@ -236,3 +247,34 @@ def check_params(params: dict[str, object] | None) -> None:
             raise ToolError(f"A value sent to the graph store ({where}) {problem}.",
                             "Remove NUL characters and invalid Unicode from the text, ids and names, then repeat "
                             "the call.")
+
+
+STOPWORDS = frozenset(
+    "a an and are as at be been but by did do does for from had has have how i in into is it its of on "
+    "or that the their them there these they this those to was were what when where which who whom whose "
+    "why will with would you your he she his her him we our us not no can could than then also about "
+    "after before during while one both same other such only own so too very s t just over under again "
+    "further once more most some any each few all name named called known ".split()
+)
+"""Words a full-text query leaves out (:func:`query_terms`)."""
+_WORD = re.compile(r"[^\W_]+", re.UNICODE)
+_MAX_TERMS = 32
+
+
+def query_terms(text: str) -> list[str]:
+    """Distinct lower-cased content words of ``text``, in order (at most 32)."""
+    seen: dict[str, None] = {}
+    for word in _WORD.findall(text.lower()):
+        if len(word) > 1 and word not in STOPWORDS:
+            seen.setdefault(word, None)
+    return list(seen)[:_MAX_TERMS]
+
+
+def fulltext_query(text: str) -> str | None:
+    """An OR query over the content words; None when nothing is left to search.
+
+    Only word characters reach the query, so no RediSearch operator (``@``, ``-``, ``|``, quotes, braces) can
+    come from user text.
+    """
+    terms = query_terms(text)
+    return " | ".join(terms) if terms else None

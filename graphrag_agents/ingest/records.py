@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import hashlib
-import re
-import unicodedata
 from dataclasses import dataclass, field
 
-from .._keys import bounded_key
+from .._keys import name_key
 
 __all__ = [
     "ChunkRecord",
@@ -23,14 +21,6 @@ __all__ = [
 ]
 
 MetaValue = str | int | float | bool
-
-
-def name_key(name: str) -> str:
-    """The normalised form two names must share to be one entity: NFKC, case-folded, single spaces.
-
-    A form that NFKC stretches past the key bound (``_keys.MAX_KEY_BYTES``) is kept under a stable digest."""
-    folded = unicodedata.normalize("NFKC", name).casefold()
-    return bounded_key(re.sub(r"\s+", " ", folded).strip(" .,;:'\""))
 
 
 def entity_id(label: str, name: str) -> str:

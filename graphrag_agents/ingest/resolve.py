@@ -18,9 +18,9 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from .._keys import fulltext_query
 from ..models.chat import ChatModel
 from ..models.embedder import Embedder
-from ..retrieval.fulltext import fulltext_query
 from ..store.graph import GraphStore
 from .records import EntityRecord, RelationRecord, name_key
 from .writer import UNKNOWN_LABEL

@@ -21,8 +21,7 @@ from collections.abc import Awaitable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .._keys import unaccented
-from ..ingest.records import name_key
+from .._keys import name_key, unaccented
 from ..store.graph import GraphStore
 from ._cypher import QueryVector, cosine, vector_param
 from .fulltext import MAX_DF, POSTINGS_CAP, cached_counts, query_terms, remember_counts, term_weights, weights_of

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..ingest.records import name_key
+from .._keys import name_key
 from ..store.graph import GraphStore
 from ._cypher import QueryVector, cosine, vector_param
 from .fulltext import MAX_DF, STOPWORDS, label_size, query_terms, weighted_terms_query
