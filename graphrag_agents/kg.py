@@ -38,6 +38,7 @@ from .ingest.progress import Progress, want_progress
 from .ingest.records import derived_id
 from .ingest.regroup import regroup_co_mentions
 from .ingest.report import DocumentStatus, IngestReport
+from .ingest.retype import retype_code_names
 from .ingest.rwlock import KeyedLocks, ReadWriteLock
 from .ingest.writer import delete_document, document_exists
 from .models.chat import ChatModel, chat_model_from
@@ -87,6 +88,9 @@ class FinalizeReport:
     """Co-mention edges of a graph written by an earlier version rewritten into fact nodes (the upgrade)."""
     relabelled: int = 0
     """Entities folded into the entity of the same name the ner extractor typed most often (label vote)."""
+    retyped: int = 0
+    """People and places of the ner extractor moved to ``Unknown`` because the corpus writes their name as code
+    (``docs/ingestion.md``, "Entities and facts on technical text")."""
     rekeyed: int = 0
     """Documents an earlier version stored under an id the key rule now writes differently (NFC, invisible edge
     marks, a file's path in NFC), renamed to that id (the upgrade; ``docs/ingestion.md``, "Keys")."""
@@ -367,6 +371,7 @@ class KnowledgeGraph:
             regrouped = await regroup_co_mentions(self.store)
             ontology = await load_ontology(self.store)
             relabelled = await merge_label_votes(self.store, [e.label for e in ontology.entities])
+            retyped = await retype_code_names(self.store, NerExtractor().person_or_place_labels(ontology))
         # The counts only size the progress bars: without bars, embed_missing's own walk is the only pass.
         missing = await self._missing_vectors(rules) if want_progress(progress) else {}
         with Progress(sum(missing.values()) > 0) as bars:
@@ -384,7 +389,7 @@ class KnowledgeGraph:
         await wait_for_indexes(self.store)
         return FinalizeReport(embedded=embedded, status=await self.status(), merged=merged,
                               seconds=time.perf_counter() - started, regrouped=regrouped, relabelled=relabelled,
-                              rekeyed=keys.renamed, key_clashes=keys.clashes)
+                              retyped=retyped, rekeyed=keys.renamed, key_clashes=keys.clashes)
 
     async def vector_rules(self) -> VectorRules:
         """The ``entity_vectors`` / ``fact_vectors`` rules of the last ``finalize`` (the defaults before any, or

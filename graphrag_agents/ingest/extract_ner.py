@@ -39,6 +39,7 @@ from .fact_sentences import reads_as_sentence, states_something
 from .name_places import code_words, in_structure, structure_spans
 from .ontology import Ontology
 from .ontology_store import CO_MENTION
+from .retype import code_shaped
 from .writer import UNKNOWN_LABEL
 
 __all__ = ["GENERIC_WORDS", "SPACY_LABEL_NAMES", "NerExtractor", "spacy_available", "states_something"]
@@ -161,6 +162,12 @@ class NerExtractor:
                                         UNKNOWN_LABEL)
         return mapping
 
+    def person_or_place_labels(self, ontology: Ontology) -> set[str]:
+        """The ontology labels this extractor gives spaCy's people and places (``Person``, ``Location``): what
+        ``finalize`` re-types when the corpus writes the name as code (:mod:`.retype`)."""
+        labels = self._labels(ontology)
+        return {labels[s] for s in _PERSON_OR_PLACE} - {UNKNOWN_LABEL}
+
     async def extract(self, documents: Sequence[Sequence[str]], ontology: Ontology) -> list[Extraction | Exception]:
         """Run spaCy over every chunk of every document (in a worker thread); one result per document."""
         labels = self._labels(ontology)
@@ -194,8 +201,8 @@ class NerExtractor:
             if len(name) < 2 or not any(ch.isalpha() for ch in name) or _generic(name):
                 continue
             label = labels.get(ent.label_, UNKNOWN_LABEL)
-            if ent.label_ in _PERSON_OR_PLACE and name.casefold() in code:
-                label = UNKNOWN_LABEL  # the document writes it in code: a tool, a format, a language
+            if ent.label_ in _PERSON_OR_PLACE and (name.casefold() in code or code_shaped(name)):
+                label = UNKNOWN_LABEL  # written in code or shaped as code ("Node.js"): a tool, a format, a language
             out.entities.append(RawEntity(name=name, type=label, chunk_index=index, source_type=ent.label_))
             while sentence < len(spans) - 1 and ent.start_char >= spans[sentence][1]:
                 sentence += 1
