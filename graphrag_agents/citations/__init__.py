@@ -6,7 +6,8 @@ markers) and ``_sentences`` (the splitter); ``_figures``, ``_names`` and ``_lite
 (sentences saying the graph lacks something); ``_together``, ``_polarity``, ``_opposites`` and ``_negation`` (the
 meaning rules, run clause by clause by ``_meaning`` against ``_evidence``'s sentences); ``_support`` (claim
 support, by ``_lemmas``' word keys), ``_direction`` (relation roles), ``_bound`` (values bound to their subject),
-``_record_values`` (a record's attributes), ``_acronyms`` and ``_prose`` (the rules for real answers: acronyms,
+``_record_values`` (a record's attributes), ``_spans`` and ``_claim_spans`` (the evidence spans behind each
+sentence's verdict), ``_acronyms`` and ``_prose`` (the rules for real answers: acronyms,
 step numbers, instructions, a sentence's first capital); the ``records`` pack (``_pack_records`` over
 ``_records``, ``_hours``, ``_amenities``, ``_descriptions``, ``_reviews``); ``_cache`` (a session's evidence
 indexes); ``_suggest`` (citations for uncited sentences). The same names stay importable
@@ -14,7 +15,16 @@ from ``graphrag_agents.tools`` and ``graphrag_agents.tools.citations``.
 """
 
 from .check import EntailmentJudge, check_citations
-from .result import CitationCheck, CitationSuggestion, CitedSource, ClaimConflict, UnsupportedClaim
+from .result import (
+    CheckedClaim,
+    CitationCheck,
+    CitationSuggestion,
+    CitedSource,
+    ClaimConflict,
+    ClaimVerdict,
+    EvidenceSpan,
+    UnsupportedClaim,
+)
 
-__all__ = ["CitationCheck", "CitationSuggestion", "CitedSource", "ClaimConflict", "EntailmentJudge",
-           "UnsupportedClaim", "check_citations"]
+__all__ = ["CheckedClaim", "CitationCheck", "CitationSuggestion", "CitedSource", "ClaimConflict", "ClaimVerdict",
+           "EntailmentJudge", "EvidenceSpan", "UnsupportedClaim", "check_citations"]

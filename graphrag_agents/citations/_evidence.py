@@ -21,6 +21,7 @@ from ._lemmas import evidence_keys, word_key
 from ._names import Name, extract_names
 from ._polarity import is_negated, negation_cue, negation_scope
 from ._sentences import split_sentences
+from ._spans import SpanSentence, evidence_spans
 from ._text import LETTERS, claim_text, fold, stem
 
 __all__ = ["CLAUSE_RE", "FUNCTION_WORDS", "EvidenceIndex", "EvidenceSentence", "content_stems", "content_terms"]
@@ -107,6 +108,8 @@ class EvidenceIndex:
     """The figures and folded words of one evidence text, for membership tests; its sentences on demand."""
 
     def __init__(self, content: str) -> None:
+        self.content = content
+        """The evidence text as given: what :attr:`spans` point into."""
         self.text = unicodedata.normalize("NFKC", content)
         self.figures = frozenset(extract_figures(self.text))
         self.words = frozenset(fold(w) for w in set(LETTERS.findall(self.text)))
@@ -160,9 +163,20 @@ class EvidenceIndex:
         return content_stems(self.text)
 
     @cached_property
+    def bounds(self) -> tuple[tuple[int, int], ...]:
+        """Where the text's sentences (the first few hundred) start and end in :attr:`text`."""
+        return tuple((s.start, s.end) for s in split_sentences(self.text)[:_MAX_SENTENCES])
+
+    @cached_property
+    def spans(self) -> tuple[SpanSentence, ...]:
+        """The same sentences as spans of :attr:`content`, each with its word keys: what a claim's support and
+        its closest sentence are read from (:mod:`._claims`)."""
+        return evidence_spans(self.content, self.text, self.bounds)
+
+    @cached_property
     def sentences(self) -> tuple[EvidenceSentence, ...]:
         """The text's sentences (the first few hundred), each with what the meaning rules compare."""
-        raw = [claim_text(self.text[s.start:s.end]) for s in split_sentences(self.text)[:_MAX_SENTENCES]]
+        raw = [claim_text(self.text[start:end]) for start, end in self.bounds]
         names = [[n for n in extract_names(text, lone_first=True) if n.words] for text in raw]
         subjects = [_subject(text, found) for text, found in zip(raw, names, strict=True)]
         topic = subjects[0] if subjects else frozenset()

@@ -41,21 +41,23 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 
 from ..tools.evidence import Evidence, EvidenceLedger
 from ._cache import IndexCache
+from ._claim_spans import closest_span, lacking, support_spans
 from ._evidence import EvidenceIndex
 from ._figures import extract_figures
 from ._lack import is_lack_statement
 from ._markers import INLINE_CODE_RE, MARKER_RE, parse_marker, resolve_markers
 from ._meaning import meaning_findings
 from ._names import Name, extract_names
-from ._packs import check_packs, pack_rules
+from ._packs import PackRules, check_packs, pack_rules
 from ._rules import ClaimReading, Lacking, run_rules
-from ._sentences import split_sentences
+from ._sentences import Sentence, split_sentences
 from ._suggest import Holders
 from ._text import claim_text
-from .result import CitationCheck, CitationSuggestion, CitedSource, ClaimConflict, UnsupportedClaim
+from .result import CheckedClaim, CitationCheck, CitationSuggestion, CitedSource, ClaimConflict, UnsupportedClaim
 
 __all__ = ["EntailmentJudge", "IndexCache", "check_citations"]
 
@@ -106,47 +108,88 @@ def check_citations(
     readings = pack_rules(check_packs(packs))
     items = _as_mapping(evidence)
     cleaned, cited, invalid = resolve_markers(answer, lambda n: items.get(n) is not None)
-    cited_set = set(cited)
-    indexes: dict[int, EvidenceIndex] = {}
-    uncited: list[str] = []
-    unsupported: list[UnsupportedClaim] = []
-    suggested: list[CitationSuggestion] = []
-    finder = Holders(items, indexes, EvidenceIndex if cache is None else cache.index)
+    run = _Sentences(items=items, cited=set(cited), readings=readings, meaning=meaning,
+                     support=support, judge=judge, finder=Holders(items, {}, EvidenceIndex if cache is None
+                                                                  else cache.index))
     for sentence in split_sentences(cleaned):
-        if not sentence.checked:
-            continue
-        raw = cleaned[sentence.start:sentence.end]
-        without_code = INLINE_CODE_RE.sub(" ", raw)
-        found = {n for m in MARKER_RE.finditer(without_code) for n in parse_marker(m.group(), _always)[0]}
-        numbers = sorted(n for n in found if n in cited_set)
-        claims = claim_text(MARKER_RE.sub(" ", without_code))
-        if not numbers:
-            figures = extract_figures(claims)
-            lone_names = extract_names(claims, lone_first=True)
-            if (figures or lone_names) and not is_lack_statement(claims):
-                uncited.append(_display(raw))
-                if len(uncited) <= _MAX_SUGGESTED_SENTENCES:
-                    agrees = _agrees(claims, lone_names, support) if meaning and len(claims) <= _MEANING_CHARS else None
-                    holders = finder.holding(figures, lone_names, agrees)
-                    if holders:
-                        suggested.append(CitationSuggestion(sentence=_display(raw), evidence=holders))
-            continue
-        evid = [finder.index(n) for n in numbers]
-        reading = ClaimReading(text=claims, evid=evid, meaning=meaning and len(claims) <= _MEANING_CHARS,
-                               support=support, raw=unicodedata.normalize("NFKC", MARKER_RE.sub(" ", raw)),
-                               owned=readings.owns, figures_text=readings.figures_text)
-        claim = run_rules(reading, readings.rules)
-        if claim is None and judge is not None:
-            reason = judge(_display(raw), [items[n] for n in numbers])
-            claim = None if reason is None else Lacking(conflicts=[ClaimConflict(rule="judge", detail=reason)])
-        if claim is not None:
-            unsupported.append(UnsupportedClaim(sentence=_display(raw), cited=numbers,
-                                                missing_figures=claim.figures, missing_names=claim.names,
-                                                conflicts=claim.conflicts, unsupported_words=claim.words))
+        run.check(cleaned, sentence)
     sources = [CitedSource(n=n, tool=items[n].tool, kind=items[n].kind, content=items[n].content,
                            sources=list(items[n].sources)) for n in cited]
     return CitationCheck(answer=cleaned, grounded=bool(cited), cited=cited, invalid=invalid, sources=sources,
-                         uncited=uncited, unsupported=unsupported, suggested=suggested)
+                         uncited=run.uncited, unsupported=run.unsupported, suggested=run.suggested,
+                         claims=run.claims)
+
+
+@dataclass
+class _Sentences:
+    """The check of an answer's sentences, one at a time, and what it found."""
+
+    items: Mapping[int, Evidence]
+    cited: set[int]
+    """The valid numbers the answer cites."""
+    readings: PackRules
+    meaning: bool
+    support: bool
+    judge: EntailmentJudge | None
+    finder: Holders
+    uncited: list[str] = field(default_factory=list)
+    unsupported: list[UnsupportedClaim] = field(default_factory=list)
+    suggested: list[CitationSuggestion] = field(default_factory=list)
+    claims: list[CheckedClaim] = field(default_factory=list)
+
+    def check(self, cleaned: str, sentence: Sentence) -> None:
+        """Check one sentence of the answer and add its entry to :attr:`claims`."""
+        raw = cleaned[sentence.start:sentence.end]
+        shown = _display(raw)
+        entry = CheckedClaim(text=shown, start=sentence.start, end=sentence.end, verdict="no_claim")
+        self.claims.append(entry)
+        if not sentence.checked:
+            return
+        without_code = INLINE_CODE_RE.sub(" ", raw)
+        found = {n for m in MARKER_RE.finditer(without_code) for n in parse_marker(m.group(), _always)[0]}
+        numbers = sorted(n for n in found if n in self.cited)
+        claims = claim_text(MARKER_RE.sub(" ", without_code))
+        if not numbers:
+            if self._uncited(shown, claims):
+                entry.verdict = "uncited"
+            return
+        entry.cited = numbers
+        evid = [self.finder.index(n) for n in numbers]
+        keyed = unicodedata.normalize("NFKC", MARKER_RE.sub(" ", raw))
+        reading = ClaimReading(text=claims, evid=evid, meaning=self.meaning and len(claims) <= _MEANING_CHARS,
+                               support=self.support, raw=keyed, owned=self.readings.owns,
+                               figures_text=self.readings.figures_text)
+        claim = run_rules(reading, self.readings.rules)
+        if claim is None and self.judge is not None:
+            reason = self.judge(shown, [self.items[n] for n in numbers])
+            claim = None if reason is None else Lacking(conflicts=[ClaimConflict(rule="judge", detail=reason)])
+        if claim is None:
+            entry.verdict, entry.support = "verified", support_spans(keyed[:_MEANING_CHARS], numbers, evid)
+            return
+        self.unsupported.append(UnsupportedClaim(sentence=shown, cited=numbers, missing_figures=claim.figures,
+                                                 missing_names=claim.names, conflicts=claim.conflicts,
+                                                 unsupported_words=claim.words))
+        closest = closest_span(keyed[:_MEANING_CHARS], numbers, evid)
+        entry.verdict = "unsupported"
+        entry.closest = None if closest is None else closest[0]
+        stated = list(dict.fromkeys([*claim.figures, *claim.names, *claim.words]))
+        entry.missing = stated or lacking(keyed[:_MEANING_CHARS], closest)
+
+    def _uncited(self, shown: str, claims: str) -> bool:
+        """Whether a sentence with no valid marker states a figure or a name (listed in uncited, with the evidence
+        that would support it for the first ones)."""
+        figures = extract_figures(claims)
+        lone_names = extract_names(claims, lone_first=True)
+        if not (figures or lone_names) or is_lack_statement(claims):
+            return False
+        self.uncited.append(shown)
+        if len(self.uncited) <= _MAX_SUGGESTED_SENTENCES:
+            agrees = (_agrees(claims, lone_names, self.support) if self.meaning and len(claims) <= _MEANING_CHARS
+                      else None)
+            holders = self.finder.holding(figures, lone_names, agrees)
+            if holders:
+                self.suggested.append(CitationSuggestion(sentence=shown, evidence=holders))
+        return True
 
 
 def _agrees(claims: str, names: list[Name], support: bool) -> Callable[[EvidenceIndex], bool]:

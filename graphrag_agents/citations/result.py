@@ -1,4 +1,5 @@
-"""What ``check_citations`` returns: the cited sources, its findings, the two verdicts and the text a model reads.
+"""What ``check_citations`` returns: the cited sources, its findings, the two verdicts, each sentence's verdict with
+the evidence spans behind it, and the text a model reads.
 
 Two verdicts, because they answer different questions. ``grounded`` is the reference's literal rule: the answer
 cites at least one number that is real evidence. ``verified`` is what a reader wants to know: grounded, and every
@@ -15,12 +16,16 @@ from pydantic import BaseModel, Field, model_validator
 from ..tools.evidence import EvidenceKind
 from ..tools.results import ToolResult
 
-__all__ = ["CitationCheck", "CitationSuggestion", "CitedSource", "ClaimConflict", "UnsupportedClaim"]
+__all__ = ["CheckedClaim", "CitationCheck", "CitationSuggestion", "CitedSource", "ClaimConflict", "ClaimVerdict",
+           "EvidenceSpan", "UnsupportedClaim"]
 
 _SENTENCE_CHARS = 300
 
 ConflictRule = Literal["together", "negation", "opposite", "direction", "subject", "record", "hours", "support",
                        "judge"]
+ClaimVerdict = Literal["verified", "unsupported", "uncited", "no_claim"]
+"""A sentence's verdict: its cited evidence supports it, does not, it states a figure or a name with no citation of
+its own, or it states neither (a heading, a sentence saying the graph lacks something, ordinary prose)."""
 
 
 class CitedSource(BaseModel):
@@ -79,6 +84,40 @@ class CitationSuggestion(BaseModel):
     evidence: list[int] = Field(description="Numbers of evidence holding all its figures and names (newest first).")
 
 
+class EvidenceSpan(BaseModel):
+    """One sentence of an evidence item, as character offsets into that item's ``content``."""
+
+    n: int = Field(description="The evidence number.")
+    start: int = Field(description="Offset of the span's first character in the item's content.")
+    end: int = Field(description="Offset just past its last character: the span is content[start:end], one "
+                                 "sentence of the item, never more.")
+
+
+class CheckedClaim(BaseModel):
+    """One sentence of the answer: its verdict, and the evidence spans behind it."""
+
+    text: str = Field(description="The sentence, as it reads in the checked answer (as uncited and unsupported "
+                                  "give it).")
+    start: int = Field(description="Offset of the sentence in the returned answer.")
+    end: int = Field(description="Offset just past its end in the returned answer.")
+    cited: list[int] = Field(default_factory=list, description="The valid evidence numbers the sentence cites.")
+    verdict: ClaimVerdict = Field(
+        description="verified (its cited evidence supports it), unsupported (listed in unsupported), uncited "
+                    "(listed in uncited) or no_claim (a heading, a lack statement, prose with no figure or name).")
+    support: list[EvidenceSpan] = Field(
+        default_factory=list,
+        description="For a verified sentence: the sentences of its cited evidence that hold its words, best first "
+                    "(a further one only when it holds words the ones before lack).")
+    closest: EvidenceSpan | None = Field(
+        default=None, description="For an unsupported sentence: the sentence of its cited evidence holding most "
+                                  "of its words (None when none holds any).")
+    missing: list[str] = Field(
+        default_factory=list,
+        description="For an unsupported sentence: the figures, names and words its cited evidence lacks; for a "
+                    "meaning finding, its words (and a negation) the closest sentence lacks, empty when the finding "
+                    "is in how the words relate (see the claim's conflicts).")
+
+
 class CitationCheck(ToolResult):
     """The result of checking an answer's [n] citations against the session's evidence."""
 
@@ -103,6 +142,10 @@ class CitationCheck(ToolResult):
     suggested: list[CitationSuggestion] = Field(
         default_factory=list,
         description="For uncited sentences: evidence that holds all their figures and names, to cite as [n].",
+    )
+    claims: list[CheckedClaim] = Field(
+        default_factory=list,
+        description="Every sentence of the answer in order, with its verdict and the spans of evidence behind it.",
     )
 
     @model_validator(mode="after")

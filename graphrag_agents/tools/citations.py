@@ -1,14 +1,17 @@
 """The citation check's public import path kept from before it became :mod:`graphrag_agents.citations`."""
 
 from ..citations import (
+    CheckedClaim,
     CitationCheck,
     CitationSuggestion,
     CitedSource,
     ClaimConflict,
+    ClaimVerdict,
     EntailmentJudge,
+    EvidenceSpan,
     UnsupportedClaim,
     check_citations,
 )
 
-__all__ = ["CitationCheck", "CitationSuggestion", "CitedSource", "ClaimConflict", "EntailmentJudge",
-           "UnsupportedClaim", "check_citations"]
+__all__ = ["CheckedClaim", "CitationCheck", "CitationSuggestion", "CitedSource", "ClaimConflict", "ClaimVerdict",
+           "EntailmentJudge", "EvidenceSpan", "UnsupportedClaim", "check_citations"]
