@@ -81,6 +81,10 @@ def _assert_grounded_run(state: dict[str, Any]) -> None:
     assert isinstance(check.artifact, CitationCheck)
     assert check.artifact.grounded and check.artifact.cited == [n] and not check.artifact.unsupported
     assert check.artifact.sources[0].tool == "retrieve"
+    # the artifact carries each sentence's verdict and the span of its evidence behind it
+    (claim,) = check.artifact.claims
+    span = claim.support[0]
+    assert claim.verdict == "verified" and TEXT[span.start:span.end] == "Alice Smith works at Acme Corp in Berlin."
     assert "grounded" in str(check.content) and check.status == "success"
     assert str(state["messages"][-1].content).startswith("Checked: Citation check: grounded")
 

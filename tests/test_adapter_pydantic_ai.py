@@ -75,6 +75,10 @@ async def test_function_model_retrieves_then_checks_citations(acme_read_toolkit:
     assert n in retrieved.metadata.evidence_numbers() and retrieved.metadata.passages[0].text == TEXT
     assert isinstance(checked.metadata, CitationCheck)
     assert checked.metadata.grounded and checked.metadata.cited == [n] and not checked.metadata.unsupported
+    # the metadata carries each sentence's verdict and the span of its evidence behind it
+    (claim,) = checked.metadata.claims
+    span = claim.support[0]
+    assert claim.verdict == "verified" and TEXT[span.start:span.end] == "Alice Smith works at Acme Corp in Berlin."
     assert str(checked.content).startswith("Citation check: grounded")
     # the app checks the final answer against the run's own evidence
     session = toolset.session_for(result.run_id)

@@ -253,6 +253,12 @@ async def test_retrieve_then_check_citations_in_one_connection(kg: KnowledgeGrap
         assert "truncated" not in data_of(found)
         check = await cite(client, n)
     assert check["grounded"] and check["cited"] == [n] and check["invalid"] == []
+    # each sentence's verdict and the span of its evidence behind it travel in structuredContent
+    (claim,) = check["claims"]
+    assert claim["verdict"] == "verified" and claim["cited"] == [n]
+    span = claim["support"][0]
+    content = next(s["content"] for s in check["sources"] if s["n"] == span["n"])
+    assert "Alice Smith works at Acme Corp" in content[span["start"]:span["end"]]
 
 
 async def test_two_concurrent_clients_have_independent_numbering(kg: KnowledgeGraph) -> None:
