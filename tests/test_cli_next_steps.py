@@ -91,7 +91,7 @@ def test_a_missing_graph_names_the_graphs_that_exist(tmp_path: Path, monkeypatch
     err = capsys.readouterr().err
     assert "one of the 2 graphs" in err and "'demo', 'other'" in err and "graphrag-agents graphs" in err, err
 
-    run = subprocess.run([sys.executable, "-m", "graphrag_agents.adapters.mcp", "--graph", "dmeo", *data],
+    run = subprocess.run([sys.executable, "-m", "graphrag_agents.cli.mcp_command", "--graph", "dmeo", *data],
                          env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT)}, cwd=tmp_path,
                          stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120)
     # Before: "graph 'dmeo' does not exist yet ... (graphrag-agents ingest ... --graph dmeo)".
@@ -162,7 +162,7 @@ def test_cli_rough_edges(capsys: pytest.CaptureFixture[str]) -> None:
                        ("ingest", "--resolver")):
         action = next(a for a in subcommands.choices[name]._actions if flag in a.option_strings)
         assert action.help, (name, flag)
-    run = subprocess.run([sys.executable, "-m", "graphrag_agents.adapters.mcp", "--version"], capture_output=True,
+    run = subprocess.run([sys.executable, "-m", "graphrag_agents.cli.mcp_command", "--version"], capture_output=True,
                          text=True, env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT)}, timeout=60)
     assert run.returncode == 0 and run.stdout.startswith("graphrag-mcp "), run.stderr  # before: refused
 

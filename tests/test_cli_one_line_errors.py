@@ -71,8 +71,8 @@ async def test_ask_without_the_langchain_extra_names_the_pip_install(acme_corpus
 
 
 @pytest.mark.parametrize("entry", [["-c", "import sys; from graphrag_agents.cli import mcp_main; sys.exit(mcp_main())"],
-                                   ["-m", "graphrag_agents.adapters.mcp"], ["-m", "graphrag_agents.cli", "mcp"]],
-                         ids=["graphrag-mcp", "python -m adapters.mcp", "graphrag-agents mcp"])
+                                   ["-m", "graphrag_agents.cli.mcp_command"], ["-m", "graphrag_agents.cli", "mcp"]],
+                         ids=["graphrag-mcp", "python -m cli.mcp_command", "graphrag-agents mcp"])
 def test_the_mcp_server_without_the_mcp_extra_names_the_pip_install(tmp_path: Path, entry: list[str]) -> None:
     (tmp_path / "data").mkdir()
     run = _run([sys.executable, *entry, "--data-dir", str(tmp_path / "data")], tmp_path, "mcp,mcp_types")

@@ -18,7 +18,7 @@ MOVED = {
     "graphrag_agents.agent.figures_fit": "graphrag_agents.agent.fit.figures",
     **{
         f"graphrag_agents.adapters._mcp_{name}": f"graphrag_agents.adapters.mcp._{name}"
-        for name in ("cli", "failures", "http", "instructions", "notes", "sessions", "stdio", "truncate")
+        for name in ("failures", "http", "instructions", "notes", "sessions", "stdio", "truncate")
     },
 }
 
@@ -49,13 +49,30 @@ def test_public_mcp_names_and_entry_points() -> None:
 
 def test_cli_options_import_no_mcp_sdk() -> None:
     """The command line reads the MCP options without importing the SDK (it costs start-up time)."""
-    code = "import sys, graphrag_agents.adapters.mcp._cli, graphrag_agents.cli; print('mcp' in sys.modules)"
+    code = "import sys, graphrag_agents.cli.mcp_command, graphrag_agents.cli; print('mcp' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "False"
 
 
-@pytest.mark.parametrize("module", ["graphrag_agents.cli", "graphrag_agents.adapters.mcp"])
+@pytest.mark.parametrize("module", ["graphrag_agents.cli", "graphrag_agents.cli.mcp_command"])
 def test_packages_run_with_dash_m(module: str) -> None:
     done = subprocess.run([sys.executable, "-m", module, "--help"], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert "usage" in done.stdout
+
+
+def test_the_old_mcp_entry_points_warn_and_still_serve() -> None:
+    """``python -m graphrag_agents.adapters.mcp`` and ``adapters.mcp.main`` forward to ``cli.mcp_command`` for one
+    release, each with a DeprecationWarning naming the new path."""
+    done = subprocess.run([sys.executable, "-m", "graphrag_agents.adapters.mcp", "--help"], capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "usage: graphrag-mcp" in done.stdout
+    assert "DeprecationWarning" in done.stderr and "graphrag_agents.cli.mcp_command" in done.stderr
+
+    from graphrag_agents.adapters import mcp
+
+    with pytest.warns(DeprecationWarning, match="graphrag_agents.cli.mcp_command.main"), \
+            pytest.raises(SystemExit) as stopped:
+        mcp.main(["--version"])
+    assert stopped.value.code == 0

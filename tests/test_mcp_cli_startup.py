@@ -29,7 +29,7 @@ async def _served(args: list[str], env: dict[str, str], workdir: Path) -> tuple[
     """The tool names a fresh stdio server started with ``args`` lists, and its stderr."""
     log = workdir / f"server{len(list(workdir.iterdir()))}.stderr"
     with log.open("w+", encoding="utf-8") as errlog:
-        params = StdioServerParameters(command=sys.executable, args=["-m", "graphrag_agents.adapters.mcp", *args],
+        params = StdioServerParameters(command=sys.executable, args=["-m", "graphrag_agents.cli.mcp_command", *args],
                                        env=env, cwd=workdir)
         async with Client(stdio_client(params, errlog=errlog), read_timeout_seconds=60) as client:
             names = [t.name for t in (await client.list_tools()).tools]
@@ -67,7 +67,7 @@ async def test_plain_graphrag_mcp_is_read_only_and_write_tools_need_the_flag(kg:
 @pytest.mark.parametrize("entry", ["graphrag-mcp", "graphrag-agents mcp"])
 def test_start_up_errors_are_one_line_and_a_hint(tmp_path: Path, args: list[str], error: str, hint: str,
                                                  entry: str) -> None:
-    module = ["-m", "graphrag_agents.adapters.mcp"] if entry == "graphrag-mcp" else ["-m", "graphrag_agents.cli",
+    module = ["-m", "graphrag_agents.cli.mcp_command"] if entry == "graphrag-mcp" else ["-m", "graphrag_agents.cli",
                                                                                       "mcp"]
     run = subprocess.run([sys.executable, *module, *args], env=_env(GRAPHRAG_HOME=str(tmp_path / ".graphrag")),
                          cwd=tmp_path, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120)
@@ -97,7 +97,7 @@ async def test_a_tool_prefix_names_every_tool_and_the_instructions(acme_read_too
 
 
 def test_allow_hard_links_reaches_the_files_root_sandbox(tmp_path: Path) -> None:
-    from graphrag_agents.adapters.mcp._cli import _files_root
+    from graphrag_agents.cli.mcp_command import _files_root
 
     (tmp_path / "corpus").mkdir()
     outside = tmp_path / "secret.txt"

@@ -16,8 +16,8 @@ from mcp.client.sse import sse_client
 from mcp.client.streamable_http import streamable_http_client
 from test_mcp_server import QUESTION, acme_graph, cite, fake_write_specs, first_number, text_of
 
+from graphrag_agents._env import env_flag
 from graphrag_agents.adapters.mcp import GraphRAGMCPServer
-from graphrag_agents.adapters.mcp._cli import env_flag
 from graphrag_agents.adapters.mcp._http import ClientCookieMiddleware, check_binding, client_key, is_loopback
 from graphrag_agents.adapters.mcp._sessions import SessionStore
 from graphrag_agents.cli import main as cli_main

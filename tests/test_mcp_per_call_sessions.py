@@ -77,7 +77,7 @@ async def test_per_call_processes_over_stdio_are_told_what_to_do(kg: KnowledgeGr
     await acme_graph(kg)
     env = {k: v for k, v in os.environ.items() if not k.startswith(("FALKOR_", "GRAPHRAG_"))}
     env |= {"GRAPHRAG_HOME": str(data_dir), "GRAPHRAG_GRAPH": kg.name, "HF_HUB_OFFLINE": "1"}
-    params = StdioServerParameters(command=sys.executable, args=["-m", "graphrag_agents.adapters.mcp"], env=env,
+    params = StdioServerParameters(command=sys.executable, args=["-m", "graphrag_agents.cli.mcp_command"], env=env,
                                    cwd=tmp_path)
 
     async def call(tool: str, args: dict[str, Any]) -> CallToolResult:

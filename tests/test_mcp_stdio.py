@@ -51,7 +51,7 @@ async def test_stdio_subprocesses_serve_the_embedded_graph(kg: KnowledgeGraph, d
     env |= {"GRAPHRAG_HOME": str(data_dir), "GRAPHRAG_GRAPH": kg.name, "HF_HUB_OFFLINE": "1"}
     mcp_env = env | {"GRAPHRAG_MCP_READ_ONLY": "true"}
     logs = await asyncio.wait_for(asyncio.gather(
-        _session(["-m", "graphrag_agents.adapters.mcp"], mcp_env, tmp_path, "graphrag-mcp"),
+        _session(["-m", "graphrag_agents.cli.mcp_command"], mcp_env, tmp_path, "graphrag-mcp"),
         _session(["-m", "graphrag_agents.cli", "mcp", "--read-only", "--graph", kg.name], env, tmp_path, "cli"),
     ), timeout=90)
     for log in logs:
@@ -68,7 +68,7 @@ def test_read_only_server_on_a_missing_data_folder_fails_at_start(tmp_path: Path
     import subprocess
 
     missing = tmp_path / "typo" / ".graphrag"
-    run = subprocess.run([sys.executable, "-m", "graphrag_agents.adapters.mcp", "--read-only"],
+    run = subprocess.run([sys.executable, "-m", "graphrag_agents.cli.mcp_command", "--read-only"],
                          env=_clean_env(GRAPHRAG_HOME=str(missing)), cwd=tmp_path, stdin=subprocess.DEVNULL,
                          capture_output=True, text=True, timeout=120)
     assert run.returncode != 0
@@ -79,7 +79,7 @@ def test_read_only_server_on_a_missing_data_folder_fails_at_start(tmp_path: Path
 def test_server_on_a_graph_not_built_yet_warns_at_start(data_dir: Path, tmp_path: Path) -> None:
     import subprocess
 
-    run = subprocess.run([sys.executable, "-m", "graphrag_agents.adapters.mcp", "--graph", "not_built_yet"],
+    run = subprocess.run([sys.executable, "-m", "graphrag_agents.cli.mcp_command", "--graph", "not_built_yet"],
                          env=_clean_env(GRAPHRAG_HOME=str(data_dir)), cwd=tmp_path, stdin=subprocess.DEVNULL,
                          capture_output=True, text=True, timeout=120)
     # When the folder holds other graphs, the warning names them instead (tests/test_cli_next_steps.py).

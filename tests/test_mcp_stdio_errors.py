@@ -28,7 +28,7 @@ async def _reply(proc: asyncio.subprocess.Process) -> dict[str, Any]:
     return reply
 
 
-@pytest.mark.parametrize("module", [["-m", "graphrag_agents.adapters.mcp"], ["-m", "graphrag_agents.cli", "mcp"]])
+@pytest.mark.parametrize("module", [["-m", "graphrag_agents.cli.mcp_command"], ["-m", "graphrag_agents.cli", "mcp"]])
 async def test_malformed_and_deeply_nested_lines_get_json_rpc_errors(kg: KnowledgeGraph, data_dir: Path,
                                                                      tmp_path: Path, module: list[str]) -> None:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("FALKOR_", "GRAPHRAG_"))}

@@ -120,7 +120,7 @@ def test_a_trusted_proxy_must_be_an_address_or_network(kg: KnowledgeGraph, bad: 
 def test_graphrag_mcp_takes_repeated_trusted_proxy_flags() -> None:
     import argparse
 
-    from graphrag_agents.adapters.mcp._cli import add_arguments
+    from graphrag_agents.cli.mcp_command import add_arguments
 
     parser = argparse.ArgumentParser()
     add_arguments(parser)

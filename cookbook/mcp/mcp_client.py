@@ -62,7 +62,7 @@ def _transport(args: argparse.Namespace) -> Any:
     if args.url:
         return streamable_http_client(args.url, http_client=httpx2.AsyncClient(headers=_headers(), timeout=120))
     server = StdioServerParameters(command=sys.executable,
-                                   args=["-m", "graphrag_agents.adapters.mcp", "--read-only", "--graph", args.graph],
+                                   args=["-m", "graphrag_agents.cli.mcp_command", "--read-only", "--graph", args.graph],
                                    env=dict(os.environ))
     return stdio_client(server)
 

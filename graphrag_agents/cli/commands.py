@@ -315,9 +315,9 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, Handler]]:
     p.add_argument("--extractor", default="auto", choices=["auto", "ner", "llm"],
                    help="auto: llm when GRAPHRAG_MODEL is set, else the offline ner extractor")
     add_agent_arguments(p)
-    from ..adapters.mcp import _cli as _mcp_cli  # does not import the mcp package
+    from . import mcp_command  # does not import the mcp package
 
-    _mcp_cli.add_arguments(command("mcp", _mcp_cli.serve, "serve the graph tools over MCP (stdio, http or sse)"))
+    mcp_command.add_arguments(command("mcp", mcp_command.serve, "serve the graph tools over MCP (stdio, http or sse)"))
     from . import evaluate as _eval_cli
 
     _eval_cli.add_arguments(command("eval", _eval_cli.run, "measure retrieval (and the reference agent) on a "
@@ -327,7 +327,7 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, Handler]]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of ``graphrag-agents``."""
-    from ..adapters.mcp._cli import startup_error, startup_error_text  # imports no mcp
+    from .mcp_command import startup_error, startup_error_text  # imports no mcp
 
     parser, handlers = _parser()
     argv = list(sys.argv[1:] if argv is None else argv)
@@ -386,18 +386,10 @@ def suggest_option(parser: argparse.ArgumentParser, argv: Sequence[str]) -> str 
 
 
 def mcp_main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of ``graphrag-mcp`` (the MCP server)."""
-    from ..adapters.mcp._cli import startup_error, startup_error_text  # imports no mcp
+    """Entry point of ``graphrag-mcp`` (the MCP server): :func:`.mcp_command.main`."""
+    from .mcp_command import main as serve
 
-    try:
-        from ..adapters.mcp import main as serve
-    except ImportError as exc:  # without the mcp extra: the error and its install line, not a traceback
-        error = startup_error(exc)
-        if error is None:
-            raise
-        print(startup_error_text(error), file=sys.stderr)
-        return 2
-    return int(serve(argv))
+    return serve(argv)
 
 
 if __name__ == "__main__":

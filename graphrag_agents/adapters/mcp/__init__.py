@@ -1,10 +1,11 @@
 """The MCP adapter: the graph tools as an MCP server.
 
-``server`` holds :class:`GraphRAGMCPServer`; the private modules beside it each do one job (``_cli`` the
-``graphrag-mcp`` options, ``_http`` and ``_stdio`` the transports, ``_sessions`` the per-client evidence sessions,
-``_truncate`` the shortening of large results, ``_failures`` the errors shown to clients, ``_notes`` and
-``_instructions`` the text sent to the model). The public names load the ``mcp`` SDK on first use, so the command
-line can read its options without importing it.
+``server`` holds :class:`GraphRAGMCPServer`; the private modules beside it each do one job (``_http`` and
+``_stdio`` the transports, ``_peers`` the addresses behind a trusted proxy, ``_sessions`` the per-client evidence
+sessions, ``_truncate`` the shortening of large results, ``_failures`` the errors shown to clients, ``_notes`` and
+``_instructions`` the text sent to the model). The public names load the ``mcp`` SDK on first use. The
+``graphrag-mcp`` command line (options, serve loop, start-up errors) is :mod:`graphrag_agents.cli.mcp_command`;
+``main`` here is a deprecated forward to it.
 """
 
 from __future__ import annotations

@@ -29,10 +29,10 @@ Example::
 
 from __future__ import annotations
 
-import argparse
-import asyncio
+import importlib
 import json
 import sys
+import warnings
 from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import asynccontextmanager
 from functools import cached_property
@@ -406,24 +406,9 @@ def _quiet_litellm() -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of ``graphrag-mcp`` (also ``python -m graphrag_agents.adapters.mcp``)."""
-    from ._cli import add_arguments, serve, startup_error, startup_error_text
-
-    parser = argparse.ArgumentParser(prog="graphrag-mcp", description="Serve the graph tools over MCP "
-                                                                       "(read-only unless --write).")
-    add_arguments(parser, common=True)
-    args = parser.parse_args(argv)
-    try:
-        return asyncio.run(serve(args))
-    except KeyboardInterrupt:
-        return 130
-    except Exception as exc:
-        error = startup_error(exc)
-        if error is None:
-            raise
-        print(startup_error_text(error), file=sys.stderr)
-        return 2
-
-
-if __name__ == "__main__":
-    sys.exit(main())
+    """Deprecated: ``graphrag-mcp`` is :func:`graphrag_agents.cli.mcp_command.main` (this forward goes in the next
+    release)."""
+    warnings.warn("graphrag_agents.adapters.mcp.main is deprecated: call graphrag_agents.cli.mcp_command.main (the "
+                  "graphrag-mcp command) instead", DeprecationWarning, stacklevel=2)
+    # Imported by name: the command line sits above the adapter, which never imports it.
+    return int(importlib.import_module("graphrag_agents.cli.mcp_command").main(argv))

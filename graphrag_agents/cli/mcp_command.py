@@ -1,6 +1,8 @@
-"""Command-line options of the MCP server (``graphrag-mcp`` and ``graphrag-agents mcp``) and the serve loop.
+"""The MCP server's command line: ``graphrag-mcp`` (:func:`main`, also ``python -m graphrag_agents.cli.mcp_command``)
+and ``graphrag-agents mcp``: their options, the serve loop, and the one-line errors of a failed start.
 
-This module does not import the ``mcp`` package, so the main CLI can list the ``mcp`` command without it.
+This module does not import the ``mcp`` package (the server, :mod:`graphrag_agents.adapters.mcp`, is imported when
+serving starts), so the main CLI can list the ``mcp`` command and ``--help`` works without it.
 
 The server is read-only unless ``--write`` (or ``GRAPHRAG_MCP_WRITE=1``) asks for the write tools, which change
 the graph (``ingest``, ``set_ontology``, ``finalize``, ``add_facts``, and ``preview_files`` with a files root); a
@@ -17,26 +19,47 @@ bearer token; read from the environment only, so it never shows in a process lis
 from __future__ import annotations
 
 import argparse
+import asyncio
 import logging
 import os
 import sys
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from ..._env import env_bool, env_flag
-from ..._secrets import mask_secrets
-from ...errors import ConfigurationError, GraphRAGError, ToolError
+from .._env import env_bool, env_flag
+from .._secrets import mask_secrets
+from ..errors import ConfigurationError, GraphRAGError, ToolError
 
 if TYPE_CHECKING:
-    from ...kg import KnowledgeGraph
-    from ...tools.write.sandbox import FilesRoot
+    from ..kg import KnowledgeGraph
+    from ..tools.write.sandbox import FilesRoot
 
-__all__ = ["add_arguments", "env_flag", "serve", "startup_error", "startup_error_text"]
+__all__ = ["add_arguments", "main", "serve", "startup_error", "startup_error_text"]
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of ``graphrag-mcp``: parse the options, serve until stopped; a failed start prints ``error:`` and
+    ``hint:`` lines and returns 2."""
+    parser = argparse.ArgumentParser(prog="graphrag-mcp", description="Serve the graph tools over MCP "
+                                                                       "(read-only unless --write).")
+    add_arguments(parser, common=True)
+    args = parser.parse_args(argv)
+    try:
+        return asyncio.run(serve(args))
+    except KeyboardInterrupt:
+        return 130
+    except Exception as exc:
+        error = startup_error(exc)
+        if error is None:
+            raise
+        print(startup_error_text(error), file=sys.stderr)
+        return 2
 
 
 def add_arguments(parser: argparse.ArgumentParser, *, common: bool = False) -> None:
     """Add the MCP server's options to ``parser`` (``common``: also --url, --graph and --data-dir)."""
     if common:
-        from ...cli.first_run import package_version
+        from .first_run import package_version
 
         parser.add_argument("--version", action="version", version=f"graphrag-mcp {package_version()}")
         parser.add_argument("--url", help="FalkorDB URL (default: FALKOR_URL / FALKOR_HOST, else embedded)")
@@ -108,7 +131,7 @@ def _files_root(files_root: str | None, write: bool, allow_hard_links: bool) -> 
             f"A files root ({files_root}) was given, but only the write tools read files and the server is "
             "read-only by default. Fix: add --write (or GRAPHRAG_MCP_WRITE=1) to serve them, or drop --files-root "
             "/ GRAPHRAG_MCP_FILES_ROOT.")
-    from ...tools.write.sandbox import FilesRoot
+    from ..tools.write.sandbox import FilesRoot
 
     return FilesRoot(files_root, allow_hard_links=allow_hard_links)  # a missing or refused folder fails here
 
@@ -124,8 +147,8 @@ async def serve(args: argparse.Namespace) -> int:
     packs = _citation_packs(getattr(args, "citation_packs", None))  # an unknown pack fails before the graph opens
     token = os.environ.get("GRAPHRAG_MCP_TOKEN") or None
     if args.transport != "stdio":
-        from ._http import check_binding
-        from ._peers import TrustedProxies
+        from ..adapters.mcp._http import check_binding
+        from ..adapters.mcp._peers import TrustedProxies
 
         check_binding(args.host, token)  # before starting anything
         TrustedProxies(args.trusted_proxy)  # a bad address fails here, before the graph opens
@@ -133,8 +156,8 @@ async def serve(args: argparse.Namespace) -> int:
     if read_only:
         _require_existing_folder(args.url, args.data_dir)
 
-    from ...kg import KnowledgeGraph
-    from .server import GraphRAGMCPServer
+    from ..adapters.mcp.server import GraphRAGMCPServer
+    from ..kg import KnowledgeGraph
 
     def build(kg: KnowledgeGraph) -> GraphRAGMCPServer:
         server = GraphRAGMCPServer(kg, read_only=read_only, files_root=files_root, token=token,
@@ -148,7 +171,7 @@ async def serve(args: argparse.Namespace) -> int:
         return server
 
     if args.transport == "stdio":
-        from ._stdio import stdio_transport
+        from ..adapters.mcp._stdio import stdio_transport
 
         # Claim stdout before the graph opens, so nothing printed while starting reaches the protocol stream.
         async with stdio_transport() as (read, write), await KnowledgeGraph.open(
@@ -172,7 +195,7 @@ async def serve(args: argparse.Namespace) -> int:
 
 def _citation_packs(names: str | None) -> tuple[str, ...]:
     """The packs ``--citation-packs`` names; ConfigurationError naming the known packs for another name."""
-    from ...citations._packs import check_packs
+    from ..citations._packs import check_packs
 
     return check_packs([n for n in (names or "").split(",") if n.strip()])
 
@@ -180,7 +203,7 @@ def _citation_packs(names: str | None) -> tuple[str, ...]:
 def _require_existing_folder(url: str | None, data_dir: str | None) -> None:
     """A read-only server on the embedded store must find its data folder: a mistyped path would otherwise
     start an empty database there and fail only at the first tool call."""
-    from ...store.connection import resolve_address
+    from ..store.connection import resolve_address
 
     address = resolve_address(url, data_dir)
     folder = address.data_dir or ".graphrag"
@@ -210,7 +233,7 @@ async def _warn_if_missing(kg: KnowledgeGraph) -> None:
 def startup_error(exc: BaseException) -> GraphRAGError | None:
     """The GraphRAGError behind a failed start, also when the stdio or HTTP task group wrapped it in a group; an
     extra's module that is not installed is one too (a :class:`ConfigurationError` naming the install line)."""
-    from ..._install import missing_extra
+    from .._install import missing_extra
 
     inner = getattr(exc, "exceptions", None)
     while isinstance(inner, (list, tuple)) and len(inner) == 1:
@@ -229,3 +252,7 @@ def startup_error_text(error: GraphRAGError) -> str:
     secrets = [os.environ.get("GRAPHRAG_MCP_TOKEN", "")]
     text = f"error: {mask_secrets(message, secrets)}"
     return text + (f"\nhint: {mask_secrets(hint, secrets)}" if hint else "")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
