@@ -113,6 +113,9 @@ SEEDS = 2
 PER_DOCUMENT = 1
 """Chunks of one section (a document's chunks under one heading) that take a place among the ``top_k`` before a
 further one must add coverage of the question (0: score order alone); see :mod:`.distinct`."""
+SECTION_POOL = 30
+"""The candidates, best first by the other features, whose sections the keyword feature reads (the rest are scored
+on their own text): a section read for each of 60-100 candidates cost more than the order gained below these."""
 HOP_SEEDS = 3
 """The titled second hop starts from this many best chunks, weighted 1, 1/2, 1/3."""
 BRIDGE_CAP = 2.0
@@ -317,7 +320,8 @@ async def _rounds(store: GraphStore, fusion: _Fusion, feedback: Feedback | None,
         extend_chains(store, idf, vector, merged, fusion, [cid for cid, _ in seeds[:max(SEEDS, HOP_SEEDS)]], pool,
                       fusion.grow, document_ids, fusion.chains, words, text_names) if chained else _no_values(),
         feedback_cosines(store, feedback, [merged[cid] for cid in best_so_far]) if feedback else _nothing(),
-        section_texts(store, list(merged), {cid: c.text for cid, c in merged.items() if c.loaded})
+        section_texts(store, sorted(merged, key=lambda cid: (-fusion(merged[cid], 0.0), cid))[:SECTION_POOL],
+                      {cid: c.text for cid, c in merged.items() if c.loaded})
         if sectioned else _no_texts())
     return coverage, beside if sectioned else None
 
