@@ -1,7 +1,9 @@
 """The HTML report: one self-contained file with the summary, an index of the questions and one section each.
 
 Each section shows the question, the gold answer and paragraphs, the recall of every method, the agent's answer
-(when one ran) next to the evidence the model read with the *cited* items highlighted, and the evidence
+(when one ran) with each sentence's citation verdict and the evidence span behind it highlighted (when the record
+holds the check's ``claims`` and ``sources``, :mod:`.html_claims`), next to the evidence the model read with the
+*cited* items highlighted, and the evidence
 ``retrieve`` returned with the items from *supporting* paragraphs marked. Corpus text, questions and model output
 are untrusted: every piece of text goes through :func:`html.escape`, and nothing from the data lands in a tag,
 an attribute name, a URL or a script.
@@ -16,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from .answer import split_evidence
+from .html_claims import CLAIMS_CSS, claims_html
 from .summary import BASELINE, LABELS, OVERALL
 
 __all__ = ["render_report", "write_report"]
@@ -28,7 +31,7 @@ th{background:#f3f3f3}td.num{text-align:right}section{border-top:2px solid #1565
 .ev.gold{border-left-color:#2e7d32}.ev.cited{background:#fff59d}.n{font-weight:bold;margin-right:.4em}
 .kind{color:#666;font-size:12px}.ok{color:#2e7d32}.bad{color:#c62828}.muted{color:#777}
 details{margin:.4em 0}summary{cursor:pointer}img{max-width:100%}
-"""
+""" + CLAIMS_CSS
 
 
 def _e(value: object) -> str:
@@ -132,8 +135,11 @@ def _agent_html(agent: dict[str, Any]) -> str:
     if choice:
         chain += (f"<p class=muted>Choice check: options {_e(' | '.join(choice.get('options') or []))}; picked "
                   f"{_e(choice.get('picked'))}</p>")
-    return (f"<h4>Agent answer: {verdict}</h4><blockquote>{_e(agent['answer'])}</blockquote>{chain}<p>{facts}</p>"
-            f"{findings}"
+    claims = claims_html(agent.get("claims") or [], agent.get("sources") or [])
+    if claims:
+        claims = f"<p>Each sentence, with the evidence behind its citation verdict (highlighted):</p>{claims}"
+    return (f"<h4>Agent answer: {verdict}</h4><blockquote>{_e(agent['answer'])}</blockquote>{claims}{chain}"
+            f"<p>{facts}</p>{findings}"
             f"<details open><summary>Evidence the model read (cited items highlighted)</summary>"
             f"{_evidence(agent.get('evidence', []))}</details>")
 
