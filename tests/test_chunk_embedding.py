@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 import numpy as np
 
 from graphrag_agents.ingest.embedding import CHUNK_EMBED_FORMAT, chunk_embed_text
@@ -69,3 +71,25 @@ async def test_a_graph_embedded_from_text_alone_still_answers_and_finalize_upgra
     assert (await kg.finalize()).embedded.chunks == 0  # and only once
     assert (await dense_passages(kg.store, tea, 2))[0].document_id == "tea"  # the rebuilt index serves both
     assert {h.document_id for h in await dense_passages(kg.store, tea, 2)} == {"rush", "tea"}
+
+
+async def test_finalize_embeds_texts_of_like_length_together(kg: KnowledgeGraph) -> None:
+    """Each model call of ``finalize`` holds texts of like length (shortest first), so the model pads less: texts
+    written in an order that mixes short and long ones are not embedded in that order."""
+    await kg.ensure_schema()
+    for i in range(70):  # longer and shorter texts, alternating in id order
+        words = " ".join(["tea"] * (3 if i % 2 else 60))
+        await write_document(kg.store, _doc(f"d{i:02d}", f"T{i}", f"{words} {i}."))
+    calls: list[list[int]] = []
+    embed = kg.embedder.aembed
+
+    async def recording(texts):  # type: ignore[no-untyped-def]
+        calls.append([len(t) for t in texts])
+        return await embed(texts)
+
+    kg.embedder.aembed = recording  # type: ignore[method-assign]
+    await kg.finalize(progress=False)
+    sizes = [c for c in calls if c]
+    assert sum(len(c) for c in sizes) == 70 and len(sizes) >= 3
+    for before, after in pairwise(sizes):
+        assert max(before) <= min(after), sizes

@@ -267,7 +267,9 @@ class _BatchWriter:
 
     async def _write(self, rows: list[list[Any]]) -> None:
         texts = [self.target.text(raw) for _, raw in rows]
-        fresh = list(dict.fromkeys(t for t in texts if t not in self.cache))
+        # Shortest first: each slice holds texts of like length, so the model pads them less (the embedder sorts
+        # within a request, and a slice is one request)
+        fresh = sorted(dict.fromkeys(t for t in texts if t not in self.cache), key=len)
         if fresh:
             if len(self.cache) + len(fresh) > _CACHE_LIMIT:
                 self.cache.clear()

@@ -1,0 +1,155 @@
+"""What building a graph costs against embedding its chunks alone, phase by phase, in the same run.
+
+    python benchmarks/build_bench.py [--sets techdocs_a] [--limit N] [--extractor ner] [--eval-dir DIR]
+
+For each set (``<set>.corpus.jsonl`` in ``--eval-dir``, default ``../shared/eval``; several sets are built into
+one graph, one document a row, as ``graphrag-agents eval`` builds them), on a fresh embedded FalkorDB:
+
+1. **build**: ``ingest_documents`` with the extractor, then ``finalize`` (the durable server of the embedded
+   default, its vector indexes, every default);
+2. **baseline**: the package's embedder alone over the same chunk texts ``finalize`` embedded (title, heading and
+   text, :func:`~graphrag_agents.ingest.embedding.chunk_embed_text`), in one request, so the embedder's own
+   batching (32 texts, shortest first) applies, with the same threads.
+
+Printed per phase: wall seconds, this process's CPU seconds (all its threads: the embedder's and spaCy's) and the
+server's CPU seconds (``INFO cpu``), and the ratio of the build to the baseline. On a shared machine the CPU
+seconds are the steadier measure; the wall ratio is the issue's. The finalize phases are timed by wrapping the
+embedder (``aembed``: model time and texts) and the store's write queries.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from graphrag_agents.ingest.embedding import chunk_embed_text
+from graphrag_agents.ingest.plan import IngestPlan, SourceDocument
+from graphrag_agents.kg import KnowledgeGraph
+
+EVAL = Path(__file__).resolve().parents[2] / "shared" / "eval"
+
+
+@dataclass
+class Clock:
+    """Wall, this process's CPU and the server's CPU seconds of one phase."""
+
+    wall: float = 0.0
+    cpu: float = 0.0
+    server: float = 0.0
+
+    def row(self, name: str, base: Clock | None = None) -> str:
+        ratio = f"{self.wall / base.wall:.2f}x / {(self.cpu + self.server) / (base.cpu + base.server):.2f}x" \
+            if base and base.wall else ""
+        return f"| {name} | {self.wall:.1f} | {self.cpu:.1f} | {self.server:.1f} | {ratio} |"
+
+
+@dataclass
+class Tally:
+    """Time spent inside wrapped calls during a phase."""
+
+    seconds: dict[str, float] = field(default_factory=dict)
+    counts: dict[str, int] = field(default_factory=dict)
+
+    def add(self, name: str, seconds: float, n: int = 1) -> None:
+        self.seconds[name] = self.seconds.get(name, 0.0) + seconds
+        self.counts[name] = self.counts.get(name, 0) + n
+
+
+async def _server_cpu(kg: KnowledgeGraph) -> float:
+    info = await kg.store._client.db().primary.execute_command("INFO", "cpu")
+    return float(info["used_cpu_user"]) + float(info["used_cpu_sys"])
+
+
+async def _timed(kg: KnowledgeGraph, work: Callable[[], Any]) -> tuple[Any, Clock]:
+    server, cpu, wall = await _server_cpu(kg), time.process_time(), time.perf_counter()
+    result = await work()
+    return result, Clock(time.perf_counter() - wall, time.process_time() - cpu, await _server_cpu(kg) - server)
+
+
+def _wrap(kg: KnowledgeGraph, tally: Tally) -> None:
+    """Count the embedder's model time and the store's write queries into ``tally``."""
+    embed, query = kg.embedder.aembed, kg.store.query
+
+    async def aembed(texts: Any) -> Any:
+        start = time.perf_counter()
+        try:
+            return await embed(texts)
+        finally:
+            tally.add("embedder.aembed", time.perf_counter() - start, len(texts))
+
+    async def write(statement: str, params: Any = None, *args: Any, **kwargs: Any) -> Any:
+        start = time.perf_counter()
+        try:
+            return await query(statement, params, *args, **kwargs)
+        finally:
+            tally.add("store writes", time.perf_counter() - start)
+
+    kg.embedder.aembed = aembed  # type: ignore[method-assign]
+    kg.store.query = write  # type: ignore[method-assign]
+
+
+def _rows(sets: list[str], eval_dir: Path, limit: int) -> list[dict[str, str]]:
+    rows: list[dict[str, str]] = []
+    for name in sets:
+        path = eval_dir / f"{name}.corpus.jsonl"
+        rows += [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    return rows[:limit] if limit else rows
+
+
+async def _chunk_texts(kg: KnowledgeGraph) -> list[str]:
+    rows = await kg.store.ro_query("MATCH (c:Chunk) OPTIONAL MATCH (d:Document {id: c.document_id}) "
+                                   "RETURN d.title, c.heading, c.text")
+    return [chunk_embed_text(title, heading, str(text or "")) for title, heading, text in rows]
+
+
+async def run(sets: list[str], eval_dir: Path, limit: int, extractor: str) -> None:
+    rows = _rows(sets, eval_dir, limit)
+    sources = [SourceDocument(str(r["id"]), str(r["id"]), text=str(r["text"]), title=str(r.get("title") or ""))
+               for r in rows]
+    with tempfile.TemporaryDirectory(prefix="build-bench-") as data_dir:
+        async with await KnowledgeGraph.open(graph="build_bench", data_dir=data_dir) as kg:
+            await kg.embedder.aembed(["warm up"])  # the model's load is not part of either side
+            tally = Tally()
+            _wrap(kg, tally)
+            report, ingest = await _timed(kg, lambda: kg.ingest_documents(sources, IngestPlan(extractor=extractor)))
+            ingest_writes = tally.seconds.get("store writes", 0.0)
+            tally = Tally()
+            _wrap(kg, tally)
+            fin, finalize = await _timed(kg, lambda: kg.finalize(progress=False))
+            inside = dict(tally.seconds), dict(tally.counts)
+            texts = await _chunk_texts(kg)
+            _, baseline = await _timed(kg, lambda: kg.embedder.aembed(texts))
+    build = Clock(ingest.wall + finalize.wall, ingest.cpu + finalize.cpu, ingest.server + finalize.server)
+    print(f"{'+'.join(sets)}: {len(rows)} documents, {len(texts)} chunks, extractor {extractor}; "
+          f"finalize embedded {fin.embedded}")
+    print("| phase | wall s | process CPU s | server CPU s | ratio to baseline (wall / all CPU) |")
+    print("| - | - | - | - | - |")
+    print(baseline.row("baseline: the embedder alone over the chunk texts"))
+    print(ingest.row(f"ingest ({extractor}; store writes {ingest_writes:.1f} s wall)", baseline))
+    print(finalize.row("finalize", baseline))
+    for name, seconds in inside[0].items():
+        print(f"| finalize: inside {name} ({inside[1][name]} calls or texts) | {seconds:.1f} | | | |")
+    print(build.row("build = ingest + finalize", baseline))
+    failed = [d for d in report.documents if d.status == "failed"]
+    print(f"ingest: {len(report.documents)} documents, {len(failed)} failed")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--sets", default="techdocs_a", help="comma-separated corpus names, built into one graph")
+    parser.add_argument("--limit", type=int, default=0, help="the first N rows only")
+    parser.add_argument("--extractor", default="ner", choices=("ner", "none"))
+    parser.add_argument("--eval-dir", type=Path, default=EVAL)
+    args = parser.parse_args()
+    asyncio.run(run(args.sets.split(","), args.eval_dir, args.limit, args.extractor))
+
+
+if __name__ == "__main__":
+    main()
