@@ -59,9 +59,12 @@ def _answers(records: Sequence[dict[str, Any]]) -> dict[str, Any] | None:
     agents = [(r, r["agent"]) for r in records if r.get("agent")]
     if not agents:
         return None
+    return {**_served(agents), **_scores(agents), **_costs(agents)}
+
+
+def _served(agents: Sequence[tuple[dict[str, Any], dict[str, Any]]]) -> dict[str, Any]:
+    """How many were served, and how many of those were right, strictly and by token F1."""
     answerable = [a for r, a in agents if r["answerable"]]
-    unanswerable = [a for r, a in agents if not r["answerable"]]
-    latencies = [float(a.get("ms", 0.0)) for _, a in agents]
     served = [a for _, a in agents if not a["abstained"]]
     right = sum(1 for a in served if a.get("served_right"))
     # The lenient reading beside the strict one: a served answer with token F1 >= 0.5 against the gold answer.
@@ -71,13 +74,25 @@ def _answers(records: Sequence[dict[str, Any]]) -> dict[str, Any] | None:
         "answerable": len(answerable),
         # Of the answerable questions, the share answered with the gold answer in the answer; of the answers
         # served (answerable or not), the share that are right: an answer to an unanswerable question is wrong.
-        "answerable_served_right": round(right / len(answerable), 4) if answerable else None,
+        "answerable_served_right": _share(right, len(answerable)),
         "served": len(served),
-        "served_precision": round(right / len(served), 4) if served else None,
-        "answerable_served_f1": round(close / len(answerable), 4) if answerable else None,
-        "served_precision_f1": round(close / len(served), 4) if served else None,
+        "served_precision": _share(right, len(served)),
+        "answerable_served_f1": _share(close, len(answerable)),
+        "served_precision_f1": _share(close, len(served)),
         "chained": sum(1 for a in served if a.get("chain")),
-        "missing_hop": sum(1 for a in (x for _, x in agents) if a.get("abstain_reason") == "missing_hop"),
+        "missing_hop": sum(1 for _, a in agents if a.get("abstain_reason") == "missing_hop"),
+    }
+
+
+def _share(part: int, whole: int) -> float | None:
+    return round(part / whole, 4) if whole else None
+
+
+def _scores(agents: Sequence[tuple[dict[str, Any], dict[str, Any]]]) -> dict[str, Any]:
+    """Answer metrics over the answerable questions, and the rates over every question."""
+    answerable = [a for r, a in agents if r["answerable"]]
+    unanswerable = [a for r, a in agents if not r["answerable"]]
+    return {
         "em": round(mean(float(a["em"]) for a in answerable), 4),
         "f1": round(mean(float(a["f1"]) for a in answerable), 4),
         "contains": round(mean(float(a.get("contains") or 0.0) for a in answerable), 4),
@@ -89,6 +104,13 @@ def _answers(records: Sequence[dict[str, Any]]) -> dict[str, Any] | None:
         "unanswerable_accuracy": (round(mean(float(bool(a["abstained"])) for a in unanswerable), 4)
                                   if unanswerable else None),
         "unanswerable": len(unanswerable),
+    }
+
+
+def _costs(agents: Sequence[tuple[dict[str, Any], dict[str, Any]]]) -> dict[str, Any]:
+    """Model calls, tokens, time and errors per question."""
+    latencies = [float(a.get("ms", 0.0)) for _, a in agents]
+    return {
         "llm_calls": round(mean(float(a.get("llm_calls", 0)) for _, a in agents), 2),
         "tokens": round(mean(float(a.get("tokens", 0)) for _, a in agents)),
         "seconds": round(mean(float(a.get("ms", 0)) / 1000 for _, a in agents), 1),
