@@ -47,8 +47,8 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from graphrag_agents.evidence import Evidence
 from graphrag_agents.tools.citations import check_citations
-from graphrag_agents.tools.evidence import Evidence
 
 SEED = 4747
 """The frozen seed of the set."""

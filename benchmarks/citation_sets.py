@@ -24,7 +24,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from graphrag_agents.tools.evidence import Evidence
+from graphrag_agents.evidence import Evidence
 
 _CAP_RUN = re.compile(r"[^\W\d_][\w'’\-]*(?:[ \t]+[^\W\d_][\w'’\-]*)*")
 _END = re.compile(r"[.!?…]+[\"'”’)]*$")

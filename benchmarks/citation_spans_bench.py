@@ -31,8 +31,8 @@ from citation_perturbations import _SWAPS_OUT as SWAPS
 from citation_sets import Draft
 from citations_bench import _DEFAULT_EVAL, _drafts, _load
 
+from graphrag_agents.evidence import Evidence
 from graphrag_agents.tools.citations import CitationCheck, check_citations
-from graphrag_agents.tools.evidence import Evidence
 
 _TOKEN = re.compile(r"[^\W_]+")
 _MARKER = re.compile(r"\[[\d,;\s\-–]+\]")

@@ -44,8 +44,8 @@ from citation_sets import (
     wiki_questions,
 )
 
+from graphrag_agents.evidence import Evidence
 from graphrag_agents.tools.citations import CitationCheck, check_citations
-from graphrag_agents.tools.evidence import Evidence
 
 _DEFAULT_EVAL = Path(__file__).resolve().parents[2] / "shared" / "eval"
 _LETTERS = re.compile(r"[^\W\d_]+")

@@ -30,9 +30,9 @@ from concurrency_bench import EVAL, _ensure_graph, _rows
 
 from graphrag_agents import GraphRAGToolkit
 from graphrag_agents.citations._cache import IndexCache
+from graphrag_agents.evidence import Evidence
 from graphrag_agents.kg import KnowledgeGraph
 from graphrag_agents.tools.citations import check_citations
-from graphrag_agents.tools.evidence import Evidence
 
 
 def _answers(eval_dir: Path, count: int) -> list[tuple[str, dict[int, Evidence]]]:

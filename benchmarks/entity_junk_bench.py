@@ -296,7 +296,7 @@ async def run_techdocs(name: str, eval_dir: Path, data_dir: Path, top: int, comp
 def print_facts(name: str, questions: list[Any], hits: list[Any], content: ContentWords,
                 earned_only: bool | None) -> None:
     """The fact lines ``retrieve`` returned for each question (numbered as the tool numbers them), judged."""
-    from graphrag_agents.tools.evidence import EvidenceLedger
+    from graphrag_agents.evidence import EvidenceLedger
     from graphrag_agents.tools.read_tools import number_retrieval
 
     lines: list[tuple[str, str, str]] = []

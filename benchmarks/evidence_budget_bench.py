@@ -48,7 +48,7 @@ from pathlib import Path
 from graphrag_agents.evaluation.build import ensure_built, open_eval_graph
 from graphrag_agents.evaluation.dataset import Question, load_dataset
 from graphrag_agents.evaluation.metrics import normalize_answer
-from graphrag_agents.tools.evidence import EvidenceLedger
+from graphrag_agents.evidence import EvidenceLedger
 from graphrag_agents.tools.read_tools import number_retrieval
 from graphrag_agents.tools.results import PASSAGES_FIRST, SECTION_FLOOR, RetrieveResult
 

@@ -59,9 +59,9 @@ async def _count(kg: Any, query: str) -> int:
 
 
 async def _worker(eval_dir: Path, name: str, questions: int, top_k: int, data_dir: str) -> dict[str, Any]:
+    from graphrag_agents.evidence import EvidenceLedger
     from graphrag_agents.ingest import IngestPlan, SourceDocument
     from graphrag_agents.kg import KnowledgeGraph
-    from graphrag_agents.tools.evidence import EvidenceLedger
     from graphrag_agents.tools.read_tools import number_retrieval
 
     corpus = _rows(eval_dir / f"{name}.corpus.jsonl")

@@ -44,9 +44,9 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 from evidence_budget_bench import measure  # noqa: E402
 
 from graphrag_agents.evaluation.dataset import Paragraph, Question, load_dataset  # noqa: E402
+from graphrag_agents.evidence import EvidenceLedger  # noqa: E402
 from graphrag_agents.ingest.plan import IngestPlan, SourceDocument  # noqa: E402
 from graphrag_agents.kg import KnowledgeGraph  # noqa: E402
-from graphrag_agents.tools.evidence import EvidenceLedger  # noqa: E402
 from graphrag_agents.tools.read_tools import number_retrieval  # noqa: E402
 from graphrag_agents.tools.results import PASSAGES_FIRST, SECTION_FLOOR  # noqa: E402
 

@@ -59,7 +59,7 @@ def recheck(log: Path, results: Path) -> None:
     """Print the logged drafts whose verdict the installed check changes, and the counts."""
     from graphrag_agents.agent.gate import strictly_grounded
     from graphrag_agents.citations import check_citations
-    from graphrag_agents.tools.evidence import Evidence
+    from graphrag_agents.evidence import Evidence
 
     rows = [json.loads(line) for line in results.open(encoding="utf-8")]
     golds = [[_normal(a) for a in row["answers"]] for row in rows if row["answerable"]]

@@ -27,8 +27,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from graphrag_agents.evidence import Evidence
 from graphrag_agents.tools.citations import check_citations
-from graphrag_agents.tools.evidence import Evidence
 
 _DEFAULT_EVAL = Path(__file__).resolve().parents[2] / "shared" / "eval"
 _MARKER = re.compile(r"\s*\[\d+\]")

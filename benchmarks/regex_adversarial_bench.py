@@ -33,10 +33,10 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from graphrag_agents.citations import check_citations  # noqa: E402
+from graphrag_agents.evidence import Evidence  # noqa: E402
 from graphrag_agents.ingest.chunkers import chunker_for, get_chunker  # noqa: E402
 from graphrag_agents.ingest.code_spans import mask_chunks  # noqa: E402
 from graphrag_agents.ingest.loaders import load_bytes  # noqa: E402
-from graphrag_agents.tools.evidence import Evidence  # noqa: E402
 
 EVIDENCE = [
     Evidence(n=1, tool="retrieve", kind="passage",

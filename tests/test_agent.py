@@ -413,8 +413,8 @@ def test_public_names_match_all() -> None:
 )
 def test_add_suggested_citations(draft: str, repaired: str | None) -> None:
     from graphrag_agents.agent import add_suggested_citations
+    from graphrag_agents.evidence import Evidence
     from graphrag_agents.tools.citations import check_citations
-    from graphrag_agents.tools.evidence import Evidence
 
     evidence = [Evidence(n=1, tool="retrieve", kind="fact", content="Alice works at Acme Corp."),
                 Evidence(n=2, tool="retrieve", kind="fact", content="Globex acquired Initech in 1999.")]

@@ -17,11 +17,11 @@ import graphrag_agents.cli.commands as cli
 from graphrag_agents.agent import REFUSAL
 from graphrag_agents.cli.ask import altered_draft, extractive_draft
 from graphrag_agents.errors import ConfigurationError
+from graphrag_agents.evidence import Evidence
 from graphrag_agents.ingest.plan import IngestPlan, SourceDocument
 from graphrag_agents.kg import KnowledgeGraph
 from graphrag_agents.models.langchain_model import langchain_chat_model
 from graphrag_agents.tools.citations import check_citations
-from graphrag_agents.tools.evidence import Evidence
 from graphrag_agents.tools.results import PassageItem, RetrieveResult
 
 QUESTION = ('Which Canadian rock band released a song called "Counterparts" and had a drummer who was inducted '

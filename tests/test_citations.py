@@ -7,8 +7,8 @@ import time
 import pytest
 
 from graphrag_agents.citations._sentences import split_sentences
+from graphrag_agents.evidence import Evidence, EvidenceLedger
 from graphrag_agents.tools.citations import CitationCheck, CitedSource, UnsupportedClaim, check_citations
-from graphrag_agents.tools.evidence import Evidence, EvidenceLedger
 
 EVIDENCE = [
     Evidence(n=1, tool="retrieve", kind="passage",

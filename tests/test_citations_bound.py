@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 
 from graphrag_agents.citations import _bound
+from graphrag_agents.evidence import Evidence
 from graphrag_agents.tools.citations import CitationCheck, check_citations
-from graphrag_agents.tools.evidence import Evidence
 
 _ROWS = Path(__file__).parent / "data" / "npm_bound_sections.jsonl"
 

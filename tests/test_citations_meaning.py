@@ -6,8 +6,8 @@ from collections.abc import Sequence
 
 import pytest
 
+from graphrag_agents.evidence import Evidence
 from graphrag_agents.tools.citations import CitationCheck, check_citations
-from graphrag_agents.tools.evidence import Evidence
 
 EVIDENCE = [
     Evidence(n=16, tool="retrieve", kind="passage",

@@ -10,8 +10,8 @@ from __future__ import annotations
 import pytest
 
 from graphrag_agents.citations._negation import clauses, lemma_key
+from graphrag_agents.evidence import Evidence
 from graphrag_agents.tools.citations import CitationCheck, check_citations
-from graphrag_agents.tools.evidence import Evidence
 
 # techdocs_a-638f815be407 (commands/npm-update.md › Description), the sentences around the one the tests change
 NPM_UPDATE = ("It will also install missing packages.\n\nIf the `-g` flag is specified, this command will update "

@@ -17,8 +17,8 @@ from graphrag_agents.citations import _pack_records, check_citations
 from graphrag_agents.citations._evidence import EvidenceIndex
 from graphrag_agents.citations._record_values import record_value_finding
 from graphrag_agents.errors import ConfigurationError
+from graphrag_agents.evidence import Evidence
 from graphrag_agents.kg import KnowledgeGraph
-from graphrag_agents.tools.evidence import Evidence
 from graphrag_agents.tools.toolkit import GraphRAGToolkit
 
 _DATA = Path(__file__).parent / "data"

@@ -16,8 +16,8 @@ import pytest
 
 from graphrag_agents.citations import _direction
 from graphrag_agents.citations._lemmas import evidence_keys, key_found, word_key
+from graphrag_agents.evidence import Evidence
 from graphrag_agents.tools.citations import CitationCheck, UnsupportedClaim, check_citations
-from graphrag_agents.tools.evidence import Evidence
 
 _ROWS = Path(__file__).parent / "data" / "ragtruth_rows.jsonl"
 

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from graphrag_agents.evidence import Evidence
 from graphrag_agents.tools.citations import CitationCheck, UnsupportedClaim, check_citations
-from graphrag_agents.tools.evidence import Evidence
 
 _ROWS = Path(__file__).parent / "data" / "ragtruth_records.jsonl"
 _ROW = "ragtruth-data2txt-"

@@ -7,8 +7,8 @@ The passages are rows of the shared eval corpora, each test naming its row: Hotp
 from __future__ import annotations
 
 from graphrag_agents.citations import CheckedClaim, EvidenceSpan
+from graphrag_agents.evidence import Evidence
 from graphrag_agents.tools.citations import CitationCheck, check_citations
-from graphrag_agents.tools.evidence import Evidence
 
 # hotpotqa-d7e302fdc4df (Ann Beattie)
 BEATTIE = ("Ann Beattie (born September 8, 1947) is an American novelist and short story writer. She has received an "

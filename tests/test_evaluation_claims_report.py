@@ -12,8 +12,8 @@ from snapshot import assert_snapshot
 
 from graphrag_agents.evaluation.html_claims import claims_html
 from graphrag_agents.evaluation.html_report import render_report
+from graphrag_agents.evidence import Evidence
 from graphrag_agents.tools.citations import check_citations
-from graphrag_agents.tools.evidence import Evidence
 
 # hotpotqa-d7e302fdc4df (Ann Beattie)
 BEATTIE = ("Ann Beattie (born September 8, 1947) is an American novelist and short story writer. She has received an "

@@ -12,8 +12,8 @@ from __future__ import annotations
 import pytest
 from section_rows import ingest_sections, read_rows
 
+from graphrag_agents.evidence import EvidenceLedger
 from graphrag_agents.kg import KnowledgeGraph
-from graphrag_agents.tools.evidence import EvidenceLedger
 from graphrag_agents.tools.read_tools import number_retrieval
 
 ROWS = read_rows("npm_ci_install_sections.jsonl")

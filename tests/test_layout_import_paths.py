@@ -76,3 +76,26 @@ def test_the_old_mcp_entry_points_warn_and_still_serve() -> None:
             pytest.raises(SystemExit) as stopped:
         mcp.main(["--version"])
     assert stopped.value.code == 0
+
+
+@pytest.mark.parametrize(("old", "new"), [("graphrag_agents.tools.evidence", "graphrag_agents.evidence.ledger"),
+                                          ("graphrag_agents.tools.render", "graphrag_agents.evidence.render")])
+def test_the_old_evidence_modules_warn_and_export_the_same_names(monkeypatch: pytest.MonkeyPatch, old: str,
+                                                                  new: str) -> None:
+    """The ledger and the renderer moved to ``graphrag_agents.evidence``; their old modules still give the same
+    objects for one release, with a DeprecationWarning naming the new path."""
+    monkeypatch.delitem(sys.modules, old, raising=False)  # imported before: the warning is given at import
+    with pytest.warns(DeprecationWarning, match=new.rsplit(".", 1)[0].replace(".", r"\.")):
+        moved = importlib.import_module(old)
+    target = importlib.import_module(new)
+    assert moved.__all__ and all(getattr(moved, name) is getattr(target, name) for name in moved.__all__)
+
+
+def test_the_tools_package_still_exports_the_evidence_names() -> None:
+    import graphrag_agents.evidence as evidence
+    import graphrag_agents.tools as tools
+    from graphrag_agents.tools import results
+
+    assert tools.Evidence is evidence.Evidence and tools.EvidenceLedger is evidence.EvidenceLedger
+    assert tools.ToolResult is results.ToolResult is evidence.ToolResult
+    assert results.llm_text is evidence.llm_text

@@ -12,9 +12,9 @@ from section_rows import ingest_sections, read_rows
 
 from graphrag_agents.citations.check import check_citations
 from graphrag_agents.evaluation.measure import path_documents
+from graphrag_agents.evidence import EvidenceLedger
 from graphrag_agents.kg import KnowledgeGraph
 from graphrag_agents.retrieval.repeats import Repeats
-from graphrag_agents.tools.evidence import EvidenceLedger
 from graphrag_agents.tools.read_tools import number_retrieval
 
 ROWS = read_rows("npm_repeated_sections.jsonl")

@@ -172,14 +172,14 @@ def test_to_llm_text_budget_snapshot() -> None:
 
 
 def test_whole_floats_print_as_integers() -> None:
-    from graphrag_agents.tools.render import fmt_number
+    from graphrag_agents.evidence.render import fmt_number
 
     assert fmt_number(40.0) == "40" and fmt_number(0.25) == "0.25" and fmt_number(3) == "3"
 
 
 def test_a_relation_found_as_fact_and_link_is_one_item_shown_once() -> None:
+    from graphrag_agents.evidence import EvidenceLedger
     from graphrag_agents.retrieval.hits import RelationHit, RetrievalHits
-    from graphrag_agents.tools.evidence import EvidenceLedger
     from graphrag_agents.tools.read_tools import number_retrieval
 
     def hit(target: str, path: str) -> RelationHit:
@@ -198,8 +198,8 @@ def test_a_relation_found_as_fact_and_link_is_one_item_shown_once() -> None:
 
 
 def test_to_llm_text_passages_then_facts_then_entities_snapshot() -> None:
+    from graphrag_agents.evidence import EvidenceLedger
     from graphrag_agents.retrieval.hits import EntityHit, FactEntity, PassageHit, RelationHit, RetrievalHits
-    from graphrag_agents.tools.evidence import EvidenceLedger
     from graphrag_agents.tools.read_tools import number_retrieval
 
     shown = "Van Hook Township is a township in Mountrail County, North Dakota."

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..citations._names import extract_names
-from ..tools.render import shorten
+from ..evidence.render import shorten
 from .drafting import first_json_object
 from .fit.figures import MONTHS
 from .fit.names import words

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ..tools.render import shorten
+from ..evidence.render import shorten
 from .drafting import first_json_object
 
 __all__ = ["CONFIRM_SCHEMA", "CONFIRM_SYSTEM_PROMPT", "confirm_prompt", "confirm_response_format", "parse_confirm"]

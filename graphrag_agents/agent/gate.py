@@ -23,8 +23,8 @@ from langgraph.graph.message import add_messages
 from typing_extensions import TypedDict
 
 from ..errors import ToolError
+from ..evidence import Evidence
 from ..tools.citations import CitationCheck
-from ..tools.evidence import Evidence
 from ..tools.toolkit import GraphRAGToolkit
 from .accept import REFUSAL, AcceptRule, cites_evidence, says_something, strictly_grounded
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..tools.render import shorten
+from ..evidence.render import shorten
 from ..tools.results import RetrieveResult
 
 __all__ = ["ReaderView", "reader_evidence", "reader_titles"]

@@ -14,8 +14,8 @@ from langchain_core.messages import AIMessage, AnyMessage
 from langgraph.graph.message import add_messages
 from typing_extensions import TypedDict
 
+from ..evidence import Evidence
 from ..tools.citations import CitationCheck
-from ..tools.evidence import Evidence
 from .compare_plan import Comparison
 from .hop_check import HopStep, MissingHop, chain_text
 from .options import AgentMode, Drafting

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-from ..tools.evidence import Evidence
+from ..evidence import Evidence
 from ._evidence import EvidenceIndex
 from ._names import Name
 

@@ -43,7 +43,7 @@ import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from ..tools.evidence import Evidence, EvidenceLedger
+from ..evidence import Evidence, EvidenceLedger
 from ._cache import IndexCache
 from ._claim_spans import closest_span, lacking, support_spans
 from ._evidence import EvidenceIndex

@@ -13,8 +13,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field, model_validator
 
-from ..tools.evidence import EvidenceKind
-from ..tools.results import ToolResult
+from ..evidence import EvidenceKind, ToolResult
 
 __all__ = ["CheckedClaim", "CitationCheck", "CitationSuggestion", "CitedSource", "ClaimConflict", "ClaimVerdict",
            "EvidenceSpan", "UnsupportedClaim"]

@@ -24,10 +24,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..evidence import EvidenceLedger
 from ..kg import KnowledgeGraph
 from ..retrieval.hits import EntityHit, RelationHit, RetrievalHits
 from ..retrieval.passages import dense_passages
-from ..tools.evidence import EvidenceLedger
 from ..tools.read_tools import number_retrieval
 from ..tools.results import EntityItem, RelationItem, RetrieveResult
 from .dataset import Question

@@ -1,9 +1,10 @@
-"""The framework-neutral tools: ``ToolSpec``, the evidence ledger, typed results, ``the toolkit.
+"""The framework-neutral tools: ``ToolSpec``, typed results, the toolkit.
 
-The write tools live in :mod:`.write`; ``check_citations`` in :mod:`graphrag_agents.citations`."""
+The write tools live in :mod:`.write`; ``check_citations`` in :mod:`graphrag_agents.citations`; the evidence ledger
+and the ``ToolResult`` base in :mod:`graphrag_agents.evidence`. All are exported here too."""
 
 from ..citations import CitationCheck, CitationSuggestion, CitedSource, UnsupportedClaim, check_citations
-from .evidence import Evidence, EvidenceLedger
+from ..evidence import Evidence, EvidenceLedger
 from .results import EntityItem, OntologyResult, PassageItem, RelationItem, RetrieveResult, StatusResult, ToolResult
 from .spec import ToolAnnotations, ToolSpec
 from .toolkit import GraphRAGToolkit

@@ -6,11 +6,11 @@ import json
 import os
 from typing import TYPE_CHECKING
 
+from ..evidence import EvidenceLedger
+from ..evidence.render import shorten
 from ..ingest.loaders import SUPPORTED_SUFFIXES
 from ..retrieval.hits import EntityHit, PassageHit, PassageSource, RelationHit, RetrievalHits
 from .earned import Shown, card_adds, fact_earns
-from .evidence import EvidenceLedger
-from .render import shorten
 from .results import (
     PASSAGE_CHARS,
     EntityItem,

@@ -1,5 +1,8 @@
 """Typed tool results. Each renders itself for a model with ``to_llm_text()`` and carries its evidence numbers.
 
+Their base, :class:`~graphrag_agents.evidence.ToolResult`, and :func:`llm_text` live in :mod:`graphrag_agents.evidence`
+(exported here too).
+
 Results never contain embeddings or internal ``__X__`` names.
 """
 
@@ -8,9 +11,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
 
-from .render import Section, fmt_number, render_sections, shorten
+from ..evidence.render import Section, fmt_number, render_sections, shorten
+from ..evidence.result import ToolResult, llm_text
 
 __all__ = [
     "PASSAGES_FIRST",
@@ -40,32 +44,6 @@ it holds something no passage of the result shows (``docs/facts.md``: measured w
 RETRIEVE_TEXT_CHARS = 4400
 """Default budget of ``RetrieveResult.to_llm_text``: reader-sized (``benchmarks/evidence_budget_bench.py``,
 ``docs/retrieval.md``); every other result's default is 8,000."""
-
-
-def llm_text(result: ToolResult, max_chars: int | None = None) -> str:
-    """``result.to_llm_text(max_chars)``, or with the result's own default budget when ``max_chars`` is None
-    (4,400 for ``retrieve``, 8,000 for the others)."""
-    return result.to_llm_text() if max_chars is None else result.to_llm_text(max_chars)
-
-
-class ToolResult(BaseModel):
-    """Base of every tool result."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    hint: str | None = Field(default=None, description="What to do next, when there is something to say.")
-
-    def evidence_numbers(self) -> list[int]:
-        """The evidence numbers this result issued (for citation and MCP truncation)."""
-        return []
-
-    def to_llm_text(self, max_chars: int = 8000) -> str:
-        """Compact text for a model, at most ``max_chars`` characters."""
-        text = self.model_dump_json(exclude_none=True)
-        return text if len(text) <= max_chars else text[: max_chars - 1] + "…"
-
-    def _footer(self) -> str:
-        return f"Hint: {self.hint}" if self.hint else ""
 
 
 class EntityItem(BaseModel):

@@ -14,7 +14,7 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from ..errors import ToolError
-from .results import ToolResult
+from ..evidence import ToolResult
 
 __all__ = ["ToolAnnotations", "ToolSpec", "validation_error"]
 

@@ -21,11 +21,11 @@ from ..citations import CitationCheck, check_citations
 from ..citations._cache import IndexCache
 from ..citations._packs import check_packs
 from ..errors import ReadOnlyViolation, ToolError
+from ..evidence import EvidenceLedger
 from ..kg import KnowledgeGraph
 from ..models.chat import ChatModel
 from ..models.embedder import Embedder
 from ..store.schema import read_meta
-from .evidence import EvidenceLedger
 from .inputs import CheckCitationsInput, GetOntologyInput, RetrieveInput, RetrievePath, StatusInput
 from .read_tools import number_ontology, number_retrieval, number_status
 from .results import OntologyResult, RetrieveResult, StatusResult, ToolResult

@@ -9,8 +9,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from ..render import Section, render_sections, shorten
-from ..results import ToolResult
+from ...evidence import ToolResult
+from ...evidence.render import Section, render_sections, shorten
 
 __all__ = [
     "AddFactsResult",
