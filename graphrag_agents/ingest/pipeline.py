@@ -335,6 +335,25 @@ async def run_ingest(ctx: IngestContext, sources: Sequence[SourceDocument], plan
                                  "document.")
     started = time.perf_counter()
     report = IngestReport()
+    statuses = _refused_ids(sources)
+    order = [i for i in range(len(sources)) if i not in statuses]
+    async with ctx.doc_locks.hold([sources[i].document_id for i in order]):
+        with Progress(progress) as bars:
+            # Both bars count documents: their number is known before the first one is read, so the totals (and
+            # the time-left estimates) hold from the start; chunks are known only window by window.
+            bars.add("extract", "Extracting documents", total=len(order))
+            bars.add("write", "Writing documents", total=len(order))
+            for start in range(0, len(order), _WINDOW):
+                window = _Window(ctx, sources, plans, ontology, reextract, bars, report, statuses)
+                await window.run(order[start:start + _WINDOW])
+    report.documents = [statuses[i] for i in range(len(sources))]
+    report.seconds = time.perf_counter() - started
+    report.build_hint()
+    return report
+
+
+def _refused_ids(sources: Sequence[SourceDocument]) -> dict[int, DocumentStatus]:
+    """The sources failed before any work: an id given twice in the call, or one too long for a key."""
     statuses: dict[int, DocumentStatus] = {}
     seen: dict[str, int] = {}
     for i, source in enumerate(sources):
@@ -345,57 +364,71 @@ async def run_ingest(ctx: IngestContext, sources: Sequence[SourceDocument], plan
             statuses[i] = DocumentStatus(source.document_id, "failed", path=source.path,
                                          reason=f"the {too_long}; pass a shorter document id")
         seen.setdefault(source.document_id, i)
-    order = [i for i in range(len(sources)) if i not in statuses]
-    async with ctx.doc_locks.hold([sources[i].document_id for i in order]):
-        with Progress(progress) as bars:
-            # Both bars count documents: their number is known before the first one is read, so the totals (and
-            # the time-left estimates) hold from the start; chunks are known only window by window.
-            bars.add("extract", "Extracting documents", total=len(order))
-            bars.add("write", "Writing documents", total=len(order))
-            for start in range(0, len(order), _WINDOW):
-                window = order[start:start + _WINDOW]
-                unversioned: set[str] = set()
-                owners: dict[str, StoredOwner] = {}
-                stored = await stored_versions(ctx.store, [sources[i].document_id for i in window], unversioned,
-                                               owners)
-                legacy = await legacy_chunks(ctx.store, sorted(unversioned)) if unversioned else {}
-                docs: dict[int, _Doc] = {}
-                for i in window:
-                    if (clash := _file_clash(sources[i], owners)) is not None:
-                        statuses[i] = clash
-                        bars.advance("extract")
-                        bars.advance("write")
-                        continue
-                    # Parsing (a PDF can take seconds) and chunking are CPU-bound: off the loop, so other
-                    # sessions and the MCP call timeout keep running.
-                    prepared = await asyncio.to_thread(_prepare, sources[i], plans[i], ctx, stored, reextract,
-                                                       legacy)
-                    if isinstance(prepared, DocumentStatus):
-                        statuses[i] = prepared
-                        bars.advance("extract")
-                        bars.advance("write")
-                    else:
-                        if (owner := owners.get(prepared.record.id)) is not None:
-                            prepared.record.metadata["key_rule"] = keeps_rule_two(owner.key_rule, owner.from_file)
-                        docs[i] = prepared
-                checked = {d: stored[d] for d in legacy
-                           if any(s.document_id == d and s.status == "unchanged" for s in statuses.values())}
-                if checked:
-                    async with ctx.store.write_lock():
-                        await stamp_versions(ctx.store, checked)
-                await _extract(list(docs.values()), ctx, ontology, bars, report)
-                ready = {i: d for i, d in docs.items() if d.status is None}
-                new = [d for d in ready.values() if d.replace is None]
-                async with ctx.lock.shared():
-                    for doc in new:
-                        await _build(doc, ctx, ontology, report)
-                    await _write_new(new, ctx, bars)
-                await _write_replacements([d for d in ready.values() if d.replace is not None], ctx, ontology,
-                                          bars, report)
-                for i, doc in docs.items():
-                    assert doc.status is not None
-                    statuses[i] = doc.status
-    report.documents = [statuses[i] for i in range(len(sources))]
-    report.seconds = time.perf_counter() - started
-    report.build_hint()
-    return report
+    return statuses
+
+
+@dataclass
+class _Window:
+    """One window of documents: read what is stored of them, prepare, extract, build and write them; each
+    document's status lands in ``statuses``."""
+
+    ctx: IngestContext
+    sources: Sequence[SourceDocument]
+    plans: Sequence[IngestPlan]
+    ontology: Ontology
+    reextract: bool
+    bars: Progress
+    report: IngestReport
+    statuses: dict[int, DocumentStatus]
+
+    async def run(self, window: Sequence[int]) -> None:
+        """Ingest the sources at the indices of ``window``."""
+        ctx, sources = self.ctx, self.sources
+        unversioned: set[str] = set()
+        owners: dict[str, StoredOwner] = {}
+        stored = await stored_versions(ctx.store, [sources[i].document_id for i in window], unversioned, owners)
+        legacy = await legacy_chunks(ctx.store, sorted(unversioned)) if unversioned else {}
+        docs = await self._prepared(window, stored, owners, legacy)
+        checked = {d: stored[d] for d in legacy
+                   if any(s.document_id == d and s.status == "unchanged" for s in self.statuses.values())}
+        if checked:
+            async with ctx.store.write_lock():
+                await stamp_versions(ctx.store, checked)
+        await _extract(list(docs.values()), ctx, self.ontology, self.bars, self.report)
+        ready = {i: d for i, d in docs.items() if d.status is None}
+        new = [d for d in ready.values() if d.replace is None]
+        async with ctx.lock.shared():
+            for doc in new:
+                await _build(doc, ctx, self.ontology, self.report)
+            await _write_new(new, ctx, self.bars)
+        await _write_replacements([d for d in ready.values() if d.replace is not None], ctx, self.ontology,
+                                  self.bars, self.report)
+        for i, doc in docs.items():
+            assert doc.status is not None
+            self.statuses[i] = doc.status
+
+    async def _prepared(self, window: Sequence[int], stored: dict[str, str], owners: dict[str, StoredOwner],
+                        legacy: dict[str, list[str]]) -> dict[int, _Doc]:
+        """The documents of the window to extract; the others (a file clash, unchanged, unreadable) get their
+        status now."""
+        docs: dict[int, _Doc] = {}
+        for i in window:
+            if (clash := _file_clash(self.sources[i], owners)) is not None:
+                self._settled(i, clash)
+                continue
+            # Parsing (a PDF can take seconds) and chunking are CPU-bound: off the loop, so other sessions and
+            # the MCP call timeout keep running.
+            prepared = await asyncio.to_thread(_prepare, self.sources[i], self.plans[i], self.ctx, stored,
+                                               self.reextract, legacy)
+            if isinstance(prepared, DocumentStatus):
+                self._settled(i, prepared)
+                continue
+            if (owner := owners.get(prepared.record.id)) is not None:
+                prepared.record.metadata["key_rule"] = keeps_rule_two(owner.key_rule, owner.from_file)
+            docs[i] = prepared
+        return docs
+
+    def _settled(self, i: int, status: DocumentStatus) -> None:
+        self.statuses[i] = status
+        self.bars.advance("extract")
+        self.bars.advance("write")
