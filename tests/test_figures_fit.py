@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from graphrag_agents.agent import ShownItem, answer_fit
-from graphrag_agents.agent.figures_fit import first_metres, first_year, kind_problem
+from graphrag_agents.agent.fit.figures import first_metres, first_year, kind_problem
 
 MUZTAGH = ShownItem(1, "Muztagh Ata", "Muztagh Ata, or Muztagata, is the second highest (7,546 m) of the mountains "
                                       "which form the northern edge of the Tibetan Plateau.")

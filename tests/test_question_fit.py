@@ -4,7 +4,7 @@ on the mixed answerable / unanswerable HotpotQA set, where the citation check pa
 from __future__ import annotations
 
 from graphrag_agents.agent import ShownItem, answer_fit
-from graphrag_agents.agent.question_fit import choice_options
+from graphrag_agents.agent.fit.rules import choice_options
 
 LEN_WORLEY = ShownItem(58, "Len Worley", 'Leonard Francis "Len" Worley (born 26 June 1937) is a former amateur '
                                          "footballer who played for Wycombe Wanderers, Tottenham Hotspur and "

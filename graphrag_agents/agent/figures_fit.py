@@ -1,7 +1,11 @@
-"""Old import path of ``graphrag_agents.agent.fit.figures`` (the same module object)."""
+"""Deprecated: the answer-fit rules that read figures are :mod:`graphrag_agents.agent.fit.figures`; this module
+goes in the next release."""
 
-import sys
+import warnings
 
-from graphrag_agents.agent.fit import figures as _moved
+from .fit.figures import MONTHS, Figure, Reader, first_metres, first_year, kind_problem, order_problem
 
-sys.modules[__name__] = _moved
+__all__ = ["MONTHS", "Figure", "Reader", "first_metres", "first_year", "kind_problem", "order_problem"]
+
+warnings.warn("graphrag_agents.agent.figures_fit is deprecated: import from graphrag_agents.agent.fit.figures "
+              "instead", DeprecationWarning, stacklevel=2)

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
-from ..errors import ConfigurationError
+from ..errors import DatasetError
 
 __all__ = ["DatasetError", "Paragraph", "Question", "corpus_digest", "load_corpus", "load_dataset", "load_questions"]
 
@@ -29,10 +29,6 @@ class _HasId(Protocol):
 
 
 _T = TypeVar("_T", bound=_HasId)
-
-
-class DatasetError(ConfigurationError):
-    """A questions or corpus file is malformed; the message names each bad line (``file:line: problem``)."""
 
 
 @dataclass(frozen=True)

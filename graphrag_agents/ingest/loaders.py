@@ -16,7 +16,7 @@ from pathlib import Path, PurePosixPath
 from typing import IO, Any
 
 from graphrag_agents._install import pip_extra
-from graphrag_agents.errors import ConfigurationError, GraphRAGError
+from graphrag_agents.errors import ConfigurationError, DocumentLoadError
 from graphrag_agents.ingest._front_matter import Scalar, read_front_matter
 from graphrag_agents.ingest._markdown import atx_heading, fenced_lines
 
@@ -55,15 +55,6 @@ them) exceeds this many bytes per allowed character is refused before any text i
 grows with those bytes, and a few kilobytes of PDF can make every page draw the same megabytes."""
 _MIN_CONTENT_BYTES = 4 * 1024 * 1024
 _SAMPLE_PAGE_CONTENT_BYTES = 1024 * 1024
-
-
-class DocumentLoadError(GraphRAGError):
-    """A file could not be turned into text; ``reason`` says why (and ``path`` which file)."""
-
-    def __init__(self, reason: str, path: str = "") -> None:
-        self.reason = reason
-        self.path = path
-        super().__init__(f"{path}: {reason}" if path else reason)
 
 
 @dataclass(frozen=True)

@@ -34,15 +34,18 @@ from dataclasses import dataclass, field
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["EmbedBatcher", "stop_workers"]
+from ..errors import EmbedderStopped
+
+__all__ = ["EmbedBatcher", "EmbedderStopped", "stop_workers"]
+
+
+def _stopped() -> EmbedderStopped:
+    return EmbedderStopped("The embedder was stopped (the process is exiting) before these texts were embedded. "
+                           "Fix: embed them again in a running process; a new request starts a new worker.")
 
 Vectors = npt.NDArray[np.float32]
 _IDLE_SECONDS = 2.0
 _LIVE: weakref.WeakSet[EmbedBatcher] = weakref.WeakSet()
-
-
-class EmbedderStopped(RuntimeError):
-    """The embedder's worker was stopped (the process is exiting) before this request was embedded."""
 
 
 def stop_workers(timeout: float = 30.0) -> None:
@@ -126,7 +129,7 @@ class EmbedBatcher:
             worker.join(timeout)
         while True:
             try:
-                self._queue.get_nowait().finish(EmbedderStopped("the embedder was stopped"))
+                self._queue.get_nowait().finish(_stopped())
             except queue.Empty:
                 break
         self._stopping.clear()
@@ -157,7 +160,7 @@ class EmbedBatcher:
             active = [job for job in active if not job.future.cancelled()]
             if self._stopping.is_set():
                 for job in active:
-                    job.finish(EmbedderStopped("the embedder was stopped"))
+                    job.finish(_stopped())
                 with self._lock:
                     self._worker = None
                 return

@@ -19,17 +19,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import ConfigurationError, GraphRAGError
+from ..errors import ChatModelError, ConfigurationError
 from ._litellm_retry import LiteLLMCaller, configured_api_base, describe_error, import_litellm
 from .langchain_model import configured_model_name
 
 __all__ = ["ChatModel", "ChatModelError", "ChatUsage", "chat_model_from"]
 
 Message = Mapping[str, str]
-
-
-class ChatModelError(GraphRAGError):
-    """The chat model failed (provider error, timeout, refused request) past the retries; keys are masked."""
 
 
 @dataclass

@@ -16,15 +16,11 @@ import numpy.typing as npt
 
 from graphrag_agents._env import env_bool
 from graphrag_agents._secrets import mask_secrets
-from graphrag_agents.errors import ConfigurationError, GraphRAGError
+from graphrag_agents.errors import ConfigurationError, EmbeddingProviderError
 from graphrag_agents.models._litellm_retry import LiteLLMCaller, import_litellm
 from graphrag_agents.models.embedder import l2_normalise, text_list
 
 __all__ = ["EmbeddingProviderError", "LiteLLMEmbedder", "mask_secrets", "native_dimension", "parse_embed_env"]
-
-class EmbeddingProviderError(GraphRAGError):
-    """The embedding provider kept failing (rate limit, outage, timeout) past the retries; keys are masked."""
-
 
 def native_dimension(model: str) -> int:
     """Default vector size for ``model``: 3072 for ``text-embedding-3-large``, otherwise 1536."""

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any, ParamSpec, TypeVar
 from urllib.parse import unquote, urlsplit
 
-from ..errors import ConfigurationError, StoreUnavailable
+from ..errors import ConfigurationError, NotAcknowledged
 from .connection import StoreAddress, Topology, client_kwargs, mask_secrets
 
 __all__ = ["NotAcknowledged", "Routes", "WriteMark", "decides_writes", "detect_cluster", "make_routes",
@@ -75,10 +75,6 @@ class WriteMark:
     event loop (a write on one loop is read back on another); 0: nothing written, nothing to wait for."""
 
     offset: int = 0
-
-
-class NotAcknowledged(StoreUnavailable):
-    """A write ran on the primary, but fewer replicas than ``wait=`` asks confirmed it in time."""
 
 
 def _no_retry() -> Any:

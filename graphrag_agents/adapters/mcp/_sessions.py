@@ -25,7 +25,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Literal
 
-from ...errors import ToolError
+from ...errors import SessionRefused
 from ...tools.toolkit import GraphRAGToolkit
 from .._shared import SessionPool
 from ._peers import rate_key
@@ -35,20 +35,6 @@ __all__ = ["ConnectionSession", "SessionRefused", "SessionState", "SessionStore"
 SessionState = Literal["kept", "expired"]
 """``kept``: the client's session (made now or earlier); ``expired``: made now for a client whose session was
 evicted."""
-
-
-class SessionRefused(ToolError):
-    """A new client session refused because its address creates them too fast; retry in ``retry_after`` s."""
-
-    def __init__(self, address: str, retry_after: int, burst: int, per_second: float) -> None:
-        super().__init__(
-            f"Too many new sessions from your address ({address}): retry in {retry_after} s.",
-            f"This server admits {burst} new client sessions at once from one address, then {per_second:g} a "
-            "second; nothing ran and no evidence was issued. Keep one X-GraphRAG-Client id (or cookie, or MCP "
-            "session) for the whole conversation, so only its first call needs a new session.")
-        self.address = address
-        self.retry_after = retry_after
-        """Seconds until this address may create a new session."""
 
 
 @dataclass

@@ -11,9 +11,9 @@ import stat
 from contextlib import suppress
 from fnmatch import fnmatchcase
 
-from graphrag_agents.errors import ToolError
+from graphrag_agents.errors import PathNotFound, ToolError
 
-from ._sandbox_resolve import _PATH_HINT, _NotFound, _PathResolver, _show
+from ._sandbox_resolve import _PATH_HINT, _PathResolver, _show
 
 _GLOB_CHARS = frozenset("*?[")
 
@@ -59,7 +59,7 @@ class _FileLister(_PathResolver):
         """``(real parts, is a folder)`` of an existing file or folder, None when nothing is there."""
         try:
             res = self._resolve(parts, want_dir=True)
-        except _NotFound:
+        except PathNotFound:
             return None
         if res.fd is not None:
             os.close(res.fd)
@@ -83,7 +83,7 @@ class _FileLister(_PathResolver):
         if cut is None:
             if missing_ok:
                 return []
-            raise _NotFound(f"Path {_show(pattern)} not found under the files root.", _PATH_HINT)
+            raise PathNotFound(f"Path {_show(pattern)} not found under the files root.", _PATH_HINT)
         start = self._kind(list(parts[:cut])) if cut else ((), True)
         if start is None or not start[1]:
             return []

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
-from graphrag_agents.errors import ToolError
+from graphrag_agents.errors import PathNotFound, ToolError
 
 _MAX_SYMLINKS = 40  # as Linux's MAXSYMLINKS: a longer chain is a loop
 _O_NOFOLLOW: int = getattr(os, "O_NOFOLLOW", 0)
@@ -37,10 +37,6 @@ _LINK_HINT = "Only symlinks that stay inside the files root are followed."
 
 def _outside(shown: str) -> ToolError:
     return ToolError(f"Path {shown} refused: a symlink in it leads outside the files root.", _LINK_HINT)
-
-
-class _NotFound(ToolError):
-    """Nothing exists at the path (lets a ``file:`` id fall back to its plain path)."""
 
 
 @dataclass(frozen=True)
@@ -132,7 +128,7 @@ class _PathResolver:
                     real.append(name)
                     continue
                 if pending:
-                    raise _NotFound(f"Path {shown} not found: {name!r} is a file, not a folder.", _PATH_HINT)
+                    raise PathNotFound(f"Path {shown} not found: {name!r} is a file, not a folder.", _PATH_HINT)
                 if stat.S_ISDIR(st.st_mode):
                     raise ToolError(f"Path {shown} is a folder, not a file.",
                                     f"Name its files, e.g. with a glob such as {name + '/*.md'!r}.")
@@ -159,7 +155,7 @@ class _PathResolver:
         except OSError as exc:
             if exc.errno == errno.ELOOP:
                 raise ToolError(f"Path {shown} refused: too many symlinks (a loop?).", _LINK_HINT) from exc
-            raise _NotFound(f"Path {shown} not found under the files root.", _PATH_HINT) from exc
+            raise PathNotFound(f"Path {shown} not found under the files root.", _PATH_HINT) from exc
         if real != self.root and self.root not in real.parents:
             raise _outside(shown)
         rel = real.relative_to(self.root).parts
@@ -192,7 +188,7 @@ class _PathResolver:
             return func(name, *args, dir_fd=dir_fd)
         except OSError as exc:
             if exc.errno == errno.ENOENT:
-                raise _NotFound(f"Path {shown} not found under the files root.", _PATH_HINT) from exc
+                raise PathNotFound(f"Path {shown} not found under the files root.", _PATH_HINT) from exc
             if exc.errno in (errno.ELOOP, errno.EMLINK, errno.ENOTDIR, errno.EINVAL):
                 raise ToolError(f"Path {shown} refused: {name!r} turned into a symlink or another kind of "
                                 "entry while it was opened.", "Read it again once the folder is stable.",

@@ -26,10 +26,10 @@ from pathlib import Path
 from typing import BinaryIO
 
 from graphrag_agents._keys import file_key
-from graphrag_agents.errors import ToolError
+from graphrag_agents.errors import PathNotFound, ToolError
 
 from ._sandbox_listing import _FileLister, glob_match
-from ._sandbox_resolve import _O_CLOEXEC, _O_DIRECTORY, _POSIX, _NotFound, _Resolved, _show
+from ._sandbox_resolve import _O_CLOEXEC, _O_DIRECTORY, _POSIX, _Resolved, _show
 
 __all__ = ["DEFAULT_MAX_ENTRIES", "DEFAULT_MAX_FILE_BYTES", "FilesRoot", "glob_match"]
 
@@ -195,7 +195,7 @@ class FilesRoot(_FileLister):
         res: _Resolved | None = None
         if rel_path.startswith("file:"):
             if os.name != "nt":  # ':' cannot occur in a Windows file name
-                with suppress(_NotFound):
+                with suppress(PathNotFound):
                     res = self._resolve(self._split(rel_path))
             rel_path = rel_path if res else rel_path[len("file:"):]
         res = res or self._resolve(self._split(rel_path))

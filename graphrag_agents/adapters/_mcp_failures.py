@@ -1,7 +1,0 @@
-"""Old import path of ``graphrag_agents.adapters.mcp._failures`` (the same module object)."""
-
-import sys
-
-from graphrag_agents.adapters.mcp import _failures as _moved
-
-sys.modules[__name__] = _moved
