@@ -45,6 +45,7 @@ from graphrag_agents.evaluation.build import ensure_built, open_eval_graph
 from graphrag_agents.evaluation.dataset import Question, load_dataset
 from graphrag_agents.kg import KnowledgeGraph
 from graphrag_agents.retrieval._cypher import VectorParam
+from graphrag_agents.retrieval._experiments import OFF, Experiments, measuring
 from graphrag_agents.retrieval.chain import CHAINS, ChainSettings
 from graphrag_agents.retrieval.hits import PassageHit
 from graphrag_agents.retrieval.names import Anchor, anchors_from, exact_names, fuzzy_names
@@ -132,9 +133,10 @@ VARIANTS: dict[str, tuple[PassageWeights, ChainSettings]] = {
     "per-document-1": (WEIGHTS, CHAINS),
     "per-document-2": (WEIGHTS, CHAINS),
     "no-text-names": (WEIGHTS, CHAINS),  # the previous release's titled hop: entity names only
-    "ppr-0.5": (WEIGHTS, ChainSettings(ppr=0.5)),  # + personalized PageRank over the candidates' entities
-    "ppr-1": (WEIGHTS, ChainSettings(ppr=1.0)),
-    "ppr-2": (WEIGHTS, ChainSettings(ppr=2.0)),
+    "ppr-0.5": (WEIGHTS, CHAINS),  # + personalized PageRank over the candidates' entities (EXPERIMENTS)
+    "ppr-1": (WEIGHTS, CHAINS),
+    "ppr-2": (WEIGHTS, CHAINS),
+    "entity-0.15": (WEIGHTS, CHAINS),  # + the entity-mention feature at its weight before the titled hop
     "linked-always": (LINKED_WEIGHTS, CHAINS),  # the weights and keyword feature before the switch
     "text-always": (WEIGHTS, CHAINS),  # the section keyword feature and its weights, whatever the graph links
     "keywords-linked-weights": (replace(LINKED_WEIGHTS, section_keywords=True), CHAINS),
@@ -146,6 +148,9 @@ VARIANTS: dict[str, tuple[PassageWeights, ChainSettings]] = {
     "feedback-shift-2": (replace(WEIGHTS, feedback_shift=2.0), CHAINS),
 }
 """``--variants``: the passages path with one part changed (an ablation), each over every question."""
+EXPERIMENTS = {"ppr-0.5": Experiments(ppr=0.5), "ppr-1": Experiments(ppr=1.0), "ppr-2": Experiments(ppr=2.0),
+               "entity-0.15": Experiments(entity=0.15)}
+"""Variants that turn on a feature measured as no gain, which the package keeps off (``retrieval/_experiments.py``)."""
 
 
 def hop_counts(path: Path) -> dict[str, int]:
@@ -171,10 +176,11 @@ async def _variant_runs(kg: KnowledgeGraph, questions: list[Question], top_k: in
         for name in names:
             weights, chains = VARIANTS[name]
             start = time.perf_counter()
-            hits = await passages(kg.store, q.question, vector, top_k, anchors=_ready(found), weights=weights,
-                                  chains=chains, per_document=SPREAD.get(name, PER_DOCUMENT),
-                                  text_names=name not in NO_TEXT_NAMES,
-                                  linked_weights=LINKED_WEIGHTS if name in SWITCHED else None)
+            with measuring(EXPERIMENTS.get(name, OFF)):
+                hits = await passages(kg.store, q.question, vector, top_k, anchors=_ready(found), weights=weights,
+                                      chains=chains, per_document=SPREAD.get(name, PER_DOCUMENT),
+                                      text_names=name not in NO_TEXT_NAMES,
+                                      linked_weights=LINKED_WEIGHTS if name in SWITCHED else None)
             runs[name].latency_s.append(time.perf_counter() - start)
             runs[name].items.append([_item(h) for h in hits])
     return runs

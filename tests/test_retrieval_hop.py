@@ -15,6 +15,7 @@ from graphrag_agents.ingest.records import (
 from graphrag_agents.ingest.writer import write_document
 from graphrag_agents.kg import KnowledgeGraph
 from graphrag_agents.retrieval import candidates, fulltext
+from graphrag_agents.retrieval._experiments import Experiments, measuring
 from graphrag_agents.retrieval.bridge import titled_candidates
 from graphrag_agents.retrieval.candidates import lexical_candidates
 
@@ -266,7 +267,7 @@ async def test_term_counts_are_right_for_every_term_of_the_question(kg: Knowledg
 async def test_the_entity_signal_runs_only_when_weighted(kg: KnowledgeGraph) -> None:
     from graphrag_agents.retrieval._cypher import VectorParam
     from graphrag_agents.retrieval.names import Anchor
-    from graphrag_agents.retrieval.passages import PassageWeights, passages
+    from graphrag_agents.retrieval.passages import passages
 
     await _build(kg, ALBUM, PIANIST, *OTHERS)
     question = "Which album did Les McCann record?"
@@ -276,8 +277,8 @@ async def test_the_entity_signal_runs_only_when_weighted(kg: KnowledgeGraph) -> 
         return [Anchor(entity_id("Person", "Les McCann"), 1.0, named=True)]
 
     off = await passages(kg.store, question, vector, 3, anchors=anchors())
-    on = await passages(kg.store, question, vector, 3, anchors=anchors(), weights=PassageWeights(entity=0.15),
-                        linked_weights=None)
+    with measuring(Experiments(entity=0.15)):  # benchmarks/ only: off in the package
+        on = await passages(kg.store, question, vector, 3, anchors=anchors(), linked_weights=None)
     assert not any("entity" in h.found_by for h in off)
     assert any(h.document_id == "album" and "entity" in h.found_by for h in on)
 
@@ -406,7 +407,6 @@ async def test_the_titled_hop_follows_a_name_the_text_writes_but_the_extractor_c
 
 async def test_personalized_pagerank_favours_the_chunks_linked_to_the_question_entities(kg: KnowledgeGraph) -> None:
     from graphrag_agents.retrieval.candidates import Candidate
-    from graphrag_agents.retrieval.chain import ChainSettings
     from graphrag_agents.retrieval.names import Anchor
     from graphrag_agents.retrieval.passages import passages
     from graphrag_agents.retrieval.ppr import ppr_feature
@@ -420,7 +420,8 @@ async def test_personalized_pagerank_favours_the_chunks_linked_to_the_question_e
     assert await ppr_feature(kg.store, merged, []) == {}  # no seed, no walk
     question = "Which river did the mother of the director of Zorbatron live near?"
     vector = kg.embedder.embed([question])[0].tolist()
-    hits = await passages(kg.store, question, vector, 3, chains=ChainSettings(ppr=1.0))
+    with measuring(Experiments(ppr=1.0)):  # benchmarks/ only: off in the package
+        hits = await passages(kg.store, question, vector, 3)
     assert "film" in {h.document_id for h in hits}
 
 

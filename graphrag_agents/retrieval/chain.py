@@ -63,8 +63,6 @@ class ChainSettings:
     """Whether later rounds follow shared entities too (bridge expansion), not only titled hops."""
     ends_only: bool = True
     """Whether a round follows only passages a hop reached (extending chains), not any best passage."""
-    ppr: float = 0.0
-    """Weight of the personalized PageRank feature (:mod:`.ppr`; 0: not run, measured no gain)."""
     novelty: float = 0.35
     """Weight of what a passage adds to the coverage of the passages ranked before it, in the final order
     (:mod:`.novelty`; 0: the score's order, the previous behaviour)."""

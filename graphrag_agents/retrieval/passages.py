@@ -15,7 +15,6 @@ feature       weight  value
 cosine        1.5     cosine similarity of the chunk's stored embedding (title + text) to the question
 lexical       1.0     BM25 of the chunk's section with its heading trail, / the best's (:mod:`.term_frequency`)
                       (linked: 0.5, the share of the question's idf mass the chunk holds, BM25 length factor)
-entity        0       summed weight of the question's entities it mentions, capped (off: no gain measured)
 title         1.0     1 when the question names the chunk's document title, written as a name ("Rush (band)")
 bridge        0.8     bridge weight (x2 through an entity its document's title names), capped at 2, / 2
 hop           1.5     weight of the best seed (1, 1/2, 1/3) naming an entity that titles the chunk's document
@@ -32,7 +31,8 @@ folds chose; results in ``docs/retrieval.md``. Cosine and lexical were picked ag
 novelty scored the question's words too, with 100 MuSiQue training questions as a third set (1.0 / 1.0 ->
 1.5 / 0.5: no fold of the three lost, and the held-out MuSiQue dev questions gained .041 recall@5). Weighted
 score fusion beat reciprocal-rank fusion, a cosine-only rerank, per-question rescaled cosines and personalized
-PageRank over the entity-passage graph there. Those are :data:`LINKED_WEIGHTS`, which score whenever the first
+PageRank over the entity-passage graph there (the entity-mention feature and the walk are kept off, for
+``benchmarks/`` only: :mod:`._experiments`). Those are :data:`LINKED_WEIGHTS`, which score whenever the first
 hop reaches a candidate through a graph link. When it reaches none (a manual's sections, which no entity links),
 :data:`WEIGHTS` score instead: the keyword feature is BM25 over the candidate's whole section
 (:mod:`.term_frequency`), weight 1.0, and feedback 0.5. Measured on npm's docs (``techdocs_a``), HotpotQA, 2Wiki
@@ -49,6 +49,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..store.graph import GraphStore
+from . import _experiments
 from ._cypher import QueryVector, VectorParam, vector_param
 from ._tasks import all_or_none
 from .bridge import bridge_candidates, titled_candidates
@@ -83,8 +84,6 @@ class PassageWeights:
     cosine: float = 1.5
     lexical: float = 1.0
     """The keyword feature's weight (see ``section_keywords``)."""
-    entity: float = 0.0
-    """0: measured no gain on either set (and at 0 the entity-mention query is not run)."""
     title: float = 1.0
     bridge: float = 0.8
     hop: float = 1.5
@@ -100,7 +99,7 @@ class PassageWeights:
     @property
     def total(self) -> float:
         """Sum of the weights: the score of a chunk perfect on every feature."""
-        return self.cosine + self.lexical + self.entity + self.title + self.bridge + self.hop + self.feedback
+        return self.cosine + self.lexical + self.title + self.bridge + self.hop + self.feedback
 
 
 WEIGHTS = PassageWeights()
@@ -148,8 +147,7 @@ def _merge(groups: Sequence[Sequence[Candidate]]) -> dict[str, Candidate]:
 
 def _relevance(cand: Candidate, keys: frozenset[str], w: PassageWeights) -> float:
     titled = bool(cand.title) and loose_key(title_key(cand.title)) in keys
-    return (w.cosine * max(0.0, cand.cosine) + w.lexical * cand.lexical + w.entity * cand.entity
-            + w.title * float(titled))
+    return w.cosine * max(0.0, cand.cosine) + w.lexical * cand.lexical + w.title * float(titled)
 
 
 def _bridge(cand: Candidate) -> float:
@@ -182,6 +180,7 @@ async def passages(store: GraphStore, question: str, vector: QueryVector, top_k:
     for the first hop with ``linked_weights``. ``linked_weights=None``: ``weights`` always.
     """
     pool = _pool(top_k)
+    measured = _experiments.current()  # off outside benchmarks/
     vector = vector_param(vector)
     keys = frozenset(loose_key(k) for k, info in name_keys(question).items() if info.cased)
     chained = chains.rounds > 0 or chains.weight > 0
@@ -196,18 +195,19 @@ async def passages(store: GraphStore, question: str, vector: QueryVector, top_k:
     ranked = sorted(direct.values(), key=lambda c: -_relevance(c, keys, first))
     seeds = [(c.chunk_id, 1.0 / (i + 1)) for i, c in enumerate(ranked[:max(SEEDS, HOP_SEEDS)])]
     words: dict[str, frozenset[str]] = {}  # the direct matches' words are read alongside the first hop
-    hop = _FirstHop(store, vector, pool, top_k, document_ids, text_names, (first, weights))
+    hop = _FirstHop(store, vector, pool, top_k, document_ids, text_names, (first, weights), measured.entity)
     merged, feedback = await hop.run(direct, ranked, seeds, found_anchors, words, idf if chained else None)
     linked = any(c.hop > 0 or c.bridge_via for c in merged.values())
-    fusion = _Fusion(keys, first if linked else weights, chains, merged)  # no graph link: the text decides
+    fusion = _Fusion(keys, first if linked else weights, chains, merged,  # no graph link: the text decides
+                     entity=measured.entity)
     coverage, beside = await _rounds(store, fusion, feedback, word_idf, idf, vector, seeds, pool, document_ids,
                                      words, text_names, chained)
     if beside is not None:  # the chunks a chain round added are read alone: their neighbours were not asked for
         fusion.rescore_keywords(beside, word_idf)
     score = fusion.scores(coverage, feedback)
-    if chains.ppr > 0:  # a measured option (ppr.py)
+    if measured.ppr > 0:  # benchmarks/ only (ppr.py)
         walk = await ppr_feature(store, merged, found_anchors)
-        score = {cid: (value * fusion.total + chains.ppr * walk.get(cid, 0.0)) / (fusion.total + chains.ppr)
+        score = {cid: (value * fusion.total + measured.ppr * walk.get(cid, 0.0)) / (fusion.total + measured.ppr)
                  for cid, value in score.items()}
     order = sorted(merged, key=lambda cid: (-score[cid], cid))
     if chains.novelty > 0 and idf:
@@ -231,6 +231,8 @@ class _FirstHop:
     text_names: bool
     weights: tuple[PassageWeights, PassageWeights]
     """The linked and the text weights: a query runs when either set weighs its feature."""
+    entity: float = 0.0
+    """The entity-mention feature's weight (:mod:`._experiments`; at 0 its query is not run)."""
 
     async def run(self, direct: dict[str, Candidate], ranked: Sequence[Candidate], seeds: Sequence[tuple[str, float]],
                   anchors: Sequence[Anchor], words: dict[str, frozenset[str]],
@@ -242,7 +244,7 @@ class _FirstHop:
         fed = ranked[0].chunk_id if max(w.feedback for w in self.weights) > 0 and ranked else None
         by_entity, bridged, titled, _, (feedback, by_feedback), to_seed = await all_or_none(
             entity_candidates(store, anchors, vector, pool, document_ids=docs)
-            if max(w.entity for w in self.weights) > 0 else _nothing(),
+            if self.entity > 0 else _nothing(),
             bridge_candidates(store, seeds[:SEEDS], vector, pool, named, docs, to_chunk=fed),
             titled_candidates(store, seeds[:HOP_SEEDS], vector, pool, docs,
                               _written(direct, seeds[:HOP_SEEDS]) if self.text_names else None, to_chunk=fed),
@@ -267,17 +269,19 @@ class _Fusion:
     chains: ChainSettings
     merged: dict[str, Candidate]
     base: dict[str, float] = field(default_factory=dict)
+    entity: float = 0.0
+    """The entity-mention feature's weight (:mod:`._experiments`)."""
 
     @property
     def total(self) -> float:
         """The score of a candidate perfect on every feature but feedback's."""
-        return self.weights.total + self.chains.weight
+        return self.weights.total + self.entity + self.chains.weight
 
     def __call__(self, c: Candidate, coverage: float) -> float:
         """The candidate's score given its chain coverage, without the feedback feature."""
         own = self.base.get(c.chunk_id)
         if own is None:
-            own = self.base[c.chunk_id] = (_relevance(c, self.keys, self.weights)
+            own = self.base[c.chunk_id] = (_relevance(c, self.keys, self.weights) + self.entity * c.entity
                                            + self.weights.bridge * _bridge(c) + self.weights.hop * c.hop)
         return (own + self.chains.weight * coverage) / self.total
 
