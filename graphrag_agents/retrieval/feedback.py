@@ -13,14 +13,13 @@ embedded again::
     cos(moved, c) = (cos(q, c) + shift * cos(p, c)) / sqrt(1 + shift**2 + 2 * shift * cos(q, p))
 
 The chunks nearest to ``moved`` are looked for among the vector index's neighbours of ``p`` (those near ``q`` are
-the vector candidates already) and are candidates; every candidate's cosine to ``moved`` is a feature of the
-passage score (``PassageWeights.feedback``, weight 1). Both were chosen on fold A of the HotpotQA, 2Wiki and
-MuSiQue samples together (``docs/retrieval.md``, "Vector feedback"). Bounds: one query for the search (100
-neighbours of the seed asked, ``k`` kept; with a document filter, an exact scan of at most 20,000 of their chunks,
-as :func:`.candidates.vector_candidates`), and the feature of at most ``FEATURE_POOL`` candidates: their cosines to
-the seed are read beside the search (the direct matches' by :func:`seed_cosines`, the first hop's by the hop queries
-themselves), so it costs no round trip of its own.
-"""
+the vector candidates already) and are candidates; every candidate's cosine to ``moved`` is a feature of the passage
+score (``PassageWeights.feedback``, weight 1). Both were chosen on fold A of the HotpotQA, 2Wiki and MuSiQue samples
+together (``benchmarks/results/retrieval-weights-history.md``, "Vector feedback"). Bounds: one query for the search
+(100 neighbours of the seed asked, ``k`` kept; with a document filter, an exact scan of at most 20,000 of their
+chunks, as :func:`.candidates.vector_candidates`), and the feature of at most ``FEATURE_POOL`` candidates: their
+cosines to the seed are read beside the search (the direct matches' by :func:`seed_cosines`, the first hop's by the
+hop queries themselves), so it costs no round trip of its own."""
 
 from __future__ import annotations
 

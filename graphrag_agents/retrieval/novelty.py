@@ -11,8 +11,8 @@ coverage). At ``novelty`` 0 the order is the score's. The cost: a passage that o
 words can move up past a better-scored one that repeats words already covered (the bridge test in
 ``tests/test_retrieval.py`` has one); on the samples, whose distractors were chosen by their likeness to the
 question, the re-ordering gained more than it lost. The weight was chosen on fold A of HotpotQA, 2Wiki and a
-MuSiQue sample of two to four hops together, and gains on the held-out fold B of all three (``docs/retrieval.md``,
-"The final order: new coverage").
+MuSiQue sample of two to four hops together, and gains on the held-out fold B of all three
+(``benchmarks/results/retrieval-weights-history.md``, "The final order: new coverage, measurements").
 
 Pure Python over at most ``WINDOW`` candidates (at most ``WINDOW``² word-set differences); the passages path
 reads the words of any of them chain scoring did not (as a rule none), in one query.
