@@ -30,6 +30,7 @@ from .ingest.embedding import (
 )
 from .ingest.extract_ner import NerExtractor
 from .ingest.key_upgrade import KeyClash, upgrade_document_keys
+from .ingest.marked_names import read_marked_names
 from .ingest.ontology import EntityType, Ontology, OntologyChanges, RelationType
 from .ingest.ontology_store import DEFAULT_ONTOLOGY, load_ontology, merge_ontology, to_ontology
 from .ingest.pipeline import IngestContext, run_ingest
@@ -89,8 +90,10 @@ class FinalizeReport:
     relabelled: int = 0
     """Entities folded into the entity of the same name the ner extractor typed most often (label vote)."""
     retyped: int = 0
-    """People and places of the ner extractor moved to ``Unknown`` because the corpus writes their name as code
-    (``docs/ingestion.md``, "Entities and facts on technical text")."""
+    """People and places of the ner extractor moved to ``Unknown``: the corpus writes their name as code, or (in
+    technical text) a place as a platform (``docs/ingestion.md``, "Entities and facts on technical text")."""
+    dropped: int = 0
+    """Names of the ner extractor in technical text deleted as common words of the whole corpus (same section)."""
     rekeyed: int = 0
     """Documents an earlier version stored under an id the key rule now writes differently (NFC, invisible edge
     marks, a file's path in NFC), renamed to that id (the upgrade; ``docs/ingestion.md``, "Keys")."""
@@ -371,7 +374,12 @@ class KnowledgeGraph:
             regrouped = await regroup_co_mentions(self.store)
             ontology = await load_ontology(self.store)
             relabelled = await merge_label_votes(self.store, [e.label for e in ontology.entities])
-            retyped = await retype_code_names(self.store, NerExtractor().person_or_place_labels(ontology))
+            ner = NerExtractor()
+            retyped = await retype_code_names(self.store, ner.person_or_place_labels(ontology))
+            dropped, platforms = await read_marked_names(self.store, ner.place_labels(ontology))
+            retyped += platforms
+            if retyped:  # a name moved to Unknown joins the one typed entity of its name, as above
+                merged += await merge_unknown_duplicates(self.store)
         # The counts only size the progress bars: without bars, embed_missing's own walk is the only pass.
         missing = await self._missing_vectors(rules) if want_progress(progress) else {}
         with Progress(sum(missing.values()) > 0) as bars:
@@ -389,7 +397,7 @@ class KnowledgeGraph:
         await wait_for_indexes(self.store)
         return FinalizeReport(embedded=embedded, status=await self.status(), merged=merged,
                               seconds=time.perf_counter() - started, regrouped=regrouped, relabelled=relabelled,
-                              retyped=retyped, rekeyed=keys.renamed, key_clashes=keys.clashes)
+                              retyped=retyped, dropped=dropped, rekeyed=keys.renamed, key_clashes=keys.clashes)
 
     async def vector_rules(self) -> VectorRules:
         """The ``entity_vectors`` / ``fact_vectors`` rules of the last ``finalize`` (the defaults before any, or

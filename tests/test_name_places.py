@@ -104,3 +104,32 @@ def test_a_stored_list_fact_with_its_spacing_collapsed_is_no_sentence() -> None:
                                  "'%SYSTEMROOT%\\notepad.exe' on Windows, or 'vi' on Unix systems * Type: String")
     assert reads_as_sentence("Also, in some cases – especially on Windows – you may have Git set up in such a way "
                              "that it's not accessible via your `PATH` so that npm can find it.")
+
+
+def test_a_one_line_field_value_ending_no_sentence_is_structure() -> None:
+    """techdocs_a, "commands/npm-help.md › Configuration › `viewer`" (techdocs_a-f5e2ca028a54): ``* Default: "man"
+    on Posix, "browser" on Windows`` is a field's value, six words, no sentence; "Posix" there is no place."""
+    text = '* Default: "man" on Posix, "browser" on Windows\n* Type: String\n\nThe program to use to view help content.'
+    assert [text[a:b] for a, b in structure_spans(text)] == [text.split("\n")[0], "* Type: String"]
+
+
+def test_a_piece_of_a_word_and_a_link_to_a_section_are_no_names() -> None:
+    """The Node.js docs: api/crypto.md's "Returns the Diffie-Hellman generator" (spaCy names "Diffie"), api/esm.md's
+    ``**ESM\\_FILE\\_FORMAT**`` (spaCy names "FORMAT"), and api/diagnostics_channel.md's reference link
+    ``[TracingChannel Channels][]`` defined as ``#tracingchannel-channels``, a link to its own section; techdocs_a's
+    using-npm/registry.md › Description (techdocs_a-3cb41a08a4ee) links "Auth Related Configuration" to
+    ``/configuring-npm/npmrc#auth-related-configuration``. "Paris" of "a Paris-based" is a name."""
+    from graphrag_agents.ingest.name_places import glued, section_links
+
+    crypto = "Returns the Diffie-Hellman generator in the specified `encoding`."
+    esm = "module format of a resolved URL is\nprovided by **ESM\\_FILE\\_FORMAT**, which returns the unique module"
+    assert glued(crypto, crypto.index("Diffie"), crypto.index("Diffie") + 6)
+    assert not glued(crypto, crypto.index("Diffie"), crypto.index("Diffie") + 14)
+    assert glued(esm, esm.index("FORMAT"), esm.index("FORMAT") + 6)
+    assert not glued("a Paris-based firm", 2, 7)
+    channels = ("object containing all the [TracingChannel Channels][]\n\n"
+                "[TracingChannel Channels]: #tracingchannel-channels\n[`TracingChannel`]: #class-tracingchannel\n")
+    registry = "See [Auth Related Configuration](/configuring-npm/npmrc#auth-related-configuration)"
+    assert section_links(channels) == {"tracingchannel channels"}  # the class links to "Class: TracingChannel"
+    assert section_links(registry) == {"auth related configuration"}
+    assert not section_links("[Node.js installer](https://nodejs.org/en/download/)")

@@ -36,10 +36,9 @@ from .code_spans import code_like, has_code_chars, mask_chunks
 from .common_names import ProseWords, runs_on, without_number
 from .extraction import Extraction, RawEntity, RawRelation, match_label
 from .fact_sentences import reads_as_sentence, states_something
-from .name_places import code_words, in_structure, structure_spans
+from .name_places import code_words, glued, in_structure, section_links, structure_spans
 from .ontology import Ontology
 from .ontology_store import CO_MENTION
-from .retype import code_shaped
 from .writer import UNKNOWN_LABEL
 
 __all__ = ["GENERIC_WORDS", "SPACY_LABEL_NAMES", "NerExtractor", "spacy_available", "states_something"]
@@ -133,6 +132,13 @@ def _code_free(raw: str, prose: ProseWords) -> str:
     return name
 
 
+def _glued_name(text: str, start: int, end: int, name: str) -> bool:
+    """Whether ``name``, as it stands in spaCy's span ``start:end`` of ``text``, is a piece of a longer word
+    (:func:`~graphrag_agents.ingest.name_places.glued`); a name the cleaning changed is not judged."""
+    at = text.find(name, start, end)
+    return at >= 0 and glued(text, at, at + len(name))
+
+
 class NerExtractor:
     """spaCy named entities plus same-sentence co-mention relations (see the module docstring).
 
@@ -168,6 +174,11 @@ class NerExtractor:
         labels = self._labels(ontology)
         return {labels[s] for s in _PERSON_OR_PLACE} - {UNKNOWN_LABEL}
 
+    def place_labels(self, ontology: Ontology) -> set[str]:
+        """The ontology labels this extractor gives spaCy's places (``Location``)."""
+        labels = self._labels(ontology)
+        return {labels[s] for s in _PERSON_OR_PLACE - {"PERSON"}} - {UNKNOWN_LABEL}
+
     async def extract(self, documents: Sequence[Sequence[str]], ontology: Ontology) -> list[Extraction | Exception]:
         """Run spaCy over every chunk of every document (in a worker thread); one result per document."""
         labels = self._labels(ontology)
@@ -182,13 +193,14 @@ class NerExtractor:
             extraction = Extraction()
             prose = ProseWords(texts) if self.skip_code else None
             code = set().union(*map(code_words, chunks, texts)) if self.skip_code else set()
+            titles = section_links("\n".join(chunks)) if self.skip_code else set()
             for index, (text, shown) in enumerate(zip(chunks, texts, strict=True)):
-                self._chunk(extraction, index, text, next(parsed), labels, prose, code, shown)
+                self._chunk(extraction, index, text, next(parsed), labels, prose, code, shown, titles)
             results.append(extraction)
         return results
 
     def _chunk(self, out: Extraction, index: int, text: str, doc: Any, labels: dict[str, str],
-               prose: ProseWords | None, code: set[str], masked: str) -> None:
+               prose: ProseWords | None, code: set[str], masked: str, titles: set[str]) -> None:
         spans = sentence_spans(text)
         structure = structure_spans(text) if prose is not None else []
         per_sentence: dict[int, list[tuple[str, str]]] = {}
@@ -200,9 +212,12 @@ class NerExtractor:
             name = _clean(ent.text) if prose is None else _code_free(ent.text, prose)
             if len(name) < 2 or not any(ch.isalpha() for ch in name) or _generic(name):
                 continue
+            if prose is not None and (_glued_name(text, ent.start_char, ent.end_char, name)
+                                      or name.casefold() in titles):
+                continue  # a piece of an identifier or of a hyphenated word; a link to a section by its title
             label = labels.get(ent.label_, UNKNOWN_LABEL)
-            if ent.label_ in _PERSON_OR_PLACE and (name.casefold() in code or code_shaped(name)):
-                label = UNKNOWN_LABEL  # written in code or shaped as code ("Node.js"): a tool, a format, a language
+            if ent.label_ in _PERSON_OR_PLACE and name.casefold() in code:
+                label = UNKNOWN_LABEL  # the document writes it in code: a tool, a format, a language
             out.entities.append(RawEntity(name=name, type=label, chunk_index=index, source_type=ent.label_))
             while sentence < len(spans) - 1 and ent.start_char >= spans[sentence][1]:
                 sentence += 1

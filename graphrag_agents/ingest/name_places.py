@@ -15,7 +15,7 @@ from __future__ import annotations
 import bisect
 import re
 
-__all__ = ["code_words", "in_structure", "structure_spans"]
+__all__ = ["code_words", "glued", "in_structure", "section_links", "structure_spans"]
 
 _HEADING = re.compile(r"^[ \t]{0,3}#{1,6}(?:[ \t]|$)")
 _UNDERLINE = re.compile(r"^[ \t]{0,3}([=\-~^*+#\"'`:.])\1{2,}[ \t]*$")
@@ -27,10 +27,9 @@ _FIELD = re.compile(r"^[ \t]*(?:[*+-]|\d{1,3}[.)])[ \t]+[A-Z][\w -]{0,30}:[ \t]+
 """A list item that is a field: ``* Type: Number``, ``- Default: null``."""
 _LABEL = re.compile(r"^[ \t]*[A-Z][A-Za-z /&-]{1,40}:(?=[ \t])")
 """A label opening a paragraph: ``BACKGROUND:``, ``Note:``."""
-_VALUE_WORDS = 5
-"""A one-line field's value longer than this, or ending a sentence, is prose (``* Note: npm 7 installs peers.``)."""
 _PHRASE_WORDS = 25
-"""A field's value running over several lines is a phrase up to this many words when it ends no sentence."""
+"""A field's value that ends no sentence is a phrase up to this many words (``* Default: "man" on Posix, "browser"
+on Windows``); one ending a sentence is prose (``* Note: npm 7 installs peers.``)."""
 _ITEM = re.compile(r"^[ \t]*(?:[*+-]|\d{1,3}[.)])[ \t]+")
 _WORD = re.compile(r"[^\W_]+")
 
@@ -39,9 +38,9 @@ def structure_spans(text: str) -> list[tuple[int, int]]:
     """The ``(start, end)`` character spans of ``text`` that are structure, not prose, in order.
 
     A heading line (``#`` or underlined), a table row, a list item that is a field (``* Type: Number``,
-    when its value ends no sentence and is at most five words, or runs on over indented lines for at most
-    :data:`_PHRASE_WORDS`: ``* Default: The EDITOR or VISUAL environment variables, or`` and its next line) and a
-    label opening a paragraph (``Methods:``; the label only, the sentence after it is prose).
+    when its value ends no sentence and is at most :data:`_PHRASE_WORDS` words, on its line or running on over
+    indented lines: ``* Default: The EDITOR or VISUAL environment variables, or`` and its next line) and a label
+    opening a paragraph (``Methods:``; the label only, the sentence after it is prose).
     """
     spans: list[tuple[int, int]] = []
     lines = text.split("\n")
@@ -63,7 +62,7 @@ def structure_spans(text: str) -> list[tuple[int, int]]:
             more = _continued(lines, i)
             value = " ".join([line[field.end():], *lines[i + 1:i + 1 + more]]).strip()
             words = len(value.split())
-            if not value.endswith((".", "!", "?")) and words <= (_PHRASE_WORDS if more else _VALUE_WORDS):
+            if not value.endswith((".", "!", "?")) and words <= _PHRASE_WORDS:
                 covered = i + more
                 # the field's name with its value, and the lines the value runs on to: a value that ends no
                 # sentence over two lines is a phrase ("The EDITOR or VISUAL environment variables, or ...")
@@ -99,3 +98,42 @@ def code_words(raw: str, masked: str) -> set[str]:
     :func:`~graphrag_agents.ingest.code_spans.mask_chunks` gives it (same length)."""
     blanked = "".join(r if m == " " and r != " " else " " for r, m in zip(raw, masked, strict=True))
     return {w.casefold() for w in _WORD.findall(blanked)}
+
+
+_LINK = re.compile(r"\[([^\[\]\n]+)\](?:\([^)\s]*#([\w-]+)\)|:[ \t]*\S*#([\w-]+))")
+"""An inline link or a reference definition whose target is an anchor: ``[Text](page#anchor)``, ``[Text]: #anchor``."""
+
+
+def _slug(text: str) -> str:
+    """The anchor a Markdown heading ``text`` gets: lower case, signs dropped, spaces as hyphens."""
+    return re.sub(r"[^\w\- ]", "", text.casefold().replace("`", "")).strip().replace(" ", "-")
+
+
+def section_links(text: str) -> set[str]:
+    """The case-folded texts of the links of ``text`` that point at a section by its title (the anchor is the
+    text's own slug): ``[Auth Related Configuration](/configuring-npm/npmrc#auth-related-configuration)``,
+    ``[TracingChannel Channels]: #tracingchannel-channels``. Such a text names a heading, not a thing."""
+    found = set()
+    for m in _LINK.finditer(text):
+        if _slug(m.group(1)) == (m.group(2) or m.group(3)).casefold():
+            found.add(" ".join(m.group(1).replace("`", "").split()).casefold())
+    return found
+
+
+def glued(text: str, start: int, end: int) -> bool:
+    """Whether the span ``start:end`` of ``text`` is a piece of a longer word: a letter, a digit, ``_`` or ``\\``
+    touches it (``FORMAT`` of ``ESM\\_FILE\\_FORMAT``), or a hyphen joins it to a capitalised word (``Diffie`` of
+    "Diffie-Hellman"; not "Paris" of "Paris-based")."""
+    before = text[start - 1] if start > 0 else " "
+    after = text[end] if end < len(text) else " "
+    if after == "s" and not text[end + 1:end + 2].isalnum():
+        after = " "  # a plural: "Academy Award" of "Academy Awards"
+    if before.isalnum() or before in "_\\" or after.isalnum() or after in "_\\":
+        return True
+    if after == "-" and text[end + 1:end + 2].isupper():
+        return True
+    word = _WORD_BEFORE.search(text, 0, start) if before == "-" else None
+    return word is not None and word.group(1)[:1].isupper()
+
+
+_WORD_BEFORE = re.compile(r"([^\W_]+)-\Z")

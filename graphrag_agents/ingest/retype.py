@@ -7,8 +7,9 @@ often does not show what they are (a section of a page that writes "JSON" in pro
 graph is read:
 
 * :func:`code_shaped` names are never a person or a place, in any document: a word with a dotted lower-case
-  ending (``Node.js``), or capitals joined to a number (``UTF-8``, ``SHA-256``). The extractor applies it to
-  each mention too.
+  ending (``Node.js``), or capitals joined to a number (``UTF-8``, ``SHA-256``). (The extractor leaves their
+  type to this step: an ``Unknown`` mention at extraction would drop out of its sentence's fact, a moved entity
+  keeps its facts.)
 * a one-word name the graph's chunks write in code (inline code, fences, link targets:
   :func:`~graphrag_agents.ingest.name_places.code_words`) in at least as many chunks as mention it is code.
 
@@ -32,7 +33,7 @@ from .records import entity_id
 from .regroup import NER_PLAN
 from .writer import UNKNOWN_LABEL
 
-__all__ = ["code_shaped", "code_typed", "retype_code_names"]
+__all__ = ["code_shaped", "code_typed", "move_to_unknown", "retype_code_names"]
 
 _DOTTED = re.compile(r"[^\W_]\.[a-z]{2,}\b")
 """A dotted lower-case ending inside a word: ``Node.js``, ``Socket.io`` (not "St. Louis", "U.S.")."""
@@ -84,13 +85,20 @@ async def retype_code_names(store: GraphStore, labels: Iterable[str]) -> int:
     if not rows:
         return 0
     code = await _code_chunks(store) if any(_ONE_WORD.match(str(n)) for _, n, _ in rows) else Counter[str]()
-    moves = [(str(eid), entity_id(UNKNOWN_LABEL, str(name))) for eid, name, mentions in rows
-             if code_typed(str(name), int(mentions), code)]
-    for start in range(0, len(moves), 500):
-        batch = moves[start:start + 500]
+    moves = [(str(eid), str(name)) for eid, name, mentions in rows if code_typed(str(name), int(mentions), code)]
+    await move_to_unknown(store, [eid for eid, _ in moves])
+    return len(moves)
+
+
+async def move_to_unknown(store: GraphStore, ids: list[str]) -> None:
+    """Move each entity of ``ids`` onto the ``Unknown`` entity of its name (created when missing), its mentions,
+    relations and facts with it; its type is not kept."""
+    for start in range(0, len(ids), 500):
+        rows = await store.ro_query("UNWIND $ids AS id MATCH (d:__Entity__ {id: id}) RETURN d.id, d.name",
+                                    {"ids": ids[start:start + 500]})
+        batch = [(str(eid), entity_id(UNKNOWN_LABEL, str(name))) for eid, name in rows]
         await store.query(
             "UNWIND $rows AS r MATCH (d:__Entity__ {id: r[0]}) MERGE (k:__Entity__:`Unknown` {id: r[1]}) "
             "ON CREATE SET k.name = d.name, k.name_key = d.name_key, k.description = '', k.label = $unknown",
             {"rows": [list(m) for m in batch], "unknown": UNKNOWN_LABEL}, idempotent=True)
         await merge_entities(store, batch)
-    return len(moves)

@@ -1,0 +1,47 @@
+"""``finalize`` reads the names of technical text against the whole corpus (``graphrag_agents/ingest/marked_names.py``).
+The rows are real: nine sections of npm 11.19.1's docs from the shared ``techdocs_a`` corpus, copied to
+``tests/data/npm_marked_sections.jsonl`` (license in ``tests/data/NOTICE.md``), one document each as the eval
+builds them."""
+
+from __future__ import annotations
+
+import pytest
+from section_rows import read_rows
+
+from graphrag_agents.ingest.common_names import ProseWords
+from graphrag_agents.ingest.extract_ner import spacy_available
+from graphrag_agents.ingest.marked_names import platform_like, sentence_word
+from graphrag_agents.ingest.plan import IngestPlan, SourceDocument
+from graphrag_agents.kg import KnowledgeGraph
+
+ROWS = read_rows("npm_marked_sections.jsonl")
+
+
+def test_a_sentence_opening_verb_and_a_platform() -> None:
+    """commands/npm-ci.md › Example (techdocs_a-8e6c8f0706a2) opens a line with "Configure Travis CI to build";
+    commands/npm.md › Important (techdocs_a-220e68e4450c) writes "configure" in lower case. The bin-links option
+    (techdocs_a-6f00cf448b20) writes "on Windows", as a platform, not a place."""
+    prose = ProseWords(r["text"] for r in ROWS)
+    assert sentence_word("Configure Travis CI", prose) and not sentence_word("Travis CI", prose)
+    bin_links = next(r["text"] for r in ROWS if r["id"] == "techdocs_a-6f00cf448b20")
+    assert platform_like("Windows", [bin_links])
+    assert not platform_like("Paris", ["She was born in Paris and lived on the Left Bank of Paris."])
+
+
+@pytest.mark.skipif(not spacy_available(), reason="needs the ner extra")
+async def test_common_words_go_and_a_platform_is_no_place_at_finalize(kg: KnowledgeGraph) -> None:
+    """commands/npm-whoami.md › Description (techdocs_a-bb7f16ce0d9f) writes "a registry that uses Basic Auth", and
+    spaCy names "Basic Auth" a person; npm-trust's Prerequisites (techdocs_a-2759c4dc13c7) and logging's "Logs and
+    Sensitive Information" (techdocs_a-66be652f230c) write "basic auth" in lower case. "Windows" is typed a place
+    on the bin-links, Cache and prefix sections (written "on Windows" each time). The extractor stores both, as the
+    previous release did; the next ``finalize`` deletes "Basic Auth" and moves "Windows" to ``Unknown``."""
+    sources = [SourceDocument(r["id"], r["id"], text=r["text"], title=r["title"]) for r in ROWS]
+    await kg.ingest_documents(sources, IngestPlan(extractor="ner"))
+    labels = "MATCH (e:__Entity__) WHERE e.name IN ['Basic Auth', 'Windows'] RETURN e.name, e.label ORDER BY e.name"
+    before = [list(r) for r in await kg.store.ro_query(labels)]
+    assert ["Basic Auth", "Person"] in before and ["Windows", "Location"] in before
+    report = await kg.finalize()
+    assert report.dropped >= 1 and report.retyped >= 1
+    assert [list(r) for r in await kg.store.ro_query(labels)] == [["Windows", "Unknown"]]
+    orphans = await kg.store.ro_query("MATCH (f:__Fact__) WHERE NOT ()-[:IN_FACT]->(f) RETURN count(f)")
+    assert orphans[0][0] == 0
