@@ -2,11 +2,11 @@
 
 Builds a corpus from documentation files that ship on this machine (default: the Markdown docs of Node.js under
 ``/usr/share/doc/nodejs`` and of litellm / pydantic-ai in the project's venv, sorted by path, up to
-``--max-chars``; ``--skip-files N`` leaves out the first N, for a slice the rules were not written on), ingests
-it twice with the ``ner`` extractor and the default plan (Markdown cut at its sections) into two graphs of a
-fresh embedded FalkorDB (the baseline with ``NerExtractor(skip_code=False)``, then the default), merges
-duplicates as ``finalize`` does (no embedding), and prints, for the 100 most-mentioned entities of each, the
-share the documented rule (:func:`junk`) calls junk, and the lists themselves to read. Then, as a check that
+``--max-chars``; ``--skip-files N`` leaves out the first N, for a slice the rules were not written on), ingests it twice
+with the ``ner`` extractor and the default plan (Markdown cut at its sections) into two graphs of a fresh embedded
+FalkorDB (the baseline with ``NerExtractor(skip_code=False)``, then the default), merges duplicates and reads the
+whole corpus's names as ``finalize`` does (no embedding), and prints, for the 100 most-mentioned entities of each,
+the share the documented rule (:func:`junk`) calls junk, and the lists themselves to read. Then, as a check that
 names in plain prose stay, it runs the extractor alone with and without the filter over the first ``--prose``
 HotpotQA paragraphs of ``/work/shared/eval`` (or ``--prose-file``) and prints the share of names the filter
 removes, and the names.
@@ -49,8 +49,10 @@ from graphrag_agents.ingest.common_names import ProseWords, runs_on, without_num
 from graphrag_agents.ingest.dedupe import merge_label_votes, merge_unknown_duplicates  # noqa: E402
 from graphrag_agents.ingest.extract_ner import GENERIC_WORDS, NerExtractor  # noqa: E402
 from graphrag_agents.ingest.loaders import load_file  # noqa: E402
+from graphrag_agents.ingest.marked_names import read_marked_names  # noqa: E402
 from graphrag_agents.ingest.ontology_store import DEFAULT_ONTOLOGY  # noqa: E402
 from graphrag_agents.ingest.plan import IngestPlan  # noqa: E402
+from graphrag_agents.ingest.retype import retype_code_names  # noqa: E402
 
 SITE = Path(sys.prefix) / "lib" / f"python{sys.version_info.major}.{sys.version_info.minor}" / "site-packages"
 PATTERNS = ["/usr/share/doc/nodejs/**/*.md", str(SITE / "litellm" / "**" / "*.md"),
@@ -115,7 +117,12 @@ async def run(files: list[str], data_dir: str, top: int) -> None:
             report = await kg.ingest(paths=files, plan=IngestPlan(extractor="ner"), progress=False)
             seconds = time.perf_counter() - started
             await merge_unknown_duplicates(kg.store)  # as finalize does, which the `entities` command shows
-            await merge_label_votes(kg.store, [e.label for e in (await kg.get_ontology()).entities])
+            ontology = await kg.get_ontology()
+            await merge_label_votes(kg.store, [e.label for e in ontology.entities])
+            ner = NerExtractor()
+            await retype_code_names(kg.store, ner.person_or_place_labels(ontology))
+            await read_marked_names(kg.store, ner.place_labels(ontology))
+            await merge_unknown_duplicates(kg.store)
             entities = await top_entities(kg, top)
             status = await kg.status()
         flagged = [e for e in entities if junk(e[0], prose)]
