@@ -105,3 +105,11 @@ def test_a_check_stored_without_claims_still_reads() -> None:
     data = check_citations("Ann Beattie is an American novelist [1].", evidence(BEATTIE)).model_dump(mode="json")
     restored = CitationCheck.model_validate(data)
     assert isinstance(restored.claims[0], CheckedClaim) and restored.claims[0].support[0].n == 1
+
+
+def test_the_literal_rules_alone_give_verdicts_without_spans() -> None:
+    # meaning=False never splits the cited items into sentences: its claims say what the rules found, no span
+    items = evidence(BEATTIE)
+    check = check_citations("Ann Beattie is an American novelist [1]. She was born in 1948 [1].", items, meaning=False)
+    assert [(c.verdict, c.support, c.closest, c.missing) for c in check.claims] == [
+        ("verified", [], None, []), ("unsupported", [], None, ["1948"])]

@@ -61,7 +61,14 @@ def content_stems(text: str, skip: frozenset[str] = frozenset()) -> frozenset[st
 
 def content_terms(text: str) -> frozenset[str]:
     """The stems of ``text``'s content words and its capitalised words, folded: what a clause is about."""
-    return content_stems(text) | frozenset(fold(w) for w in LETTERS.findall(text) if w[0].isupper())
+    out = set()
+    for word in LETTERS.findall(text):
+        folded = fold(word)
+        if len(folded) >= 4 and folded not in FUNCTION_WORDS:
+            out.add(stem(folded))
+        if word[0].isupper():
+            out.add(folded)
+    return frozenset(out)
 
 
 @dataclass(frozen=True)
@@ -182,7 +189,8 @@ class EvidenceIndex:
         topic = subjects[0] if subjects else frozenset()
         out: list[EvidenceSentence] = []
         for i, text in enumerate(raw):
-            first = fold(LETTERS.findall(text)[0]) if LETTERS.search(text) else ""
+            opening = LETTERS.search(text)
+            first = fold(opening.group()) if opening else ""
             context: frozenset[str] = frozenset()
             if i and first in _ANAPHOR_START:
                 context = topic | subjects[i - 1] if first in _PRONOUN_START else topic

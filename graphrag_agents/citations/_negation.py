@@ -45,7 +45,6 @@ from functools import lru_cache
 from ._evidence import FUNCTION_WORDS, EvidenceIndex
 from ._lemmas import NUMBER_WORDS
 from ._markers import INLINE_CODE_RE
-from ._sentences import split_sentences
 from ._text import claim_text, fold
 
 __all__ = ["CUES", "ENABLED", "RESTATES", "Clause", "clauses", "lemma_key", "negation_clause_finding"]
@@ -58,8 +57,6 @@ CUES = frozenset({"not", "never", "no", "none", "nobody", "nothing", "nowhere", 
                   "cannot"})
 """Negation function words; a word ending in ``n't`` is a cue too."""
 
-# The evidence sentences read per item, as the other meaning rules read them.
-_MAX_SENTENCES = 400
 _TOKEN = re.compile(r"[^\W_]+(?:['’][^\W\d_]+)?")
 _BREAK = re.compile(
     r"[;:()\[\]—–]|,|\s-\s"
@@ -235,16 +232,16 @@ def _restated(claim: Clause, options: Sequence[Clause]) -> list[tuple[int, int, 
 
 
 def _evidence_clauses(items: Sequence[EvidenceIndex]) -> list[Clause]:
-    return [c for item in items for c in _item_clauses(item.text)]
+    return [c for item in items for c in _item_clauses(item.text, item.bounds)]
 
 
 @lru_cache(maxsize=4096)
-def _item_clauses(text: str) -> tuple[Clause, ...]:
-    """The clauses of an evidence text's sentences (the first :data:`_MAX_SENTENCES`), read as a claim is: inline
-    code left out, as the check leaves it out of the claim."""
+def _item_clauses(text: str, bounds: tuple[tuple[int, int], ...]) -> tuple[Clause, ...]:
+    """The clauses of an evidence text's sentences (its index's :attr:`~._evidence.EvidenceIndex.bounds`, split
+    once for every rule), read as a claim is: inline code left out, as the check leaves it out of the claim."""
     out: list[Clause] = []
-    for span in split_sentences(text)[:_MAX_SENTENCES]:
-        out += _with_context(clauses(claim_text(INLINE_CODE_RE.sub(" ", text[span.start:span.end]))))
+    for start, end in bounds:
+        out += _with_context(clauses(claim_text(INLINE_CODE_RE.sub(" ", text[start:end]))))
     return tuple(out)
 
 

@@ -118,7 +118,10 @@ def _is_table_sep(line: str) -> bool:
 
 def _flush(text: str, para: list[_Tok], out: list[Sentence]) -> None:
     """Split one paragraph's tokens into sentences and append them to ``out``."""
-    toks = [sub for tok in para for sub in _cjk_split(text, tok)]
+    if para and _CJK_STOP.search(text, para[0].start, para[-1].end):
+        toks = [sub for tok in para for sub in _cjk_split(text, tok)]
+    else:
+        toks = list(para)  # no CJK full stop in the paragraph: no token to cut (one search, not one per token)
     para.clear()
     begin: int | None = None
     last = 0

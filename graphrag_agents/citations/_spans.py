@@ -12,6 +12,7 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from ._figures import extract_figures
 from ._lemmas import split_compound, word_key
@@ -41,13 +42,19 @@ class SpanSentence:
     sentence and of the sentence before: whom "He" may stand for."""
 
 
+@lru_cache(maxsize=65_536)
+def _word_keys(word: str) -> tuple[str, ...]:
+    """The key of a word and of each part of a compound ("OutdoorSeating")."""
+    if len(word) < 3:
+        return (word_key(word),)
+    return (word_key(word), *(word_key(part) for part in split_compound(word) if len(part) >= 3))
+
+
 def sentence_keys(text: str) -> tuple[frozenset[str], frozenset[str]]:
     """(keys, six-letter prefixes of long keys) of ``text``'s words (compounds split) and its figures."""
     keys: set[str] = set(extract_figures(text))
     for word in set(LETTERS.findall(text)):
-        keys.add(word_key(word))
-        if len(word) >= 3:
-            keys.update(word_key(part) for part in split_compound(word) if len(part) >= 3)
+        keys.update(_word_keys(word))
     return frozenset(keys), frozenset(k[:_PREFIX] for k in keys if len(k) >= _PREFIX)
 
 

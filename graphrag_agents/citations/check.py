@@ -164,16 +164,19 @@ class _Sentences:
             reason = self.judge(shown, [self.items[n] for n in numbers])
             claim = None if reason is None else Lacking(conflicts=[ClaimConflict(rule="judge", detail=reason)])
         if claim is None:
-            entry.verdict, entry.support = "verified", support_spans(keyed[:_MEANING_CHARS], numbers, evid)
+            entry.verdict = "verified"
+            # the spans read each cited item's sentences, which the literal rules alone (meaning=False) never split
+            entry.support = support_spans(keyed[:_MEANING_CHARS], numbers, evid) if self.meaning else []
             return
         self.unsupported.append(UnsupportedClaim(sentence=shown, cited=numbers, missing_figures=claim.figures,
                                                  missing_names=claim.names, conflicts=claim.conflicts,
                                                  unsupported_words=claim.words))
-        closest = closest_span(keyed[:_MEANING_CHARS], numbers, evid)
         entry.verdict = "unsupported"
-        entry.closest = None if closest is None else closest[0]
-        stated = list(dict.fromkeys([*claim.figures, *claim.names, *claim.words]))
-        entry.missing = stated or lacking(keyed[:_MEANING_CHARS], closest)
+        entry.missing = list(dict.fromkeys([*claim.figures, *claim.names, *claim.words]))
+        if self.meaning:
+            closest = closest_span(keyed[:_MEANING_CHARS], numbers, evid)
+            entry.closest = None if closest is None else closest[0]
+            entry.missing = entry.missing or lacking(keyed[:_MEANING_CHARS], closest)
 
     def _uncited(self, shown: str, claims: str) -> bool:
         """Whether a sentence with no valid marker states a figure or a name (listed in uncited, with the evidence
