@@ -72,12 +72,20 @@ def _time_line(runs: list[dict[str, Any]]) -> str:
 
 def summary_markdown(summary: dict[str, Any]) -> str:
     """The summary as Markdown: retrieval table (baseline first), per-type table, answers table, notes."""
-    ks = [str(k) for k in summary["ks"]]
-    top = ks[-1]
-    methods: dict[str, dict[str, Any]] = summary["methods"]
+    lines = [*_build_lines(summary), *_retrieval_lines(summary), *_type_lines(summary)]
+    answers = summary.get("answers")
+    if answers:
+        lines += _answer_lines(summary, answers)
+    for note in summary.get("notes", []):
+        lines += ["", f"Note: {note}"]
+    return "\n".join(lines) + "\n"
+
+
+def _build_lines(summary: dict[str, Any]) -> list[str]:
+    """What was asked of which graph, how it was built, and how long the run took."""
     build = summary["build"]
     runs = summary.get("runs", [])
-    lines = [
+    return [
         f"{summary['questions']} questions ({', '.join(f'{n} {t}' for t, n in summary['types'].items())}) "
         f"over {summary['corpus_paragraphs']} paragraphs; graph `{build['graph']}`: {build['chunks']} chunks, "
         f"{build['entities']} entities, {build['relations']} relations ({build['extractor']} extractor, "
@@ -86,6 +94,15 @@ def summary_markdown(summary: dict[str, Any]) -> str:
         + (f", {build['unchanged']} paragraphs already in the graph" if build.get("unchanged") else "")
         + ("; reused from the cache)." if build["reused"] and all(run["graph_reused"] for run in runs) else ")."),
         _time_line(runs),
+    ]
+
+
+def _retrieval_lines(summary: dict[str, Any]) -> list[str]:
+    """The recall table, one row per method, and retrieve's gain over dense-only."""
+    ks = [str(k) for k in summary["ks"]]
+    top = ks[-1]
+    methods: dict[str, dict[str, Any]] = summary["methods"]
+    lines = [
         "",
         "Supporting-paragraph recall (%), top_k " + top + ", each method measured in the same run:",
         "",
@@ -101,40 +118,53 @@ def summary_markdown(summary: dict[str, Any]) -> str:
         gain = 100 * (methods[OVERALL]["recall"][top] - methods[BASELINE]["recall"][top])
         lines += ["", f"retrieve vs dense-only: recall@{top} {gain:+.1f} points; the model reads "
                       f"{methods[OVERALL].get('llm_chars', 0):,} characters of rendered evidence per question."]
+    return lines
+
+
+def _type_lines(summary: dict[str, Any]) -> list[str]:
+    """Recall at the largest k per question type."""
+    top = str(summary["ks"][-1])
+    methods: dict[str, dict[str, Any]] = summary["methods"]
     types = sorted(summary["types"])
-    lines += ["", f"recall@{top} (%) by question type:", "", _row(["method", *types]), _row(["-"] * (len(types) + 1))]
+    lines = ["", f"recall@{top} (%) by question type:", "", _row(["method", *types]), _row(["-"] * (len(types) + 1))]
     for name, m in methods.items():
         lines.append(_row([LABELS.get(name, name),
                            *(_pct(m["by_type"][t]["recall"][top]) if t in m["by_type"] else "-" for t in types)]))
-    answers = summary.get("answers")
-    if answers:
-        unans = answers["unanswerable_accuracy"]
-        repair = ", citations repaired" if summary.get("repair_citations") else ""
-        drafting = f", {summary['drafting']} drafting" if summary.get("drafting") else ""
-        auto = f" (auto: {summary['agent_mode_auto']})" if summary.get("agent_mode_auto") else ""
-        lines += ["", f"Reference agent (`{summary.get('model')}`, mode {summary.get('agent_mode')}{auto}{drafting}"
-                      f"{repair}), {answers['questions']} questions:", ""]
-        if answers.get("answerable_served_right") is not None:
-            served = answers.get("served_precision")
-            close = answers.get("served_precision_f1")
-            close_answerable = answers.get("answerable_served_f1")  # absent from summaries before the hop chain
-            lines += [_row(["answerable served right", "unanswerable refused", "served answers right", "served",
-                            "answerable served, F1 >= 0.5", "served answers, F1 >= 0.5", "chained", "missing hop"]),
-                      _row(["-"] * 8),
-                      _row([f"{_pct(answers['answerable_served_right'])} (of {answers['answerable']})",
-                            "n/a" if unans is None else f"{_pct(unans)} (of {answers['unanswerable']})",
-                            "n/a" if served is None else f"{_pct(served)} (of {answers['served']})",
-                            str(answers["served"]), "n/a" if close_answerable is None else _pct(close_answerable),
-                            "n/a" if close is None else _pct(close), str(answers.get("chained", 0)),
-                            str(answers.get("missing_hop", 0))]), ""]
-        lines += [_row(["EM", "F1", "answer in text", "answer in draft", "grounded", "repaired", "abstained",
-                        "unanswerable acc.", "LLM calls / q", "tokens / q", "p50 s", "p95 s"]), _row(["-"] * 12),
-                  _row([_pct(answers["em"]), _pct(answers["f1"]), _pct(answers["contains"]),
-                        _pct(answers.get("draft_contains", 0.0)),
-                        _pct(answers["grounded_rate"]), _pct(answers.get("repaired_rate", 0.0)),
-                        _pct(answers["abstention_rate"]), "n/a" if unans is None else _pct(unans),
-                        f"{answers['llm_calls']:.2f}", f"{answers['tokens']:,}", f"{answers['ms_p50'] / 1000:.1f}",
-                        f"{answers['ms_p95'] / 1000:.1f}"])]
-    for note in summary.get("notes", []):
-        lines += ["", f"Note: {note}"]
-    return "\n".join(lines) + "\n"
+    return lines
+
+
+def _answer_lines(summary: dict[str, Any], answers: dict[str, Any]) -> list[str]:
+    """The reference agent's tables: what it served and how right, then its scores and costs."""
+    unans = answers["unanswerable_accuracy"]
+    repair = ", citations repaired" if summary.get("repair_citations") else ""
+    drafting = f", {summary['drafting']} drafting" if summary.get("drafting") else ""
+    auto = f" (auto: {summary['agent_mode_auto']})" if summary.get("agent_mode_auto") else ""
+    lines = ["", f"Reference agent (`{summary.get('model')}`, mode {summary.get('agent_mode')}{auto}{drafting}"
+                 f"{repair}), {answers['questions']} questions:", ""]
+    if answers.get("answerable_served_right") is not None:
+        lines += _served_lines(answers)
+    lines += [_row(["EM", "F1", "answer in text", "answer in draft", "grounded", "repaired", "abstained",
+                    "unanswerable acc.", "LLM calls / q", "tokens / q", "p50 s", "p95 s"]), _row(["-"] * 12),
+              _row([_pct(answers["em"]), _pct(answers["f1"]), _pct(answers["contains"]),
+                    _pct(answers.get("draft_contains", 0.0)),
+                    _pct(answers["grounded_rate"]), _pct(answers.get("repaired_rate", 0.0)),
+                    _pct(answers["abstention_rate"]), "n/a" if unans is None else _pct(unans),
+                    f"{answers['llm_calls']:.2f}", f"{answers['tokens']:,}", f"{answers['ms_p50'] / 1000:.1f}",
+                    f"{answers['ms_p95'] / 1000:.1f}"])]
+    return lines
+
+
+def _served_lines(answers: dict[str, Any]) -> list[str]:
+    unans = answers["unanswerable_accuracy"]
+    served = answers.get("served_precision")
+    close = answers.get("served_precision_f1")
+    close_answerable = answers.get("answerable_served_f1")  # absent from summaries before the hop chain
+    return [_row(["answerable served right", "unanswerable refused", "served answers right", "served",
+                  "answerable served, F1 >= 0.5", "served answers, F1 >= 0.5", "chained", "missing hop"]),
+            _row(["-"] * 8),
+            _row([f"{_pct(answers['answerable_served_right'])} (of {answers['answerable']})",
+                  "n/a" if unans is None else f"{_pct(unans)} (of {answers['unanswerable']})",
+                  "n/a" if served is None else f"{_pct(served)} (of {answers['served']})",
+                  str(answers["served"]), "n/a" if close_answerable is None else _pct(close_answerable),
+                  "n/a" if close is None else _pct(close), str(answers.get("chained", 0)),
+                  str(answers.get("missing_hop", 0))]), ""]
