@@ -17,13 +17,12 @@ a chain covers ``covered`` (60%) of the question, or after ``rounds``. A questio
 that much is a two-hop one as a rule, and a round then only costs time: it ran on 78 of 100 HotpotQA questions
 and changed no recall@5 there.
 
-No LLM: word sets and the graph's entity mentions and titles only. Bounds: at most ``rounds`` extra rounds
-(default 1, so chains of three passages: a direct match, its first hop and one more; a second round added
-nothing on the samples, at four hops either, ``docs/retrieval.md``), each following ``frontier`` passages (3)
-with the bounded queries of :mod:`.bridge` (per seed 50 entities, per name 3 titled documents, ``k`` chunks),
-whose rows carry the chunk's text; words are read for at most ``TEXT_POOL`` candidates a round (plus their
-chains), in one query for those whose text no hop brought.
-"""
+No LLM: word sets and the graph's entity mentions and titles only. Bounds: at most ``rounds`` extra rounds (default
+1, so chains of three passages: a direct match, its first hop and one more; a second round added nothing on the
+samples, at four hops either, ``benchmarks/results/retrieval-weights-history.md``), each following ``frontier``
+passages (3) with the bounded queries of :mod:`.bridge` (per seed 50 entities, per name 3 titled documents, ``k``
+chunks), whose rows carry the chunk's text; words are read for at most ``TEXT_POOL`` candidates a round (plus their
+chains), in one query for those whose text no hop brought."""
 
 from __future__ import annotations
 

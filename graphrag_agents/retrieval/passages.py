@@ -23,21 +23,20 @@ feedback      0.5     cosine to the question's vector moved toward its best dire
                       (linked: 1.0)
 ============  ======  ==============================================================================
 
-and ``score`` = weighted sum / sum of weights, in [0, 1]. The final order (:mod:`.novelty`) takes the best by
-score first and then, among the 40 best, each next passage by its score plus what it adds to the question's
-coverage (``ChainSettings.novelty``). The weights were picked by two-fold cross-validation over the HotpotQA
-and 2Wiki samples together (each fold: the even- or odd-numbered questions of both sets), keeping what both
-folds chose; results in ``docs/retrieval.md``. Cosine and lexical were picked again once chain coverage and
-novelty scored the question's words too, with 100 MuSiQue training questions as a third set (1.0 / 1.0 ->
-1.5 / 0.5: no fold of the three lost, and the held-out MuSiQue dev questions gained .041 recall@5). Weighted
+and ``score`` = weighted sum / sum of weights, in [0, 1]. The final order (:mod:`.novelty`) takes the best by score
+first and then, among the 40 best, each next passage by its score plus what it adds to the question's coverage
+(``ChainSettings.novelty``). The weights were picked by two-fold cross-validation over the HotpotQA and 2Wiki
+samples together (each fold: the even- or odd-numbered questions of both sets), keeping what both folds chose;
+results in ``benchmarks/results/retrieval-weights-history.md``. Cosine and lexical were picked again once chain
+coverage and novelty scored the question's words too, with 100 MuSiQue training questions as a third set (1.0 / 1.0
+-> 1.5 / 0.5: no fold of the three lost, and the held-out MuSiQue dev questions gained .041 recall@5). Weighted
 score fusion beat reciprocal-rank fusion, a cosine-only rerank, per-question rescaled cosines and personalized
 PageRank over the entity-passage graph there (the entity-mention feature and the walk are kept off, for
-``benchmarks/`` only: :mod:`._experiments`). Those are :data:`LINKED_WEIGHTS`, which score whenever the first
-hop reaches a candidate through a graph link. When it reaches none (a manual's sections, which no entity links),
+``benchmarks/`` only: :mod:`._experiments`). Those are :data:`LINKED_WEIGHTS`, which score whenever the first hop
+reaches a candidate through a graph link. When it reaches none (a manual's sections, which no entity links),
 :data:`WEIGHTS` score instead: the keyword feature is BM25 over the candidate's whole section
-(:mod:`.term_frequency`), weight 1.0, and feedback 0.5. Measured on npm's docs (``techdocs_a``), HotpotQA, 2Wiki
-and the MuSiQue samples (``docs/retrieval.md``).
-"""
+(:mod:`.term_frequency`), weight 1.0, and feedback 0.5. Measured on npm's docs (``techdocs_a``), HotpotQA, 2Wiki and
+the MuSiQue samples (``docs/retrieval.md``)."""
 
 from __future__ import annotations
 
@@ -106,7 +105,8 @@ WEIGHTS = PassageWeights()
 LINKED_WEIGHTS = PassageWeights(lexical=0.5, feedback=1.0, section_keywords=False)
 """The weights when the graph carries signal: the first hop reached a candidate through a graph link (a titled hop
 or bridge expansion). The keyword feature is the chunk's share of the question's idf, as the weights were picked
-on the multi-hop samples, where the section feature lost recall@5 (``docs/retrieval.md``)."""
+on the multi-hop samples, where the section feature lost recall@5
+(``benchmarks/results/2026-12-06-section-keywords.md``)."""
 SEEDS = 2
 """Bridge expansion starts from this many best chunks, weighted 1, 1/2, ..."""
 PER_DOCUMENT = 1
