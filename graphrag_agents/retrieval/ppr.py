@@ -6,8 +6,9 @@ non-hub entities MENTIONED_IN them (one read-only query, per chunk at most ``PER
 ``bridge.HUB_MENTIONS`` mentions left out), restarting with probability ``RESTART`` at the question's anchors
 (by their weight) and at the direct matches (by their cosine). A chunk's feature is its visit probability over
 the best chunk's, in [0, 1]. ``Experiments.ppr`` (:mod:`._experiments`, set by ``benchmarks/`` only) weighs it in
-the passage score; at 0 (always, outside a benchmark) the query is not run. ``docs/retrieval.md`` ("Personalized
-PageRank, again") has the measurements that keep it off.
+the passage score; at 0 (always, outside a benchmark) the query is not run.
+``benchmarks/results/retrieval-weights-history.md`` ("Personalized PageRank, again") has the measurements that keep
+it off.
 """
 
 from __future__ import annotations
