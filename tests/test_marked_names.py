@@ -45,3 +45,18 @@ async def test_common_words_go_and_a_platform_is_no_place_at_finalize(kg: Knowle
     assert [list(r) for r in await kg.store.ro_query(labels)] == [["Windows", "Unknown"]]
     orphans = await kg.store.ro_query("MATCH (f:__Fact__) WHERE NOT ()-[:IN_FACT]->(f) RETURN count(f)")
     assert orphans[0][0] == 0
+
+
+@pytest.mark.skipif(not spacy_available(), reason="needs the ner extra")
+async def test_a_name_in_a_section_without_markup_is_read_when_the_corpus_is_technical(kg: KnowledgeGraph) -> None:
+    """commands/npm-config.md › Sub-commands (techdocs_a-dbea0210e5a7) is one line, "Config supports the following
+    sub-commands:", with no markup, and spaCy names "Config"; six more sections of npm's docs
+    (``tests/data/npm_config_sections.jsonl``) write "config" in lower case 21 times and all hold markup. Most
+    of the graph's chunks hold markup, so its names are read against the corpus: "Config" goes at finalize."""
+    rows = read_rows("npm_config_sections.jsonl")
+    await kg.ingest_documents([SourceDocument(r["id"], r["id"], text=r["text"], title=r["title"]) for r in rows],
+                              IngestPlan(extractor="ner"))
+    config = "MATCH (e:__Entity__ {name: 'Config'}) RETURN count(e)"
+    assert (await kg.store.ro_query(config))[0][0] == 1
+    await kg.finalize()
+    assert (await kg.store.ro_query(config))[0][0] == 0
