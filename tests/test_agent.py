@@ -391,10 +391,9 @@ def test_public_names_match_all() -> None:
     for name in agent_pkg.__all__:  # the names that need LangChain are imported on first use
         getattr(agent_pkg, name)
     public = {name for name in vars(agent_pkg) if not name.startswith("_")}
-    modules = {"accept", "checks", "mode", "options", "refusal", "trace", "chain_nodes", "choice", "compare",
-               "compare_plan", "confidence", "confirm", "drafting", "figures_fit", "fit", "gate", "graph",
-               "hop_check", "hop_plan", "nodes", "prompts", "question_fit", "reader", "state", "structured",
-               "structured_gate", "tools_chain"}
+    modules = {"accept", "checks", "mode", "options", "refusal", "trace", "choice", "confidence", "confirm",
+               "drafting", "figures_fit", "fit", "gate", "graph", "hops", "nodes", "prompts", "question_fit", "reader",
+               "state", "structured", "structured_gate"}
     assert public - modules == set(agent_pkg.__all__)
 
 

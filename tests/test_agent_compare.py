@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 from test_agent_hops import draft, open_graphs, run
 
-from graphrag_agents.agent.compare import decide, read_date, same_value
-from graphrag_agents.agent.compare_plan import Comparison, comparison_plan, option_span
-from graphrag_agents.agent.hop_check import chain_text, passage_topic
+from graphrag_agents.agent.hops.check import chain_text, passage_topic
+from graphrag_agents.agent.hops.compare import decide, read_date, same_value
+from graphrag_agents.agent.hops.compare_plan import Comparison, comparison_plan, option_span
 from graphrag_agents.kg import KnowledgeGraph
 
 ORDER = "Which film came out first, Blue Harbour or Red Meadow?"

@@ -19,8 +19,8 @@ from graphrag_agents.agent.choice import NONE_OF_THESE, choice_options, parse_ch
 from graphrag_agents.agent.fit.bridge import bridge_problem
 from graphrag_agents.agent.fit.kind import expected_kind, kind_mismatch, label_index
 from graphrag_agents.agent.fit.life_event import asked_event, states_event
-from graphrag_agents.agent.hop_check import hop_subject
-from graphrag_agents.agent.hop_plan import fill, is_comparison, parse_plan, rule_hops
+from graphrag_agents.agent.hops.check import hop_subject
+from graphrag_agents.agent.hops.plan import fill, is_comparison, parse_plan, rule_hops
 from graphrag_agents.ingest.records import ChunkRecord, DocumentBatch, DocumentRecord, EntityRecord, entity_id
 from graphrag_agents.ingest.writer import write_document
 from graphrag_agents.kg import KnowledgeGraph

@@ -40,7 +40,7 @@ from langgraph.graph import END, START, StateGraph
 
 from ..models.langchain_model import langchain_chat_model
 from ..tools.toolkit import GraphRAGToolkit
-from .chain_nodes import ChainNodes
+from .hops.chain import ChainNodes
 from .mode import ModeChoice, ModeSetting, choose_mode
 from .nodes import Nodes
 from .options import AgentMode, AgentOptions, Drafting, option_names

@@ -19,12 +19,12 @@ from ..errors import ConfigurationError, ToolError
 from ..tools.results import RetrieveResult, ToolResult
 from ..tools.toolkit import READ_TOOLS, GraphRAGToolkit
 from ._text_tool_calls import salvage_text_tool_calls
-from .chain_nodes import ChainNodes
 from .checks import SERVING_CHECKS, CheckContext, ServingCheck, run_checks
 from .confidence import answer_probability, missing_logprobs, token_logprobs
 from .confirm import confirm_response_format
 from .drafting import StructuredDraft, draft_prompt, parse_draft, response_format, structured_revision_prompt
 from .gate import Verdict, last_ai_text, verify_draft
+from .hops.chain import ChainNodes
 from .options import AgentMode, AgentOptions
 from .prompts import (
     FINAL_ANSWER_PROMPT,

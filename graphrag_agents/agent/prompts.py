@@ -49,7 +49,7 @@ FINAL_ANSWER_PROMPT = (
     '"hops": []}} when it does not say.'
 )
 """The last turn of ``tools`` mode with structured drafting (``{question}`` is filled in); its ``hops`` are
-checked like the hop chain of ``retrieve_first`` (:func:`~graphrag_agents.agent.tools_chain.check_tools_chain`)."""
+checked like the hop chain of ``retrieve_first`` (:func:`~graphrag_agents.agent.hops.tools_chain.check_tools_chain`)."""
 
 
 def evidence_prompt(question: str, evidence: str) -> str:

@@ -16,8 +16,8 @@ from typing_extensions import TypedDict
 
 from ..evidence import Evidence
 from ..tools.citations import CitationCheck
-from .compare_plan import Comparison
-from .hop_check import HopStep, MissingHop, chain_text
+from .hops.check import HopStep, MissingHop, chain_text
+from .hops.compare_plan import Comparison
 from .options import AgentMode, Drafting
 from .trace import TraceStep, add_trace, refusal_reason
 
@@ -134,7 +134,7 @@ class GroundedAgentState(TypedDict, total=False):
     hops: list[str]
     """The hop plan: the chain's sub-questions, a later one naming an earlier answer ``#1`` ([]: no chain)."""
     comparison: Comparison | None
-    """A comparison plan's rule (:mod:`.compare_plan`): which hops hold each option's value and how they are
+    """A comparison plan's rule (:mod:`.hops.compare_plan`): which hops hold each option's value and how they are
     compared; None for a chain or no plan."""
     plan_by: Literal["rules", "model"] | None
     """Who planned the hops (the relative-phrase rules, or the model's planning call); None: no plan was read."""

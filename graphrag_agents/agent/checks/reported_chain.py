@@ -1,12 +1,12 @@
 """``tools`` mode: the hops a tool-calling model reports are checked like ``retrieve_first``'s chain
-(:mod:`~graphrag_agents.agent.tools_chain`)."""
+(:mod:`~graphrag_agents.agent.hops.tools_chain`)."""
 
 from __future__ import annotations
 
 from ..drafting import StructuredDraft
 from ..gate import Verdict
-from ..hop_check import chain_text
-from ..tools_chain import check_tools_chain
+from ..hops.check import chain_text
+from ..hops.tools_chain import check_tools_chain
 from .base import CheckContext, Rejection
 
 

@@ -11,7 +11,7 @@ weights (each module names the case it came from):
 * **kind** and **order** (:mod:`.figures`): a number for "how many", a date for "when", and a comparison's
   answer on the side the evidence's own years or heights put first;
 * **bridge** (:mod:`.bridge`): the answer carries the head noun of an entity the question describes but does not
-  ask for (the hop chain also checks its own bridge entities, :mod:`~graphrag_agents.agent.chain_nodes`).
+  ask for (the hop chain also checks its own bridge entities, :mod:`~graphrag_agents.agent.hops.chain`).
 
 A finding leads to the revision turn (with the finding in words) and then to the fixed refusal, as a failed
 check does. Nothing was tuned on the questions it is measured on (``docs/agent.md``).

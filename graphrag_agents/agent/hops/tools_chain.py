@@ -4,7 +4,7 @@ The system prompt (:data:`~graphrag_agents.agent.prompts.TOOLS_SYSTEM_PROMPT`) a
 multi-hop question with one ``retrieve`` per hop, and the structured final turn
 (:data:`~graphrag_agents.agent.prompts.FINAL_ANSWER_PROMPT`) asks for the hops it walked beside its answer:
 ``"hops": [{"question": ..., "answer": ..., "evidence": [n]}, ...]``. :func:`check_tools_chain` checks them as
-the hop chain of ``retrieve_first`` is checked (:func:`~graphrag_agents.agent.hop_check.check_hop`: one cited
+the hop chain of ``retrieve_first`` is checked (:func:`~graphrag_agents.agent.hops.check.check_hop`: one cited
 sentence states each hop's subject, the earlier answer, and its answer together), requires the chain to end in
 the final answer, and applies the bridge rule to it. A reply without hops is a one-hop answer, checked as before.
 """
@@ -14,13 +14,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from ..tools.toolkit import GraphRAGToolkit
-from .drafting import StructuredDraft, _ints, first_json_object
-from .fit.bridge import bridge_problem
-from .fit.names import words
-from .gate import AcceptRule
-from .hop_check import HopStep, MissingHop, check_hop, hop_subject
-from .hop_plan import MAX_HOPS
+from ...tools.toolkit import GraphRAGToolkit
+from ..drafting import StructuredDraft, _ints, first_json_object
+from ..fit.bridge import bridge_problem
+from ..fit.names import words
+from ..gate import AcceptRule
+from .check import HopStep, MissingHop, check_hop, hop_subject
+from .plan import MAX_HOPS
 
 __all__ = ["ToolsChain", "check_tools_chain", "reported_hops"]
 

@@ -21,9 +21,9 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..citations._acronyms import US_STATES
+from ...citations._acronyms import US_STATES
+from ..fit.figures import MONTHS
 from .compare_plan import Comparison
-from .fit.figures import MONTHS
 
 __all__ = ["Decision", "decide", "is_country", "read_date", "same_value"]
 

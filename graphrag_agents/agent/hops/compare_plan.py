@@ -28,8 +28,8 @@ from typing import Literal
 
 from typing_extensions import NotRequired, TypedDict
 
-from .fit.names import letters, without_note
-from .fit.sides import both_sides, choice_options
+from ..fit.names import letters, without_note
+from ..fit.sides import both_sides, choice_options
 
 __all__ = ["Comparison", "comparison_plan", "option_span"]
 

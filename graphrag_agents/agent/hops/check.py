@@ -22,13 +22,13 @@ from typing import Any
 
 from typing_extensions import TypedDict
 
-from ..citations import check_citations
-from ..tools.citations import CitationCheck
-from ..tools.toolkit import GraphRAGToolkit
-from .drafting import StructuredDraft, render_draft
-from .fit.life_event import asked_event, states_event
-from .fit.names import question_names, quoted_names, sentences_stating, without_note, words
-from .gate import AcceptRule
+from ...citations import check_citations
+from ...tools.citations import CitationCheck
+from ...tools.toolkit import GraphRAGToolkit
+from ..drafting import StructuredDraft, render_draft
+from ..fit.life_event import asked_event, states_event
+from ..fit.names import question_names, quoted_names, sentences_stating, without_note, words
+from ..gate import AcceptRule
 
 __all__ = ["HopStep", "MissingHop", "chain_text", "check_hop", "hop_subject", "passage_topic", "render_hop",
            "same_name"]
@@ -100,7 +100,7 @@ async def check_hop(draft: StructuredDraft, subject: str, session: GraphRAGToolk
     ``titles`` (evidence number -> passage title): a passage titled with the subject names it in its own words,
     often longer ("Michael Stephen Portnoy (born April 20, 1967)" under the title "Mike Portnoy"), so its claim
     reads the subject as the passage's opening name (:func:`passage_topic`). ``question`` (the hop's): a birth or
-    a death it asks about must be stated as one (:mod:`.fit.life_event`)."""
+    a death it asks about must be stated as one (:mod:`..fit.life_event`)."""
     event = asked_event(question)
     shown_set = set(shown)
     tried: list[int] = [n for n in draft.evidence if n in shown_set]

@@ -7,11 +7,11 @@
                  |      +-> END (missing_hop: a hop no evidence answered, named in ``missing_hop``)
                  +-> retrieve -> agent -> verify ...   (one hop, or a comparison: the single-retrieve path)
 
-``plan`` reads the sub-questions by rule, else with one structured call (:mod:`.hop_plan`). Each ``hop``
+``plan`` reads the sub-questions by rule, else with one structured call (:mod:`.plan`). Each ``hop``
 retrieves its question (earlier answers filled in for ``#1``), drafts a structured short answer from
-reader-sized evidence, and checks it (:mod:`.hop_check`: one cited sentence states the hop's subject and its
+reader-sized evidence, and checks it (:mod:`.check`: one cited sentence states the hop's subject and its
 answer together). ``conclude`` applies the answer-fit rules that read a chain (the kind the question asks for,
-not the bridge) and, with ``choice_check``, the multiple-choice check (:mod:`.choice`), then serves the last
+not the bridge) and, with ``choice_check``, the multiple-choice check (:mod:`..choice`), then serves the last
 answer with its chain: ``Answer: Stanley [3] (Van Hook Township -> Mountrail County [1] -> Stanley [3]).``
 A 2-hop question costs at most 4 calls: plan, two drafts, the choice.
 
@@ -27,26 +27,26 @@ from typing import TYPE_CHECKING, Any
 from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
 from langchain_core.runnables import RunnableConfig
 
-from ..errors import ToolError
-from ..tools.results import RetrieveResult
-from .choice import CHOICE_SYSTEM_PROMPT, choice_options, choice_prompt, choice_response_format, parse_choice
+from ...errors import ToolError
+from ...tools.results import RetrieveResult
+from ..choice import CHOICE_SYSTEM_PROMPT, choice_options, choice_prompt, choice_response_format, parse_choice
+from ..drafting import draft_prompt, parse_draft
+from ..fit.bridge import bridge_problem
+from ..fit.echo import echo_problem
+from ..fit.figures import kind_problem
+from ..fit.kind import kind_mismatch, label_index
+from ..fit.shown import FitProblem
+from ..prompts import STRUCTURED_SYSTEM_PROMPT
+from ..reader import ReaderView, reader_evidence, reader_titles
+from ..state import GroundedAgentState, add_usage
+from ..structured import StructuredCaller
+from .check import HopStep, MissingHop, chain_text, check_hop, hop_subject, same_name
 from .compare import decide
 from .compare_plan import Comparison, comparison_plan
-from .drafting import draft_prompt, parse_draft
-from .fit.bridge import bridge_problem
-from .fit.echo import echo_problem
-from .fit.figures import kind_problem
-from .fit.kind import kind_mismatch, label_index
-from .fit.shown import FitProblem
-from .hop_check import HopStep, MissingHop, chain_text, check_hop, hop_subject, same_name
-from .hop_plan import PLAN_SYSTEM_PROMPT, fill, is_comparison, parse_plan, plan_prompt, plan_response_format, rule_hops
-from .prompts import STRUCTURED_SYSTEM_PROMPT
-from .reader import ReaderView, reader_evidence, reader_titles
-from .state import GroundedAgentState, add_usage
-from .structured import StructuredCaller
+from .plan import PLAN_SYSTEM_PROMPT, fill, is_comparison, parse_plan, plan_prompt, plan_response_format, rule_hops
 
 if TYPE_CHECKING:
-    from .nodes import Nodes
+    from ..nodes import Nodes
 
 __all__ = ["ChainNodes"]
 

@@ -25,8 +25,8 @@ import json
 import re
 from typing import Any
 
-from .drafting import first_json_object
-from .fit.sides import BOTH, choice_options
+from ..drafting import first_json_object
+from ..fit.sides import BOTH, choice_options
 
 __all__ = ["MAX_HOPS", "PLAN_SCHEMA", "fill", "is_comparison", "parse_plan", "plan_prompt", "plan_response_format",
            "rule_hops"]
