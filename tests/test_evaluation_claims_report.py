@@ -62,3 +62,19 @@ def test_hostile_evidence_and_answer_text_cannot_inject_markup() -> None:
     assert "<script" not in page.lower() and "<img" not in page.lower()
     assert "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;" in page
     assert "<ol class=claims>" in page and page.count("<mark") >= 2
+
+
+def test_the_eval_record_carries_the_claims_and_sources_the_report_reads() -> None:
+    """``score_answer`` writes the check's claims and cited sources into the record, so a real eval run's report
+    shows each sentence's verdict and span."""
+    from graphrag_agents.evaluation.answer import score_answer
+    from graphrag_agents.evaluation.dataset import Question
+
+    items = [Evidence(n=1, tool="retrieve", kind="passage", content=BEATTIE)]
+    answer = "Ann Beattie is an American novelist and short story writer [1]."
+    check = check_citations(answer, items)
+    question = Question(id="q", question="Who is Ann Beattie?", answer="novelist", supporting_paragraph_ids=("x",))
+    record = score_answer(question, {"answer": answer, "citation_check": check.model_dump(mode="json")}, 1.0)
+    assert record["claims"] == check.model_dump()["claims"] and record["claims"][0]["verdict"] == "verified"
+    assert record["sources"] and record["sources"][0]["n"] == 1
+    assert "<mark" in claims_html(record["claims"], record["sources"])

@@ -61,10 +61,10 @@ def _read_text(state: dict[str, Any]) -> str:
 # are set per question).
 _NO_ANSWER: dict[str, Any] = {
     "answer": "", "abstained": False, "abstain_reason": None, "grounded": False, "cited": [], "invalid": [],
-    "draft": "", "uncited": [], "unsupported": [], "llm_calls": 0, "tokens": 0, "tool_calls": 0, "revisions": 0,
-    "repaired": False, "evidence": [], "short_answer": "", "served_right": False, "fit": [], "confirmed": None,
-    "confidence": None, "chain": [], "chain_text": "", "missing_hop": None, "choice": None, "hops": [],
-    "plan_by": None, "hop_retried": False,
+    "draft": "", "uncited": [], "unsupported": [], "claims": [], "sources": [], "llm_calls": 0, "tokens": 0,
+    "tool_calls": 0, "revisions": 0, "repaired": False, "evidence": [], "short_answer": "", "served_right": False,
+    "fit": [], "confirmed": None, "confidence": None, "chain": [], "chain_text": "", "missing_hop": None,
+    "choice": None, "hops": [], "plan_by": None, "hop_retried": False,
 }
 
 
@@ -87,6 +87,9 @@ def score_answer(question: Question, state: dict[str, Any], ms: float) -> dict[s
         "draft": str(state.get("draft", "")),
         "uncited": list(check.uncited) if check else [],
         "unsupported": [c.model_dump() for c in check.unsupported] if check else [],
+        # each sentence's verdict and the spans behind it, over the cited items' content: the HTML report's claims
+        "claims": [c.model_dump() for c in check.claims] if check else [],
+        "sources": [s.model_dump() for s in check.sources] if check else [],
         "em": exact_match(prediction, answers) if question.answerable else None,
         "f1": round(token_f1(prediction, answers), 4) if question.answerable else None,
         "contains": answer_in_prediction(prediction, answers) if question.answerable else None,
