@@ -390,3 +390,30 @@ async def test_tools_mode_refuses_a_reported_hop_no_sentence_states(graphs: dict
     result, _ = await run(graphs["missing"], QUESTION, *tools_steps(final), mode="tools", drafting="structured")
     assert result.abstain_reason == "missing_hop" and result.missing_hop is not None
     assert result.missing_hop["index"] == 2
+
+
+async def test_the_single_path_runs_the_choice_check_without_the_chain(graphs: dict[str, KnowledgeGraph]) -> None:
+    # hops=False builds no chain nodes; the choice check of the single path makes its own call.
+    result, model = await run(graphs["full"], COUNTY_QUESTION, draft("Stanley", "county seat is Stanley"),
+                              pick(NONE_OF_THESE), hops=False)
+    assert result.abstained and result.abstain_reason == "not_chosen" and result.choice is not None
+    assert result.choice["draft"] == "Stanley" and len(model.calls) == 2 and result.chain == []
+
+
+def test_the_hop_chain_reads_the_agent_through_its_context() -> None:
+    """``agent/hops`` imports none of the agent's other nodes (``nodes``, ``graph``, ``checks``), not even for
+    types: :class:`ChainNodes` gets a :class:`HopContext` (model, sessions, the hop options), not ``Nodes``."""
+    import inspect
+
+    import grimp
+
+    from graphrag_agents.agent.hops.chain import ChainNodes
+
+    graph = grimp.build_graph("graphrag_agents")
+    hops = sorted(m for m in graph.modules if m.startswith("graphrag_agents.agent.hops"))
+    assert "graphrag_agents.agent.hops.chain" in hops
+    for other in ("nodes", "graph", "checks"):
+        reaching = [m for m in hops if graph.chain_exists(importer=m, imported=f"graphrag_agents.agent.{other}",
+                                                          as_packages=True)]
+        assert not reaching, f"{reaching} import graphrag_agents.agent.{other}"
+    assert list(inspect.signature(ChainNodes).parameters) == ["context"]

@@ -7,7 +7,8 @@ before serving shows the model the cited items, the question and options A, B, .
 bridge entities and other names or dates of the cited items; "none of these"), shuffled by a seed of the
 question (the model favours some letters; the same question always gets the same order), and serves the answer
 only when the model picks the draft (``abstain_reason="not_chosen"`` otherwise). One call of about 450 prompt
-tokens; no alternative at all (a yes / no answer, evidence naming nothing else) skips it.
+tokens; no alternative at all (a yes / no answer, evidence naming nothing else) skips it. :func:`choose` makes the
+call, for the serving check of the single path and for the end of the hop chain.
 """
 
 from __future__ import annotations
@@ -18,14 +19,20 @@ import zlib
 from collections.abc import Sequence
 from typing import Any
 
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import HumanMessage, SystemMessage
+from langchain_core.runnables import RunnableConfig
+
 from ..citations._names import extract_names
 from ..evidence.render import shorten
 from .drafting import first_json_object
 from .fit.figures import MONTHS
 from .fit.names import words
+from .state import GroundedAgentState, add_usage
+from .structured import StructuredCaller
 
 __all__ = ["CHOICE_SYSTEM_PROMPT", "NONE_OF_THESE", "choice_options", "choice_prompt",
-           "choice_response_format", "parse_choice"]
+           "choice_response_format", "choose", "parse_choice"]
 
 NONE_OF_THESE = "none of these"
 CHOICE_SYSTEM_PROMPT = """\
@@ -107,3 +114,21 @@ def parse_choice(text: str, options: Sequence[str]) -> str | None:
         return options[_LETTERS.index(letter)]
     lowered = " ".join(raw.lower().split())
     return next((o for o in options if o.lower() == lowered), None)
+
+
+async def choose(model: BaseChatModel, state: GroundedAgentState, question: str, answer: str,
+                 cited: list[tuple[int, str]], bridges: list[str],
+                 config: RunnableConfig) -> tuple[bool | None, dict[str, Any]]:
+    """The multiple-choice check: True when the model picks ``answer``, False when it picks another option,
+    None when there was no alternative to show (no call made); and the state update (``choice``, the call's
+    cost)."""
+    options = choice_options(question, answer, [text for _, text in cited], bridges)
+    if not options:
+        return None, {"choice": None}
+    caller = StructuredCaller(model, choice_response_format(len(options)))
+    prompt = [SystemMessage(CHOICE_SYSTEM_PROMPT), HumanMessage(choice_prompt(question, options, cited))]
+    response = await caller.ainvoke(prompt, config)
+    picked = parse_choice(response.text, options)
+    return picked == answer, {"choice": {"options": options, "draft": answer, "picked": picked},
+                              "llm_calls": state.get("llm_calls", 0) + 1,
+                              "tokens": add_usage(state.get("tokens"), response)}

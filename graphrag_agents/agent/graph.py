@@ -41,6 +41,7 @@ from langgraph.graph import END, START, StateGraph
 from ..models.langchain_model import langchain_chat_model
 from ..tools.toolkit import GraphRAGToolkit
 from .hops.chain import ChainNodes
+from .hops.context import HopContext
 from .mode import ModeChoice, ModeSetting, choose_mode
 from .nodes import Nodes
 from .options import AgentMode, AgentOptions, Drafting, option_names
@@ -122,15 +123,15 @@ def build_grounded_agent(
     options.validate(choice.mode)
     options = options.for_mode(choice.mode)
     nodes = Nodes(chat, toolkit, mode=choice.mode, options=options, mode_reason=choice.why or None)
-    if options.choice_check or options.hops:
-        nodes.chain = ChainNodes(nodes, choice_check=options.choice_check)
     builder = StateGraph(GroundedAgentState, input_schema=GroundedAgentInput)
     _add(builder, "prepare", nodes.prepare, describe_prepare)
     _add(builder, "agent", nodes.agent, describe_model)
     _add(builder, "verify", nodes.verify, describe_verify)
     builder.add_edge(START, "prepare")
     if choice.mode == "retrieve_first":
-        _wire_retrieve_first(builder, nodes)
+        chain = ChainNodes(HopContext.of(options, model=chat, drafter=nodes.structured, sessions=nodes.sessions)) \
+            if options.hops else None
+        _wire_retrieve_first(builder, nodes, chain)
     else:
         _wire_tools(builder, nodes)
     return builder.compile(checkpointer=checkpointer, name=name)
@@ -139,13 +140,13 @@ def build_grounded_agent(
 Builder = StateGraph[GroundedAgentState, None, GroundedAgentInput, GroundedAgentState]
 
 
-def _wire_retrieve_first(builder: Builder, nodes: Nodes) -> None:
+def _wire_retrieve_first(builder: Builder, nodes: Nodes, chain: ChainNodes | None) -> None:
     """prepare -> [plan -> hop ... -> conclude] -> retrieve -> agent -> verify (-> agent to revise)."""
     _add(builder, "retrieve", nodes.retrieve, describe_retrieve)
-    if nodes.options.hops and nodes.chain is not None:
-        _add(builder, "plan", nodes.chain.plan, describe_plan)
-        _add(builder, "hop", nodes.chain.hop, describe_hop)
-        _add(builder, "conclude", nodes.chain.conclude, describe_conclude)
+    if chain is not None:
+        _add(builder, "plan", chain.plan, describe_plan)
+        _add(builder, "hop", chain.hop, describe_hop)
+        _add(builder, "conclude", chain.conclude, describe_conclude)
         builder.add_edge("prepare", "plan")
         builder.add_conditional_edges("plan", _after_plan, ["hop", "retrieve"])
         builder.add_conditional_edges("hop", _after_hop, ["hop", "conclude", END])

@@ -24,7 +24,6 @@ from .confidence import answer_probability, missing_logprobs, token_logprobs
 from .confirm import confirm_response_format
 from .drafting import StructuredDraft, draft_prompt, parse_draft, response_format, structured_revision_prompt
 from .gate import Verdict, last_ai_text, verify_draft
-from .hops.chain import ChainNodes
 from .options import AgentMode, AgentOptions
 from .prompts import (
     FINAL_ANSWER_PROMPT,
@@ -35,7 +34,7 @@ from .prompts import (
     revision_prompt,
 )
 from .reader import reader_evidence, reader_titles
-from .state import AbstainReason, GroundedAgentState, TokenUsage, ToolCallRecord, add_usage
+from .state import AbstainReason, GroundedAgentState, TokenUsage, ToolCallRecord, abstention, add_usage
 from .structured import StructuredCaller, as_ai_message
 from .structured_gate import verify_structured
 
@@ -64,8 +63,6 @@ class Nodes:
                              for tool in tools}
         self.tool_node = ToolNode(tools)
         self.model = model
-        self.chain: ChainNodes | None = None
-        """The hop chain's nodes and the choice check (``retrieve_first``, structured drafting)."""
         self.checks: tuple[ServingCheck, ...] = SERVING_CHECKS
         """What ``verify`` runs, in order, on a structured draft that passed the citation check."""
         logprobs = options.min_confidence is not None
@@ -89,8 +86,7 @@ class Nodes:
         return self.sessions.session_for(_thread_config(state["session_id"]))
 
     def abstain(self, reason: AbstainReason) -> Update:
-        return {"answer": self.options.refusal, "abstained": True, "abstain_reason": reason,
-                "messages": [AIMessage(self.options.refusal)]}
+        return abstention(self.options.refusal, reason)
 
     async def own_retrieve(self, state: State) -> tuple[RetrieveResult | None, ToolCallRecord, Update]:
         """The agent's own ``retrieve(question)`` (gate and ``retrieve_first``): the result (None when it

@@ -30,6 +30,7 @@ __all__ = [
     "GroundedAnswer",
     "TokenUsage",
     "ToolCallRecord",
+    "abstention",
     "add_usage",
     "format_sources",
 ]
@@ -152,6 +153,11 @@ class GroundedAgentState(TypedDict, total=False):
     trace: Annotated[list[TraceStep], add_trace]
     """What each node of the run did (:class:`~graphrag_agents.agent.trace.TraceStep`: node, outcome, reason,
     detail), in order."""
+
+
+def abstention(refusal: str, reason: AbstainReason) -> dict[str, Any]:
+    """The update of a run that ends in the fixed ``refusal`` text for ``reason``."""
+    return {"answer": refusal, "abstained": True, "abstain_reason": reason, "messages": [AIMessage(refusal)]}
 
 
 def add_usage(tokens: TokenUsage | None, message: AIMessage) -> TokenUsage:

@@ -5,11 +5,13 @@
   compares the sides' checked values;
 * :mod:`.check`: one hop checked (a cited sentence states its subject and its answer together), and the chain's
   data (:class:`HopStep`, :class:`MissingHop`);
-* :mod:`.chain`: the ``plan``, ``hop`` and ``conclude`` nodes of ``retrieve_first``;
+* :mod:`.chain`: the ``plan``, ``hop`` and ``conclude`` nodes of ``retrieve_first``, which read the agent
+  through :mod:`.context` (:class:`~.context.HopContext`: the model, the run's evidence sessions and the options
+  of the hops), not through the agent's other nodes;
 * :mod:`.tools_chain`: the hops a ``tools``-mode model reports, checked the same way.
 
-:mod:`.chain` imports the agent's state, whose fields hold this package's data, so it is imported from its module
-(``graphrag_agents.agent.hops.chain``), not from here.
+:mod:`.chain` and :mod:`.context` import the agent's state, whose fields hold this package's data, so they are
+imported from their modules (``graphrag_agents.agent.hops.chain``), not from here.
 """
 
 from .check import HopStep, MissingHop, chain_text, check_hop

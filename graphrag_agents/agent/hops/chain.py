@@ -22,14 +22,14 @@ born?", "When was B born?"), each checked the same way, and ``conclude`` then co
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
 from langchain_core.runnables import RunnableConfig
 
 from ...errors import ToolError
 from ...tools.results import RetrieveResult
-from ..choice import CHOICE_SYSTEM_PROMPT, choice_options, choice_prompt, choice_response_format, parse_choice
+from ..choice import choose
 from ..drafting import draft_prompt, parse_draft
 from ..fit.bridge import bridge_problem
 from ..fit.echo import echo_problem
@@ -43,10 +43,8 @@ from ..structured import StructuredCaller
 from .check import HopStep, MissingHop, chain_text, check_hop, hop_subject, same_name
 from .compare import decide
 from .compare_plan import Comparison, comparison_plan
+from .context import HopContext
 from .plan import PLAN_SYSTEM_PROMPT, fill, is_comparison, parse_plan, plan_prompt, plan_response_format, rule_hops
-
-if TYPE_CHECKING:
-    from ..nodes import Nodes
 
 __all__ = ["ChainNodes"]
 
@@ -73,12 +71,12 @@ def _subject_passage(result: RetrieveResult, subject: str) -> RetrieveResult | N
 
 
 class ChainNodes:
-    """The chain's nodes, sharing the model, the sessions and the options of the agent's :class:`Nodes`."""
+    """The chain's nodes (``plan``, ``hop``, ``conclude``), reading the agent through ``context``."""
 
-    def __init__(self, nodes: Nodes, *, choice_check: bool) -> None:
-        self.nodes = nodes
-        self.choice_check = choice_check
-        self.planner = StructuredCaller(nodes.model, plan_response_format())
+    def __init__(self, context: HopContext) -> None:
+        self.context = context
+        self.planner = StructuredCaller(context.model, plan_response_format())
+        """The planning call, constrained to :data:`~.plan.PLAN_SCHEMA`."""
 
     async def plan(self, state: State, config: RunnableConfig) -> Update:
         """The hop plan: by rule, else one structured call; a comparison's per-side hops and its rule
@@ -101,7 +99,7 @@ class ChainNodes:
     async def hop(self, state: State, config: RunnableConfig) -> Update:
         """Walk the next hop: retrieve its question, draft its short answer, check it; a hop that fails ends the
         run in the refusal (``missing_hop``)."""
-        nodes = self.nodes
+        context = self.context
         chain: list[HopStep] = list(state.get("chain") or [])
         index = len(chain)
         template = state["hops"][index]
@@ -109,9 +107,9 @@ class ChainNodes:
         question = fill(template, answers)
         comparison = state.get("comparison")
         subject = (comparison["subjects"][index] if comparison else "") or hop_subject(template, question, answers)
-        args = {"question": question, **nodes.options.retrieve_options}
+        args = {"question": question, **context.retrieve_options}
         calls = list(state.get("tool_calls") or [])
-        session = nodes.session(state)
+        session = context.session(state)
         try:
             result: RetrieveResult | None = await session.retrieve(**args)
         except ToolError as err:
@@ -145,14 +143,13 @@ class ChainNodes:
                         view: ReaderView, config: RunnableConfig) -> tuple[str, int] | str:
         """One structured draft of a hop from ``result`` shown by ``view``, checked: (answer, the evidence number
         stating it with the subject), or why it failed. Records the call in ``update``."""
-        nodes = self.nodes
-        context, shown = reader_evidence(result, view)
-        prompt = [SystemMessage(STRUCTURED_SYSTEM_PROMPT), HumanMessage(draft_prompt(question, context))]
-        response = await nodes.structured.ainvoke(prompt, config)
+        evidence, shown = reader_evidence(result, view)
+        prompt = [SystemMessage(STRUCTURED_SYSTEM_PROMPT), HumanMessage(draft_prompt(question, evidence))]
+        response = await self.context.drafter.ainvoke(prompt, config)
         update.update({"llm_calls": update.get("llm_calls", state.get("llm_calls", 0)) + 1,
                        "tokens": add_usage(update.get("tokens", state.get("tokens")), response),
                        "context": "\n\n".join(filter(None, [update.get("context", state.get("context", "")),
-                                                             context])),
+                                                             evidence])),
                        "shown": [*(update.get("shown", state.get("shown")) or []), *shown], "draft": response.text})
         draft = parse_draft(response.text)
         if draft is None or draft.declines:
@@ -163,7 +160,7 @@ class ChainNodes:
         if problem is not None:
             update["fit"] = [problem.detail]
             return problem.detail
-        n, check = await check_hop(draft, subject, nodes.session(state), shown, nodes.options.accept,
+        n, check = await check_hop(draft, subject, self.context.session(state), shown, self.context.accept,
                                    dict(reader_titles(result, shown)), question)
         if check is not None:
             update["citation_check"] = check.model_dump(mode="json")
@@ -175,7 +172,7 @@ class ChainNodes:
     def hop_misfit(self, question: str, answer: str, subject: str,
                    labels: list[Any]) -> FitProblem | None:
         """A hop's answer that cannot answer its question: its subject again, or not the kind it asks for."""
-        if not self.nodes.options.answer_fit:
+        if not self.context.answer_fit:
             return None
         if subject and (echo := echo_problem(subject, answer)):
             return echo
@@ -186,36 +183,26 @@ class ChainNodes:
     async def conclude(self, state: State, config: RunnableConfig) -> Update:
         """Check the chain's last answer against the whole question (kind, bridge) and, with ``choice_check``, the
         model's pick among alternatives; serve it with its chain, or refuse."""
-        nodes = self.nodes
+        context = self.context
         chain = list(state.get("chain") or [])
         comparison = state.get("comparison")
         if comparison is not None:
             return self.compared(state, comparison, chain)
         final = chain[-1]
         question = state["question"]
-        bridges = [chain[0]["subject"], *(step["answer"] for step in chain[:-1])]
+        bridges = [b for b in [chain[0]["subject"], *(step["answer"] for step in chain[:-1])] if b]
         update: Update = {"short_answer": final["answer"], "fit": []}
-        if nodes.options.answer_fit:
-            labels = label_index([(str(n), list(ls)) for n, ls in state.get("labels") or []])
-            found = [p for p in (bridge_problem(question, final["answer"], [b for b in bridges if b]),
-                                 kind_mismatch(question, final["answer"], labels)) if p is not None]
-            if found:
-                return {**update, "fit": [p.detail for p in found], "verdict": "refused",
-                        **nodes.abstain("off_question")}
-        ledger = nodes.session(state).ledger
+        if context.answer_fit and (misfit := _chain_misfit(question, final["answer"], bridges, state)):
+            return {**update, "fit": misfit, "verdict": "refused", **context.abstain("off_question")}
+        ledger = context.session(state).ledger
         cited = [(n, item.content) for step in chain for n in step["evidence"] if (item := ledger.get(n))]
-        if self.choice_check:
-            picked, choice_update = await self.choose(state, question, final["answer"], cited,
-                                                      [b for b in bridges if b], config)
+        if context.choice_check:
+            picked, choice_update = await choose(context.model, state, question, final["answer"], cited, bridges,
+                                                 config)
             update.update(choice_update)
             if picked is False:
-                return {**update, "verdict": "refused", **nodes.abstain("not_chosen")}
-        numbers = list(dict.fromkeys(n for step in chain for n in step["evidence"]))
-        marker = "".join(f" [{n}]" for n in final["evidence"])
-        answer = f"Answer: {final['answer']}{marker} ({chain_text(chain)})."
-        sources = [item.model_dump(mode="json") for n in numbers if (item := ledger.get(n)) is not None]
-        return {**update, "verdict": "accepted", "answer": answer, "abstained": False, "abstain_reason": None,
-                "sources": sources, "messages": [AIMessage(answer)]}
+                return {**update, "verdict": "refused", **context.abstain("not_chosen")}
+        return {**update, **self.served(state, chain, final["answer"], final["evidence"])}
 
     def compared(self, state: State, comparison: Comparison, chain: list[HopStep]) -> Update:
         """Serve what the comparison rule concludes from each side's checked value (:mod:`.compare`), citing both
@@ -224,32 +211,30 @@ class ChainNodes:
         decision = decide(comparison, values)
         if decision.answer is None:
             return {"short_answer": "", "fit": [decision.reason], "verdict": "refused",
-                    **self.nodes.abstain("off_question")}
-        numbers = list(dict.fromkeys(n for step in chain for n in step["evidence"]))
+                    **self.context.abstain("off_question")}
         cited = list(dict.fromkeys(n for i in comparison["finals"] for n in chain[i]["evidence"]))
-        marker = "".join(f" [{n}]" for n in cited)
-        answer = f"Answer: {decision.answer}{marker} ({chain_text(chain)})."
-        ledger = self.nodes.session(state).ledger
-        sources = [item.model_dump(mode="json") for n in numbers if (item := ledger.get(n)) is not None]
-        return {"short_answer": decision.answer, "fit": [], "verdict": "accepted", "answer": answer,
-                "abstained": False, "abstain_reason": None, "sources": sources, "messages": [AIMessage(answer)]}
+        return {"short_answer": decision.answer, "fit": [], **self.served(state, chain, decision.answer, cited)}
 
-    async def choose(self, state: State, question: str, answer: str, cited: list[tuple[int, str]],
-                     bridges: list[str], config: RunnableConfig) -> tuple[bool | None, Update]:
-        """The multiple-choice check: True when the model picks ``answer``, False when it picks another option,
-        None when there was no alternative to show (no call made); and the state update."""
-        options = choice_options(question, answer, [text for _, text in cited], bridges)
-        if not options:
-            return None, {"choice": None}
-        caller = StructuredCaller(self.nodes.model, choice_response_format(len(options)))
-        prompt = [SystemMessage(CHOICE_SYSTEM_PROMPT), HumanMessage(choice_prompt(question, options, cited))]
-        response = await caller.ainvoke(prompt, config)
-        picked = parse_choice(response.text, options)
-        return picked == answer, {"choice": {"options": options, "draft": answer, "picked": picked},
-                                  "llm_calls": state.get("llm_calls", 0) + 1,
-                                  "tokens": add_usage(state.get("tokens"), response)}
+    def served(self, state: State, chain: list[HopStep], answer: str, cited: list[int]) -> Update:
+        """The update serving ``answer`` marked with ``cited``, followed by its chain; every hop's cited item is a
+        source."""
+        numbers = list(dict.fromkeys(n for step in chain for n in step["evidence"]))
+        marker = "".join(f" [{n}]" for n in cited)
+        text = f"Answer: {answer}{marker} ({chain_text(chain)})."
+        ledger = self.context.session(state).ledger
+        sources = [item.model_dump(mode="json") for n in numbers if (item := ledger.get(n)) is not None]
+        return {"verdict": "accepted", "answer": text, "abstained": False, "abstain_reason": None,
+                "sources": sources, "messages": [AIMessage(text)]}
 
     def missing(self, index: int, question: str, reason: str) -> Update:
         """The refusal of a hop no evidence answered, naming it."""
         return {"verdict": "refused", "missing_hop": MissingHop(index=index + 1, question=question, reason=reason),
-                **self.nodes.abstain("missing_hop")}
+                **self.context.abstain("missing_hop")}
+
+
+def _chain_misfit(question: str, answer: str, bridges: list[str], state: State) -> list[str]:
+    """The findings of the answer-fit rules that read a chain's last answer: a bridge entity of the chain, or not
+    the kind the whole question asks for (by the entity cards the hops' retrieves returned)."""
+    labels = label_index([(str(n), list(ls)) for n, ls in state.get("labels") or []])
+    found = [bridge_problem(question, answer, bridges), kind_mismatch(question, answer, labels)]
+    return [p.detail for p in found if p is not None]
