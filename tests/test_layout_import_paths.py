@@ -18,6 +18,9 @@ DEPRECATED = {
     "graphrag_agents.agent.figures_fit": "graphrag_agents.agent.fit.figures",
     "graphrag_agents.tools.evidence": "graphrag_agents.evidence.ledger",
     "graphrag_agents.tools.render": "graphrag_agents.evidence.render",
+    **{f"graphrag_agents.agent.{old}": f"graphrag_agents.agent.hops.{new}" for old, new in (
+        ("hop_plan", "plan"), ("compare_plan", "compare_plan"), ("compare", "compare"), ("hop_check", "check"),
+        ("tools_chain", "tools_chain"), ("chain_nodes", "chain"))},
 }
 
 
