@@ -26,6 +26,9 @@ def test_a_sentence_opening_verb_and_a_platform() -> None:
     bin_links = next(r["text"] for r in ROWS if r["id"] == "techdocs_a-6f00cf448b20")
     assert platform_like("Windows", [bin_links])
     assert not platform_like("Paris", ["She was born in Paris and lived on the Left Bank of Paris."])
+    # commands/npm-trust.md › Prerequisites (techdocs_a-2759c4dc13c7): no place word before the name, no place
+    assert platform_like("Granular Access Tokens", ["Granular Access Tokens (GAT) with the bypass 2FA option are "
+                                                    "not supported."])
 
 
 @pytest.mark.skipif(not spacy_available(), reason="needs the ner extra")

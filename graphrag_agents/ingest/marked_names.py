@@ -14,8 +14,9 @@ supports the following sub-commands:" holds none). Encyclopedic prose has none (
   "Dependencies", "Basic Auth"), or whose first word is a common word set in capitals only where a line starts
   ("Global Configs", "Delete Granular Access"), is deleted with its mentions; its facts stay with their other
   entities (a fact left with none is deleted).
-* A place most of whose mentions follow "on" and more of them than follow "in", "at", "from" or "near" is where
-  software runs, not a place ("on Windows", "on Posix"): it is moved to ``Unknown`` as :mod:`.retype` moves one.
+* A place none of whose mentions follows "in", "at", "from" or "near", or more of them "on", is where software runs
+  or a thing's name, not a place ("on Windows", "on Posix", "Granular Access Tokens (GAT) with ..."): it is moved
+  to ``Unknown`` as :mod:`.retype` moves one.
 """
 
 from __future__ import annotations
@@ -62,20 +63,18 @@ def sentence_word(name: str, prose: ProseWords) -> bool:
 
 
 def platform_like(name: str, texts: Iterable[str]) -> bool:
-    """Whether most mentions of ``name`` in ``texts`` (the chunks mentioning it) follow "on", and more of them
-    than follow "in", "at", "from" or "near"."""
-    on = other = total = 0
+    """Whether the mentions of ``name`` in ``texts`` (the chunks mentioning it) do not read as a place's: none
+    follows "in", "at", "from" or "near", or more follow "on" ("on Windows", "on Posix"; "Granular Access Tokens
+    (GAT) with ..." follows nothing)."""
+    on = place = 0
     for text in texts:
         for m in re.finditer(rf"(?<![\w-]){re.escape(name)}(?![\w-])", text):
-            total += 1
             before = _BEFORE.search(text, 0, m.start())
-            if before is None:
-                continue
-            if before.group(1).lower() == "on":
+            if before is not None and before.group(1).lower() == "on":
                 on += 1
-            else:
-                other += 1
-    return total > 0 and 2 * on > total and on > other
+            elif before is not None:
+                place += 1
+    return place == 0 or on > place
 
 
 async def _prose(store: GraphStore) -> ProseWords:
