@@ -59,7 +59,8 @@ _DECLINES = re.compile(r"^(?:not in (?:the )?evidence|unknown|none|n ?a|no answe
                        r"|(?:the )?(?:knowledge graph|evidence) does not say)$")
 _PUNCT = re.compile(r"[^\w\s]")
 # "Answer:" (also bold, or repeated) opening a reply: the label the rendered draft and the command line add.
-_LABEL = re.compile(r"^(?:\s*(?:\*\*|__)?answer(?:\*\*|__)?\s*:(?:\*\*|__)?\s*)+", re.IGNORECASE)
+_LABEL = re.compile(r"(?:\*\*|__)?answer(?:\*\*|__)?\s*:(?:\*\*|__)?", re.IGNORECASE)
+"""One ``Answer:`` label (bold or not); repeated labels are taken off one at a time (no nested repeat: linear)."""
 
 
 SENTENCE_SCHEMA: dict[str, Any] = {
@@ -135,7 +136,10 @@ def parse_draft(text: str) -> StructuredDraft | None:
 def strip_answer_label(text: str) -> str:
     """``text`` without the ``Answer:`` label(s) it opens with (``"Answer: Stanley [3]."`` -> ``"Stanley [3]."``),
     stripped; other text as it is."""
-    return _LABEL.sub("", text.strip(), count=1).strip()
+    text = text.strip()
+    while (label := _LABEL.match(text)) is not None:
+        text = text[label.end():].lstrip()
+    return text
 
 
 def render_draft(draft: StructuredDraft, evidence: list[int] | None = None) -> str:
