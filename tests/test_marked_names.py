@@ -10,7 +10,7 @@ from section_rows import read_rows
 
 from graphrag_agents.ingest.common_names import ProseWords
 from graphrag_agents.ingest.extract_ner import spacy_available
-from graphrag_agents.ingest.marked_names import platform_like, sentence_word
+from graphrag_agents.ingest.marked_names import common_word, platform_like, sentence_word
 from graphrag_agents.ingest.plan import IngestPlan, SourceDocument
 from graphrag_agents.kg import KnowledgeGraph
 
@@ -63,3 +63,15 @@ async def test_a_name_in_a_section_without_markup_is_read_when_the_corpus_is_tec
     assert (await kg.store.ro_query(config))[0][0] == 1
     await kg.finalize()
     assert (await kg.store.ro_query(config))[0][0] == 0
+
+
+def test_an_abbreviation_opening_a_sentence_is_a_common_word() -> None:
+    """The Node.js docs' api/http.md: "The 3-digit HTTP response status code. E.G. `404`." (spaCy names "E.G" a
+    person) opens a sentence inside a line; the same page writes "(e.g. 120 seconds)" in lower case. Read as
+    ``finalize`` reads technical text (sentence starts are no name's place), "E.G" is a common word, "HTTP" not."""
+    lines = ["The 3-digit HTTP response status code. E.G. `404`.",
+             "The HTTP response status message (reason phrase). E.G. `OK` or `Internal Server Error`.",
+             "It must be set to a non-zero value (e.g. 120 seconds) to protect against"]
+    prose = ProseWords(lines, sentence_starts=True)
+    assert common_word("E.G", prose) and not common_word("HTTP", prose)
+    assert not common_word("E.G", ProseWords(lines))  # a document's own reading keeps sentence starts inline

@@ -46,7 +46,11 @@ class ProseWords:
         words.common("Windows")  # False
     """
 
-    def __init__(self, texts: Iterable[str]) -> None:
+    def __init__(self, texts: Iterable[str], *, sentence_starts: bool = False) -> None:
+        """Read ``texts``; ``sentence_starts`` also counts a capitalised word after a sentence's end inside a line
+        ("... a reboot. Commonly encountered ...") as a start, not as a name's place (``finalize``'s reading of
+        technical text, :mod:`.marked_names`; a document's own reading keeps it inline, where names also open
+        sentences)."""
         self.lower: Counter[str] = Counter()
         """Words and two- or three-word phrases in lower case; phrases in sentence case too ("Hook callbacks")."""
         self.inline: Counter[str] = Counter()
@@ -61,7 +65,8 @@ class ProseWords:
             for i, word in enumerate(words):
                 if len(word) > 2 and word.endswith("s") and word[:-1].isupper():
                     self.plurals.add(word[:-1])
-                start = _LINE_START.search(text, 0, matches[i].start()) is not None
+                start = _LINE_START.search(text, 0, matches[i].start()) is not None or (
+                    sentence_starts and _after_sentence(text, matches[i].start()))
                 if word.islower():
                     self.lower.update({word, *(part for part in word.split("-") if part.isalpha())})  # "tier-based"
                 else:
@@ -98,6 +103,14 @@ class ProseWords:
         if len(words) == 1 and not written:
             return self.starts[capitalised] > 0 and not self.inline[capitalised]
         return written >= max(1, self.inline[capitalised])
+
+
+def _after_sentence(text: str, at: int) -> bool:
+    """Whether the word at ``at`` follows a sentence's end on its line (". ", "? ", "! ")."""
+    k = at
+    while k > 0 and text[k - 1] in " \t":
+        k -= 1
+    return 1 < k < at and text[k - 1] in ".!?" and (text[k - 2].isalnum() or text[k - 2] in ")]\"'`")
 
 
 def without_number(name: str) -> str:

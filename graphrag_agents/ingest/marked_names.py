@@ -40,14 +40,18 @@ _BEFORE = re.compile(r"\b(on|in|at|from|near)\s+\Z", re.IGNORECASE)
 
 def common_word(name: str, prose: ProseWords) -> bool:
     """Whether ``name`` is a common word or phrase of the corpus: a phrase :meth:`ProseWords.common` calls one, or
-    whose first word is a sentence's (:func:`sentence_word`); a single capitalised word the prose writes in lower
-    case at least :data:`_LOWER_RATIO` times as often as capitalised inside a line ("Dependencies": 415 to 3 in
-    npm's docs), where the name of a tool its commands write in lower case stays ("Git": 94 to 9)."""
+    whose first word is a sentence's (:func:`sentence_word`); a single capitalised word (or abbreviation: "E.g")
+    the prose writes in lower case and capitalises only where a line or a sentence starts ("Commonly"), or writes
+    in lower case at least :data:`_LOWER_RATIO` times as often as capitalised inside a sentence ("Dependencies":
+    415 to 3 in npm's docs), where the name of a tool its commands write in lower case stays ("Git": 94 to 9)."""
     words = name.split()
     if len(words) > 1:
         return prose.common(name) or sentence_word(name, prose)
     word = words[0]
-    return word.istitle() and word.isalpha() and prose.lower[word.lower()] >= _LOWER_RATIO * max(1, prose.inline[word])
+    if not (word.istitle() and word.replace(".", "").isalpha()):
+        return False
+    lower, inline = prose.lower[word.lower()], prose.inline[word]
+    return lower > 0 if inline == 0 else lower >= _LOWER_RATIO * inline
 
 
 def sentence_word(name: str, prose: ProseWords) -> bool:
@@ -85,7 +89,7 @@ async def _prose(store: GraphStore) -> ProseWords:
         rows = await store.ro_query("MATCH (c:Chunk) RETURN c.text SKIP $skip LIMIT $n", {"skip": skip, "n": _PAGE})
         texts += [mask_code(str(t or "")) for (t,) in rows]
         if len(rows) < _PAGE:
-            return ProseWords(texts)
+            return ProseWords(texts, sentence_starts=True)
         skip += _PAGE
 
 
