@@ -161,24 +161,36 @@ def _part(text: str, start: int, end: int, names: Sequence[Name], items: Sequenc
     if share < RESTATES:
         return []  # the clause joins facts of several sentences: no one sentence to compare it with
     if support.finding is not None:
-        claimed = frozenset(w for n in names for w in n.words)
-        subject = own[0].words if own else ()
-        if (restated is not None and not restated.name_words - claimed
-                and all(w in restated.words or w in restated.context for w in subject)):
-            return []  # it restates a sentence, its subject and every name kept, adding one from elsewhere
-        dropped = restated is not None and bool(restated.name_words - claimed)
-        if synthesis and anchored and (dropped or len(words) > SHORT_CLAUSE) and not _substituted(text, items):
-            return []  # a synthesis: it joins names of several sentences and keeps no one sentence's frame
-        return [("together", support.finding)]
-    sentence = support.sentence
-    if sentence is None:
+        kept = _kept_apart(text, items, restated, names, own, words, synthesis and anchored)
+        return [("together", support.finding)] if kept else []
+    if support.sentence is None:
         return []
+    return _meaning_findings(clause, words, terms, stems, support.sentence, items, anchored)
+
+
+def _kept_apart(text: str, items: Sequence[EvidenceIndex], restated: EvidenceSentence | None,
+                names: Sequence[Name], own: Sequence[Name], words: Sequence[str], synthesis: bool) -> bool:
+    """Whether a clause whose names no one sentence holds together moved a name (a finding): not when it restates a
+    sentence, its subject and every name kept, adding one from elsewhere; nor, with ``synthesis``, when it joins
+    names of several sentences and keeps no one sentence's frame."""
+    claimed = frozenset(w for n in names for w in n.words)
+    subject = own[0].words if own else ()
+    if (restated is not None and not restated.name_words - claimed
+            and all(w in restated.words or w in restated.context for w in subject)):
+        return False
+    dropped = restated is not None and bool(restated.name_words - claimed)
+    return not (synthesis and (dropped or len(words) > SHORT_CLAUSE) and not _substituted(text, items))
+
+
+def _meaning_findings(clause: str, words: Sequence[str], terms: frozenset[str], stems: frozenset[str],
+                      sentence: EvidenceSentence, items: Sequence[EvidenceIndex], anchored: bool) -> list[Finding]:
+    """The polarity and opposite-word findings of a clause against its supporting sentence."""
     out: list[Finding] = []
     negated = sentence.negated or (anchored and _negated_nearby(stems, items))
     polarity = polarity_finding(clause, terms, sentence, negated, scoped=anchored)
     if polarity is not None:
         out.append(("negation", polarity))
-    out += [("opposite", f) for f in opposite_findings(words, sentence.words)]
+    out += [("opposite", f) for f in opposite_findings(list(words), sentence.words)]
     return out
 
 
