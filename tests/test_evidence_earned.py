@@ -14,6 +14,8 @@ from section_rows import ingest_sections, read_rows
 
 from graphrag_agents.evidence import EvidenceLedger
 from graphrag_agents.kg import KnowledgeGraph
+from graphrag_agents.retrieval.hits import FactEntity, RelationHit
+from graphrag_agents.tools.earned import on_question
 from graphrag_agents.tools.read_tools import number_retrieval
 
 ROWS = read_rows("npm_ci_install_sections.jsonl")
@@ -78,3 +80,27 @@ async def test_an_entity_card_repeating_a_shown_name_is_left_out(npm_kg: Knowled
     alone = number_retrieval(EvidenceLedger(), await npm_kg.retrieve(question, top_k=10, paths=["exact_names"]),
                              earned_only=True)
     assert "Linux" in [e.name for e in alone.entities]
+
+
+def _fact(names: list[str], text: str) -> RelationHit:
+    return RelationHit(source="", source_label="", type="RELATED_TO", target="", target_label="", fact=text,
+                       score=0.5, path="facts", entities=[FactEntity(entity_id=f"Organization:{n.lower()}", name=n,
+                                                                     label="Organization") for n in names],
+                       fact_id="f")
+
+
+def test_a_file_name_names_no_entity_and_one_shared_word_is_a_coincidence() -> None:
+    """configuring-npm/package-json.md › Description (techdocs_a-7fc7d2114eb7): "It must be actual JSON, not just a
+    JavaScript object literal." names JSON; a question about the fields of ``package.json`` names a file, not the
+    format. configuring-npm/install.md (techdocs_a-46190915a427): "Node version managers allow you to install and
+    switch between multiple versions of Node.js and npm ..." shares only "between" with a question about what goes
+    between a scope and a team's name; it shares "install" and "switch" with one about switching installs."""
+    json_fact = _fact(["JSON", "JavaScript"], "It must be actual JSON, not just a JavaScript object literal.")
+    question = "Which fields of package.json does npm require?"
+    assert not on_question(json_fact, question, {"fields", "require"})
+    assert on_question(json_fact, "Is package.json written in JSON?", {"written"})
+    managers = _fact(["Node", "Node.js"], "Node version managers allow you to install and switch between multiple "
+                     "versions of Node.js and npm on your system so you can test your applications on multiple "
+                     "versions of npm to ensure they work for users on different versions.")
+    assert not on_question(managers, "What goes between the scope and the team name?", {"between", "scope", "team"})
+    assert on_question(managers, "How do I switch between installs?", {"switch", "between", "installs"})

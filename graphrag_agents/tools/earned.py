@@ -9,11 +9,12 @@ Passages are the evidence; the graph's items are added beside them only when the
 * A co-mention fact whose text is no sentence (a list the splitter left whole, an option's fields, a table row or
   a heading: :func:`~graphrag_agents.ingest.fact_sentences.reads_as_sentence`) is left out: it states no
   relation. Typed relations are statements by construction and are not judged so.
-* A fact line (either kind) that names no entity of the question and holds none of its content words is left
-  out (:func:`on_question`). A content word is a word of three or more letters of the question that fewer than
-  5% of the chunks hold (``RetrievalHits.question_words``), matched as a whole word: "systems" in a question is
-  not "system" in a fact, and the corpus's own frequent words ("npm", "version" on npm's docs) do not count. When
-  the question has no content word and names no entity, nothing is judged this way.
+* A fact line (either kind) that names no entity of the question and holds fewer than two of its content words
+  is left out (:func:`on_question`). A content word is a word of three or more letters of the question that fewer
+  than 5% of the chunks hold (``RetrievalHits.question_words``), matched as a whole word: "systems" in a question
+  is not "system" in a fact, and the corpus's own frequent words ("npm", "version" on npm's docs) do not count.
+  An entity is named by the question on its own, not as the end of a file name or path ("package.json" names no
+  JSON). When the question has no content word and names no entity, nothing is judged this way.
 * An entity card whose name a shown passage holds and whose description adds no word the passages lack is left
   out: it repeats a name the reader has read, with a type guessed by the extractor. The types a name was
   outvoted for (``aliases``) are no statement of the text and do not count. A card with a description the
@@ -38,6 +39,9 @@ __all__ = ["Shown", "card_adds", "fact_earns", "on_question"]
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)  # as the keyword search splits words (retrieval/fulltext.py)
 _CONTENT_LETTERS = 3
 """A content word has at least this many letters: "up" or "ci" is too short to tell a subject."""
+_SHARED_WORDS = 2
+"""Content words a fact must share with the question (all of them when it has fewer): one shared word is often a
+coincidence ("between", "newer", "public" on npm's docs)."""
 
 
 def _words(text: str) -> set[str]:
@@ -55,6 +59,13 @@ def _names(text: str, name: str) -> bool:
     """Whether ``text`` (case-folded) holds ``name`` as whole words."""
     name = _flat(name)
     return bool(name) and re.search(rf"(?<!\w){re.escape(name)}(?!\w)", text) is not None
+
+
+def _names_alone(text: str, name: str) -> bool:
+    """Whether ``text`` (case-folded) names ``name`` on its own: as whole words, not as the end of a file name, a
+    path or an address ("package.json" does not name JSON)."""
+    name = _flat(name)
+    return bool(name) and re.search(rf"(?<![\w./@-]){re.escape(name)}(?!\w)", text) is not None
 
 
 class Shown:
@@ -76,19 +87,21 @@ class Shown:
 
 
 def on_question(hit: RelationHit, question: str, question_words: Collection[str] | None) -> bool:
-    """Whether a fact line is about the question: it names an entity the question names, or holds one of its
-    content words (``question_words`` of three or more letters, as whole words). True when they were not read
-    (None) or there is nothing to judge by (no content word and no entity of the question in the fact)."""
+    """Whether a fact line is about the question: it names an entity the question names on its own (not inside a
+    file name: "package.json" names no JSON), or holds two of its content words (``question_words`` of three or
+    more letters, as whole words; the one when the question has one). True when they were not read (None) or
+    there is nothing to judge by (no content word and no entity of the question in the fact)."""
     if question_words is None:
         return True
     q = _flat(question)
     names = [e.name for e in hit.entities] if hit.fact_id else [hit.source, hit.target]
-    if any(_names(q, n) for n in names):
+    if any(_names_alone(q, n) for n in names):
         return True
     wanted = {w for w in question_words if len(w) >= _CONTENT_LETTERS}
     if not wanted:
         return True
-    return not wanted.isdisjoint(_WORD.findall(f"{hit.fact} {' '.join(names)}".casefold()))
+    shared = wanted.intersection(_WORD.findall(f"{hit.fact} {' '.join(names)}".casefold()))
+    return len(shared) >= min(_SHARED_WORDS, len(wanted))
 
 
 def fact_earns(hit: RelationHit, question: str, question_words: Collection[str] | None) -> bool:
