@@ -51,10 +51,10 @@ from ragtruth_bench import evidence_of, half
 
 from graphrag_agents.citations._evidence import FUNCTION_WORDS, EvidenceIndex
 from graphrag_agents.citations._lemmas import evidence_keys, key_found, word_key
-from graphrag_agents.citations._markers import INLINE_CODE_RE, MARKER_RE
-from graphrag_agents.citations._sentences import split_sentences
 from graphrag_agents.citations._support import GLUE_WORDS
-from graphrag_agents.citations._text import LETTERS, claim_text, fold
+from graphrag_agents.text.markers import INLINE_CODE_RE, MARKER_RE
+from graphrag_agents.text.sentences import split_sentences
+from graphrag_agents.text.words import LETTERS, claim_text, fold
 from graphrag_agents.tools.citations import check_citations
 
 _DEFAULT_EVAL = Path(__file__).resolve().parents[2] / "shared" / "eval"

@@ -6,8 +6,8 @@ import time
 
 import pytest
 
-from graphrag_agents.citations._sentences import split_sentences
 from graphrag_agents.evidence import Evidence, EvidenceLedger
+from graphrag_agents.text.sentences import split_sentences
 from graphrag_agents.tools.citations import CitationCheck, CitedSource, UnsupportedClaim, check_citations
 
 EVIDENCE = [

@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 
 from graphrag_agents._keys import unaccented
-from graphrag_agents.citations._text import fold
 from graphrag_agents.errors import ToolError
 from graphrag_agents.ingest.plan import IngestPlan
 from graphrag_agents.retrieval.candidates import loose_key
+from graphrag_agents.text.words import fold
 from graphrag_agents.tools.toolkit import GraphRAGToolkit
 
 _NONE = IngestPlan(extractor="none")

@@ -5,11 +5,10 @@ off every logger the package had made (later tests that read the package's log f
 
 from __future__ import annotations
 
+import ast
 import subprocess
 import sys
 from pathlib import Path
-
-import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 PYPROJECT = ROOT / "pyproject.toml"
@@ -30,8 +29,42 @@ def test_a_lower_layer_never_imports_a_higher_one() -> None:
     assert _kept("layers")
 
 
-@pytest.mark.xfail(strict=True, reason="agent/, cli/ and evaluation/ still read citations' private English reader "
-                                       "(_sentences, _names, _text, _acronyms: 13 imports); it moves to its own "
-                                       "floor, graphrag_agents/text/ (issue 46 item 2), and then this passes")
-def test_the_english_reader_is_private_to_citations() -> None:
-    assert _kept("english-reader")
+def private_citation_imports(package: Path) -> list[str]:
+    """``path: module`` of every import, outside ``citations``, of a ``citations`` module whose name starts with an
+    underscore (absolute, or relative from any depth)."""
+    found = []
+    for path in sorted(package.rglob("*.py")):
+        parts = path.relative_to(package).parts
+        if parts[0] == "citations":
+            continue
+        home = [package.name, *parts[:-1]]  # the package the file is in
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom):
+                base = home[:len(home) - node.level + 1] if node.level else []
+                module = ".".join([*base, *([node.module] if node.module else [])])
+                names = [module, *(f"{module}.{alias.name}" for alias in node.names)]
+            elif isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            else:
+                continue
+            found += [f"{path.relative_to(package.parent)}: {name}" for name in names
+                      if name.startswith(f"{package.name}.citations._")]
+    return found
+
+
+def test_only_citations_imports_its_private_modules() -> None:
+    """The English reader the check, the agent and the eval share is ``graphrag_agents.text``; the modules of
+    ``citations`` named with a leading underscore are its rules, imported by nothing outside it."""
+    assert private_citation_imports(ROOT / "graphrag_agents") == []
+
+
+def test_a_private_citation_import_is_found(tmp_path: Path) -> None:
+    package = tmp_path / "graphrag_agents"
+    (package / "agent" / "fit").mkdir(parents=True)
+    (package / "agent" / "fit" / "names.py").write_text("from ...citations._names import Name\n", encoding="utf-8")
+    (package / "cli.py").write_text("import graphrag_agents.citations._text\nfrom .text import words\n",
+                                    encoding="utf-8")
+    assert private_citation_imports(package) == [
+        "graphrag_agents/agent/fit/names.py: graphrag_agents.citations._names",
+        "graphrag_agents/agent/fit/names.py: graphrag_agents.citations._names.Name",
+        "graphrag_agents/cli.py: graphrag_agents.citations._text"]

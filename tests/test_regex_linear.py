@@ -32,10 +32,10 @@ import pytest
 
 import graphrag_agents
 from graphrag_agents.agent.fit.kind import answer_kind
-from graphrag_agents.citations._acronyms import defined_acronyms
 from graphrag_agents.citations._prose import is_sentence_start
 from graphrag_agents.ingest.chunkers import get_chunker
 from graphrag_agents.ingest.code_spans import mask_code
+from graphrag_agents.text.acronyms import defined_acronyms
 
 if sys.version_info < (3, 11):  # re._parser and re._constants are sre_parse and sre_constants before 3.11
     pytest.skip("the pattern walk reads Python 3.11's re._parser", allow_module_level=True)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..citations._sentences import MARKER_RE
+from ..text.sentences import MARKER_RE
 from ..tools.citations import CitationCheck
 
 __all__ = ["REFUSAL", "AcceptRule", "cites_evidence", "says_something", "strictly_grounded"]

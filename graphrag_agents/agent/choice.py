@@ -23,8 +23,8 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage, SystemMessage
 from langchain_core.runnables import RunnableConfig
 
-from ..citations._names import extract_names
 from ..evidence.render import shorten
+from ..text.names import extract_names
 from .drafting import first_json_object
 from .fit.figures import MONTHS
 from .fit.names import words

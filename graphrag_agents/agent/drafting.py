@@ -17,7 +17,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..citations._sentences import MARKER_RE
+from ..text.sentences import MARKER_RE
 from ..tools.citations import CitationCheck
 
 __all__ = [

@@ -17,11 +17,11 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
+from ..text.words import LETTERS
 from ._evidence import EvidenceIndex
 from ._lack import is_lack_statement
 from ._lemmas import evidence_keys, key_found, word_key
 from ._reviews import is_business_record
-from ._text import LETTERS
 
 __all__ = ["AMENITIES", "mentioned_keys", "unstated_amenity", "withheld_amenity"]
 

@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ._text import LETTERS, fold
+from ..text.words import LETTERS, fold
 
 __all__ = ["ENABLED", "Binding", "bindings", "bound_value_finding"]
 

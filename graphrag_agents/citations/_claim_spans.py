@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ..text.words import LETTERS, fold
 from ._evidence import FUNCTION_WORDS, EvidenceIndex
 from ._figures import extract_figures
 from ._lemmas import word_key
@@ -21,7 +22,6 @@ from ._negation import lemma_key
 from ._polarity import negation_cue
 from ._spans import SpanSentence
 from ._support import GLUE_WORDS
-from ._text import LETTERS, fold
 from .result import EvidenceSpan
 
 __all__ = ["MAX_SPANS", "NEW_WORDS", "claim_words", "closest_span", "lacking", "support_spans"]

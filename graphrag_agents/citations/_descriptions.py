@@ -19,12 +19,12 @@ import re
 from collections.abc import Sequence
 from functools import lru_cache
 
+from ..text.words import LETTERS, fold
 from ._evidence import EvidenceIndex
 from ._lack import is_lack_statement
 from ._lemmas import split_compound
 from ._records import record_attributes
 from ._reviews import is_business_record, key_words_of
-from ._text import LETTERS, fold
 
 __all__ = ["DESCRIPTIONS", "unstated_descriptions"]
 

@@ -18,8 +18,8 @@ from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from typing import Any
 
+from ..text.words import fold
 from ._lemmas import word_key
-from ._text import fold
 
 __all__ = ["Role", "direction_finding", "roles"]
 

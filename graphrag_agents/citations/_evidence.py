@@ -15,14 +15,14 @@ import unicodedata
 from dataclasses import dataclass
 from functools import cached_property
 
-from ._acronyms import acronym_forms, spelled_runs, written_acronyms
+from ..text.acronyms import acronym_forms, spelled_runs, written_acronyms
+from ..text.names import Name, extract_names
+from ..text.sentences import split_sentences
+from ..text.words import LETTERS, claim_text, fold, stem
 from ._figures import digit_runs, extract_figures
 from ._lemmas import evidence_keys, word_key
-from ._names import Name, extract_names
 from ._polarity import is_negated, negation_cue, negation_scope
-from ._sentences import split_sentences
 from ._spans import SpanSentence, evidence_spans
-from ._text import LETTERS, claim_text, fold, stem
 
 __all__ = ["CLAUSE_RE", "FUNCTION_WORDS", "EvidenceIndex", "EvidenceSentence", "content_stems", "content_terms"]
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from ._text import fold
+from ..text.words import fold
 
 __all__ = ["NUMBER_WORDS", "evidence_keys", "key_found", "split_compound", "word_key"]
 

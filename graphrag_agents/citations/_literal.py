@@ -9,7 +9,7 @@ functions decide what counts as a missing name under ``support=True``; the figur
 
 from __future__ import annotations
 
-from ._acronyms import (
+from ..text.acronyms import (
     TITLE_WORDS,
     alias_forms,
     defined_acronyms,
@@ -18,9 +18,9 @@ from ._acronyms import (
     same_spelling,
     spelled_initials,
 )
+from ..text.names import Name
 from ._evidence import FUNCTION_WORDS, EvidenceIndex
 from ._lemmas import word_key
-from ._names import Name
 from ._opening import opens_with_common_word
 from ._prose import is_instruction, is_sentence_start
 from ._record_values import is_record, key_words_of

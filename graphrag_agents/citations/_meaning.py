@@ -14,14 +14,14 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from ..text.names import Name
+from ..text.words import LETTERS, fold, stem
 from ._evidence import FUNCTION_WORDS, EvidenceIndex, EvidenceSentence, content_stems
 from ._figures import extract_figures
 from ._lack import is_lack_statement
-from ._names import Name
 from ._opposites import OPPOSITE_WORDS, ORDINAL_WORDS, opposite_findings
 from ._polarity import polarity_finding
 from ._prose import is_instruction
-from ._text import LETTERS, fold, stem
 from ._together import find_support
 
 __all__ = ["RESTATES", "Finding", "meaning_findings", "restates"]

@@ -42,10 +42,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
+from ..text.markers import INLINE_CODE_RE
+from ..text.words import claim_text, fold
 from ._evidence import FUNCTION_WORDS, EvidenceIndex
 from ._lemmas import NUMBER_WORDS
-from ._markers import INLINE_CODE_RE
-from ._text import claim_text, fold
 
 __all__ = ["CUES", "ENABLED", "RESTATES", "Clause", "clauses", "lemma_key", "negation_clause_finding"]
 

@@ -31,10 +31,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from ..text.words import LETTERS, fold
 from ._figures import extract_figures
 from ._lemmas import split_compound, word_key
 from ._polarity import negation_at
-from ._text import LETTERS, fold
 
 __all__ = ["Attribute", "attribute_finding", "is_record", "key_words_of", "record_data", "record_value_finding"]
 

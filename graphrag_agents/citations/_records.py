@@ -17,9 +17,9 @@ import json
 from functools import lru_cache
 from typing import Any
 
+from ..text.words import fold
 from ._lemmas import split_compound, word_key
 from ._record_values import Attribute, attribute_finding
-from ._text import fold
 
 __all__ = ["Attribute", "record_attributes", "record_finding"]
 

@@ -16,9 +16,9 @@ import re
 from collections.abc import Sequence
 from functools import lru_cache
 
+from ..text.words import LETTERS, fold
 from ._evidence import EvidenceIndex
 from ._lemmas import split_compound, word_key
-from ._text import LETTERS, fold
 
 __all__ = ["RECORD_MAX_SHARE", "RECORD_MIN_UNSUPPORTED", "REVIEW_WORDS", "is_business_record", "key_words",
            "key_words_of", "review_words", "without_rating_scale"]

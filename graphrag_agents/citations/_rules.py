@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
+from ..text.names import Name, extract_names
 from ._bound import bound_value_finding
 from ._direction import direction_finding
 from ._evidence import EvidenceIndex
@@ -22,7 +23,6 @@ from ._figures import missing_figures
 from ._lack import is_lack_statement
 from ._literal import common_opening, defined_acronym_spans, known_names, name_found
 from ._meaning import meaning_findings
-from ._names import Name, extract_names
 from ._negation import negation_clause_finding
 from ._number_words import missing_count_words
 from ._prose import blank_evidence_references, is_about_answer, is_title, strip_list_marker, to_24_hours

@@ -14,9 +14,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
+from ..text.words import LETTERS
 from ._figures import extract_figures
 from ._lemmas import split_compound, word_key
-from ._text import LETTERS
 
 __all__ = ["SpanSentence", "content_offsets", "evidence_spans", "sentence_keys"]
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 
 from ..evidence import Evidence
+from ..text.names import Name
 from ._evidence import EvidenceIndex
-from ._names import Name
 
 __all__ = ["MAX_SUGGESTED", "Holders"]
 

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ..text.words import LETTERS, fold
 from ._evidence import FUNCTION_WORDS, EvidenceIndex
 from ._lemmas import key_found, word_key
-from ._text import LETTERS, fold
 
 __all__ = ["GLUE_WORDS", "HOURS_WORDS", "MAX_SHARE", "MIN_UNSUPPORTED", "unsupported_words"]
 

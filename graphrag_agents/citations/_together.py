@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..text.names import Name
 from ._evidence import EvidenceIndex, EvidenceSentence
-from ._names import Name
 
 __all__ = ["Support", "find_support"]
 

@@ -44,19 +44,19 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from ..evidence import Evidence, EvidenceLedger
+from ..text.markers import INLINE_CODE_RE, MARKER_RE, parse_marker, resolve_markers
+from ..text.names import Name, extract_names
+from ..text.sentences import Sentence, split_sentences
+from ..text.words import claim_text
 from ._cache import IndexCache
 from ._claim_spans import closest_span, lacking, support_spans
 from ._evidence import EvidenceIndex
 from ._figures import extract_figures
 from ._lack import is_lack_statement
-from ._markers import INLINE_CODE_RE, MARKER_RE, parse_marker, resolve_markers
 from ._meaning import meaning_findings
-from ._names import Name, extract_names
 from ._packs import PackRules, check_packs, pack_rules
 from ._rules import ClaimReading, Lacking, run_rules
-from ._sentences import Sentence, split_sentences
 from ._suggest import Holders
-from ._text import claim_text
 from .result import CheckedClaim, CitationCheck, CitationSuggestion, CitedSource, ClaimConflict, UnsupportedClaim
 
 __all__ = ["EntailmentJudge", "IndexCache", "check_citations"]

@@ -14,10 +14,10 @@ import sys
 from typing import IO, Any
 
 from ..agent.mode import MODE_SETTINGS, ModeSetting
-from ..citations._sentences import MARKER_RE, split_sentences
 from ..errors import ConfigurationError
 from ..models.langchain_model import MODEL_ENV, configured_model_name
 from ..store.connection import mask_secrets
+from ..text.sentences import MARKER_RE, split_sentences
 from ..tools.citations import CitationCheck
 from ..tools.results import PassageItem, RetrieveResult
 from ..tools.toolkit import GraphRAGToolkit

@@ -195,7 +195,7 @@ async def serve(args: argparse.Namespace) -> int:
 
 def _citation_packs(names: str | None) -> tuple[str, ...]:
     """The packs ``--citation-packs`` names; ConfigurationError naming the known packs for another name."""
-    from ..citations._packs import check_packs
+    from ..citations import check_packs
 
     return check_packs([n for n in (names or "").split(",") if n.strip()])
 

@@ -18,7 +18,7 @@ from collections import Counter
 from collections.abc import Collection, Iterable, Sequence
 from typing import TypeVar
 
-from ..citations._sentences import MARKER_RE
+from ..text.sentences import MARKER_RE
 
 __all__ = [
     "all_gold_at_k",

@@ -17,9 +17,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from ..citations import CitationCheck, check_citations
-from ..citations._cache import IndexCache
-from ..citations._packs import check_packs
+from ..citations import CitationCheck, IndexCache, check_citations, check_packs
 from ..errors import ReadOnlyViolation, ToolError
 from ..evidence import EvidenceLedger
 from ..kg import KnowledgeGraph

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ...citations._names import Name
 from ...retrieval.candidates import title_key
+from ...text.names import Name
 from .names import question_names, quoted_names, subject_item, words
 from .shown import FitProblem, ShownItem
 

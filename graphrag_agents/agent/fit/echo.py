@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 
-from ...citations._text import fold
+from ...text.words import fold
 from .shown import FitProblem
 
 __all__ = ["echo_problem", "question_units"]

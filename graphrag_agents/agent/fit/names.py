@@ -6,10 +6,10 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from ...citations._names import Name, extract_names
-from ...citations._sentences import split_sentences
-from ...citations._text import fold
 from ...retrieval.candidates import title_key
+from ...text.names import Name, extract_names
+from ...text.sentences import split_sentences
+from ...text.words import fold
 from .shown import ShownItem
 
 __all__ = ["phrase", "question_names", "quoted_names", "sentences_stating", "subject_item", "without_note",

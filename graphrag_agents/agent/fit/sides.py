@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from ...citations._names import Name
+from ...text.names import Name
 from .names import QUESTION_OPENERS, letters, subject_item, words
 from .shown import FitProblem, ShownItem
 

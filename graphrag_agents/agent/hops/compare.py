@@ -21,7 +21,7 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ...citations._acronyms import US_STATES
+from ...text.acronyms import US_STATES
 from ..fit.figures import MONTHS
 from .compare_plan import Comparison
 

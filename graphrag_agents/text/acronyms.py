@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 
-from ._text import fold
+from .words import fold
 
 __all__ = ["ALIASES", "TITLE_WORDS", "US_STATES", "acronym_forms", "alias_forms", "defined_acronyms", "initials",
            "name_forms", "place_word_found", "run_initials", "same_spelling", "spelled_initials", "spelled_runs",

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ._text import LETTERS, fold
+from .words import LETTERS, fold
 
 __all__ = ["OPENERS", "Name", "extract_names"]
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ._markers import FENCE_RE, INLINE_CODE_RE, MARKER_RE, code_spans, lines
+from .markers import FENCE_RE, INLINE_CODE_RE, MARKER_RE, code_spans, lines
 
 __all__ = ["INLINE_CODE_RE", "MARKER_RE", "Sentence", "code_spans", "split_sentences"]
 

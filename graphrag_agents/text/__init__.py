@@ -1,0 +1,13 @@
+"""The English reader: how the package reads a sentence of English, shared by the check, the agent and the eval.
+
+A floor of its own, below ``citations``, ``agent``, ``cli`` and ``evaluation``, which all read answers and evidence
+the same way:
+
+* :mod:`.markers`: the ``[n]`` citation markers, code spans and fences;
+* :mod:`.sentences`: splitting text into sentences and lines, with each sentence's markers;
+* :mod:`.names`: the names a sentence writes (capitalised spans, with their words);
+* :mod:`.words`: word folding (case, accents), stems and the claim text without Markdown;
+* :mod:`.acronyms`: acronyms and the names they stand for.
+
+Every pattern here runs in linear time (``tests/test_regex_linear.py``). Nothing here reads the graph or a model.
+"""
