@@ -94,12 +94,36 @@ def to_records(document_id: str, chunks: Sequence[ChunkRecord], extraction: Extr
                pruned: PrunedReport) -> tuple[list[EntityRecord], list[RelationRecord]]:
     """Prune ``extraction`` against ``ontology`` (counting into ``pruned``) and resolve exact duplicates."""
     del document_id
-    entity_labels = [e.label for e in ontology.entities]
+    typed = _Typed()
+    records = _entity_records(chunks, extraction, ontology, pruned, typed)
     relation_labels = [r.label for r in ontology.relations]
+    relations: dict[tuple[str, str, str, str], RelationRecord] = {}
+    for rel in extraction.relations:
+        if 0 <= rel.chunk_index < len(chunks):
+            record = _relation_record(rel, chunks[rel.chunk_index].id, typed, records, ontology, relation_labels,
+                                      pruned)
+            if record is not None:
+                relations.setdefault((record.source_id, record.target_id, record.type, record.fact), record)
+    return list(records.values()), list(relations.values())
+
+
+@dataclass
+class _Typed:
+    """Per name key, the label its entity got (declared or Unknown) or ``"!"`` + its dropped type: per chunk first,
+    then per document."""
+
+    by_chunk: dict[tuple[int, str], str] = field(default_factory=dict)
+    by_doc: dict[str, str] = field(default_factory=dict)
+
+    def of(self, chunk_index: int, key: str) -> str | None:
+        return self.by_chunk.get((chunk_index, key)) or self.by_doc.get(key)
+
+
+def _entity_records(chunks: Sequence[ChunkRecord], extraction: Extraction, ontology: Ontology,
+                    pruned: PrunedReport, typed: _Typed) -> dict[str, EntityRecord]:
+    """The entities the ontology keeps, merged by id; what each name was typed as lands in ``typed``."""
+    entity_labels = [e.label for e in ontology.entities]
     records: dict[str, EntityRecord] = {}
-    # name key -> label (declared or Unknown) or "!" + dropped type; per chunk first, then per document
-    by_chunk: dict[tuple[int, str], str] = {}
-    by_doc: dict[str, str] = {}
     for raw in extraction.entities:
         name = _clean_name(raw.name)
         key = name_key(name)
@@ -109,45 +133,44 @@ def to_records(document_id: str, chunks: Sequence[ChunkRecord], extraction: Extr
         label = UNKNOWN_LABEL if not given or given.casefold() == "unknown" else match_label(given, entity_labels)
         if label is None:
             pruned.drop_entity(given)
-            by_chunk.setdefault((raw.chunk_index, key), "!" + given)
-            by_doc.setdefault(key, "!" + given)
+            typed.by_chunk.setdefault((raw.chunk_index, key), "!" + given)
+            typed.by_doc.setdefault(key, "!" + given)
             continue
         if label == UNKNOWN_LABEL:
             pruned.unknown_entity(raw.source_type or given or UNKNOWN_LABEL)
-        by_chunk[(raw.chunk_index, key)] = label
-        by_doc.setdefault(key, label)
+        typed.by_chunk[(raw.chunk_index, key)] = label
+        typed.by_doc.setdefault(key, label)
         _add_entity(records, label, name, raw, chunks[raw.chunk_index].id, ontology)
-    relations: dict[tuple[str, str, str, str], RelationRecord] = {}
-    for rel in extraction.relations:
-        if not 0 <= rel.chunk_index < len(chunks):
-            continue
-        ends = []
-        for name, typed in ((rel.source, rel.source_type), (rel.target, rel.target_type)):
-            key = name_key(_clean_name(name))
-            found = typed if typed is not None else by_chunk.get((rel.chunk_index, key)) or by_doc.get(key)
-            ends.append((key, found))
-        (src_key, src), (dst_key, dst) = ends
-        fact = " ".join(rel.fact.split()) or f"{rel.source} {rel.type} {rel.target}"
-        shown_src = None if src in (None, UNKNOWN_LABEL) else src.lstrip("!")
-        shown_dst = None if dst in (None, UNKNOWN_LABEL) else dst.lstrip("!")
-        rel_label = match_label(rel.type.strip(), relation_labels) if rel.type.strip() else None
-        if rel_label is None:
-            pruned.drop_relation_type(rel.type.strip() or "(none)", shown_src, shown_dst)
-            continue
-        if src in (None, UNKNOWN_LABEL) or dst in (None, UNKNOWN_LABEL):
-            pruned.unknown_endpoints += 1
-            continue
-        assert src is not None and dst is not None and shown_src is not None and shown_dst is not None
-        if src.startswith("!") or dst.startswith("!") or not ontology.allows(src, rel_label, dst):
-            pruned.drop_pattern(shown_src, rel_label, shown_dst, fact)
-            continue
-        source_id, target_id = entity_id(src, src_key), entity_id(dst, dst_key)
-        if source_id == target_id or source_id not in records or target_id not in records:
-            continue
-        chunk = chunks[rel.chunk_index].id
-        relations.setdefault((source_id, target_id, rel_label, fact),
-                             RelationRecord(source_id, target_id, rel_label, fact, chunk, rel.grouped))
-    return list(records.values()), list(relations.values())
+    return records
+
+
+def _relation_record(rel: RawRelation, chunk: str, typed: _Typed, records: dict[str, EntityRecord],
+                     ontology: Ontology, relation_labels: Sequence[str],
+                     pruned: PrunedReport) -> RelationRecord | None:
+    """The relation as stored, or None when the ontology prunes it (counted into ``pruned``) or an end is missing."""
+    ends = []
+    for name, given in ((rel.source, rel.source_type), (rel.target, rel.target_type)):
+        key = name_key(_clean_name(name))
+        ends.append((key, given if given is not None else typed.of(rel.chunk_index, key)))
+    (src_key, src), (dst_key, dst) = ends
+    fact = " ".join(rel.fact.split()) or f"{rel.source} {rel.type} {rel.target}"
+    shown_src = None if src in (None, UNKNOWN_LABEL) else src.lstrip("!")
+    shown_dst = None if dst in (None, UNKNOWN_LABEL) else dst.lstrip("!")
+    rel_label = match_label(rel.type.strip(), relation_labels) if rel.type.strip() else None
+    if rel_label is None:
+        pruned.drop_relation_type(rel.type.strip() or "(none)", shown_src, shown_dst)
+        return None
+    if src in (None, UNKNOWN_LABEL) or dst in (None, UNKNOWN_LABEL):
+        pruned.unknown_endpoints += 1
+        return None
+    assert src is not None and dst is not None and shown_src is not None and shown_dst is not None
+    if src.startswith("!") or dst.startswith("!") or not ontology.allows(src, rel_label, dst):
+        pruned.drop_pattern(shown_src, rel_label, shown_dst, fact)
+        return None
+    source_id, target_id = entity_id(src, src_key), entity_id(dst, dst_key)
+    if source_id == target_id or source_id not in records or target_id not in records:
+        return None
+    return RelationRecord(source_id, target_id, rel_label, fact, chunk, rel.grouped)
 
 
 def _add_entity(records: dict[str, EntityRecord], label: str, name: str, raw: RawEntity, chunk: str,
