@@ -206,15 +206,9 @@ class NerExtractor:
         per_sentence: dict[int, list[tuple[str, str]]] = {}
         sentence = 0
         for ent in doc.ents:
-            if ent.label_ in _SKIPPED or any(in_structure(structure, at, at + 1)
-                                             for at in (ent.start_char, ent.end_char - 1)):
-                continue  # it starts or ends in a heading, a table row, a field's value or a paragraph's label
-            name = _clean(ent.text) if prose is None else _code_free(ent.text, prose)
-            if len(name) < 2 or not any(ch.isalpha() for ch in name) or _generic(name):
+            name = _entity_name(ent, text, structure, prose, titles)
+            if name is None:
                 continue
-            if prose is not None and (_glued_name(text, ent.start_char, ent.end_char, name)
-                                      or name.casefold() in titles):
-                continue  # a piece of an identifier or of a hyphenated word; a link to a section by its title
             label = labels.get(ent.label_, UNKNOWN_LABEL)
             if ent.label_ in _PERSON_OR_PLACE and name.casefold() in code:
                 label = UNKNOWN_LABEL  # the document writes it in code: a tool, a format, a language
@@ -230,10 +224,27 @@ class NerExtractor:
             start, end = spans[min(number, len(spans) - 1)]
             if prose is not None and not (states_something(masked[start:end]) and reads_as_sentence(text[start:end])):
                 continue  # names side by side, a list or an option's fields: no relation is stated
-            fact = text[start:end]
-            ents = ents[: self.max_entities_per_sentence]
-            for i, (a, a_label) in enumerate(ents):
-                for b, b_label in ents[i + 1:]:
-                    out.relations.append(RawRelation(source=a, target=b, type=CO_MENTION, fact=fact,
-                                                     chunk_index=index, source_type=a_label, target_type=b_label,
-                                                     grouped=True))
+            self._co_mentions(out, index, text[start:end], ents)
+
+    def _co_mentions(self, out: Extraction, index: int, fact: str, ents: list[tuple[str, str]]) -> None:
+        """One co-mention relation per pair of the sentence's first names, its text the fact."""
+        ents = ents[: self.max_entities_per_sentence]
+        for i, (a, a_label) in enumerate(ents):
+            for b, b_label in ents[i + 1:]:
+                out.relations.append(RawRelation(source=a, target=b, type=CO_MENTION, fact=fact, chunk_index=index,
+                                                 source_type=a_label, target_type=b_label, grouped=True))
+
+
+def _entity_name(ent: Any, text: str, structure: list[tuple[int, int]], prose: ProseWords | None,
+                 titles: set[str]) -> str | None:
+    """The name spaCy's entity gives, cleaned; None when it is no name: a skipped kind, a span that starts or ends
+    in a heading, a table row, a field's value or a paragraph's label, a generic word, or (in technical text) a
+    piece of an identifier or of a hyphenated word, or a link to a section by its title."""
+    if ent.label_ in _SKIPPED or any(in_structure(structure, at, at + 1) for at in (ent.start_char, ent.end_char - 1)):
+        return None
+    name = _clean(ent.text) if prose is None else _code_free(ent.text, prose)
+    if len(name) < 2 or not any(ch.isalpha() for ch in name) or _generic(name):
+        return None
+    if prose is not None and (_glued_name(text, ent.start_char, ent.end_char, name) or name.casefold() in titles):
+        return None
+    return name
