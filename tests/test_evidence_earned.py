@@ -19,6 +19,8 @@ from graphrag_agents.tools.earned import on_question
 from graphrag_agents.tools.read_tools import number_retrieval
 
 ROWS = read_rows("npm_ci_install_sections.jsonl")
+UNABLE = ("If you are unable to use a Node version manager, you can use a Node installer to install both Node.js and "
+          "npm on your system.")  # configuring-npm/install.md, techdocs_a-f88ed6b22c63
 
 
 @pytest.fixture
@@ -42,18 +44,14 @@ async def test_a_fact_off_the_question_is_left_out_and_one_naming_its_entity_sta
     assert "If you use Linux, we recommend that you use a NodeSource installer." in [f.fact for f in kept]
 
 
-async def test_a_content_word_is_matched_whole_and_a_short_word_is_no_content(npm_kg: KnowledgeGraph) -> None:
-    """techdocs_a, configuring-npm/install.md › "Using a Node version manager ...": its fact "Node version managers
-    allow you to install and switch between multiple versions of Node.js and npm on your system so you can test your
-    applications ... for users ..." holds "applications" and "users", not "application" and "user", and "up" (two
-    letters) tells no subject: for a question asking for one user application, naming no entity of the fact, it
-    is off the question."""
-    question = "Which user application sets up the symlink?"
-    hits = await npm_kg.retrieve(question, top_k=10, paths=["facts"])
-    every = number_retrieval(EvidenceLedger(), hits, earned_only=False).facts
-    manager = [f for f in every if f.fact.startswith("Node version managers allow you")]
-    assert manager and {"user", "application", "up"} <= set(hits.question_words or ())
-    assert all(f.n != manager[0].n for f in number_retrieval(EvidenceLedger(), hits).facts)
+def test_a_content_word_is_matched_whole_and_a_short_word_is_no_content() -> None:
+    """configuring-npm/install.md › "Using a Node installer ..." (techdocs_a-f88ed6b22c63): its fact "If you are
+    unable to use a Node version manager, you can use a Node installer to install both Node.js and npm on your
+    system." holds "installer" and "system", not "installers" and "systems", and "up" (two letters) tells no
+    subject: for a question whose content words are those, naming no entity of the fact, it is off the question."""
+    fact = _fact(["Node", "Node.js"], UNABLE)
+    assert not on_question(fact, "Which installers set up shared systems?", {"installers", "systems", "up"})
+    assert on_question(fact, "Which installer sets up a shared system?", {"installer", "system", "up"})
 
 
 async def test_a_list_the_splitter_left_whole_is_no_fact(npm_kg: KnowledgeGraph) -> None:
@@ -92,15 +90,14 @@ def _fact(names: list[str], text: str) -> RelationHit:
 def test_a_file_name_names_no_entity_and_one_shared_word_is_a_coincidence() -> None:
     """configuring-npm/package-json.md › Description (techdocs_a-7fc7d2114eb7): "It must be actual JSON, not just a
     JavaScript object literal." names JSON; a question about the fields of ``package.json`` names a file, not the
-    format. configuring-npm/install.md (techdocs_a-46190915a427): "Node version managers allow you to install and
-    switch between multiple versions of Node.js and npm ..." shares only "between" with a question about what goes
-    between a scope and a team's name; it shares "install" and "switch" with one about switching installs."""
+    format. configuring-npm/install.md (techdocs_a-f88ed6b22c63): "If you are unable to use a Node version manager,
+    ..." shares only "system" with a question about which system maps a scope to a team; it shares "installer",
+    "unable" and "system" with one about which installer to use when unable to build on one's system."""
     json_fact = _fact(["JSON", "JavaScript"], "It must be actual JSON, not just a JavaScript object literal.")
     question = "Which fields of package.json does npm require?"
     assert not on_question(json_fact, question, {"fields", "require"})
     assert on_question(json_fact, "Is package.json written in JSON?", {"written"})
-    managers = _fact(["Node", "Node.js"], "Node version managers allow you to install and switch between multiple "
-                     "versions of Node.js and npm on your system so you can test your applications on multiple "
-                     "versions of npm to ensure they work for users on different versions.")
-    assert not on_question(managers, "What goes between the scope and the team name?", {"between", "scope", "team"})
-    assert on_question(managers, "How do I switch between installs?", {"switch", "between", "installs"})
+    unable = _fact(["Node", "Node.js"], UNABLE)
+    assert not on_question(unable, "Which system maps a scope to a team?", {"system", "scope", "team"})
+    assert on_question(unable, "Which installer do I use when unable to build on my system?",
+                       {"installer", "unable", "system"})
