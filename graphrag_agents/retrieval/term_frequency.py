@@ -2,15 +2,16 @@
 
 Why: the keyword search (:mod:`.candidates`) finds chunks by the share of the question's idf they hold, each word
 counted once, and only the chunks it returns carried a keyword score. On technical text that loses what BM25 keeps:
-a section that says "lockfile" five times is about lockfiles, and the heading it is filed under
-("commands/npm-ci.md › Description") names its subject. And a section split into chunks was scored a chunk at a
-time, so the chunk holding the question's rarest word lacked the words its neighbour held. On npm's docs
-(`techdocs_a`) the chunk-level coverage ranked its gold sections at nDCG@10 .838, below plain BM25 fused with the
-dense search (.861); this feature, scored over the section's text, lifts it (``docs/retrieval.md``).
+a section that says a word five times is about what the word names, and the heading it is filed under (a
+command's page and section) names its subject. And a section split into chunks was scored a chunk at a time, so
+the chunk holding the question's rarest word lacked the words its neighbour held. On npm's docs (`techdocs_a`) the
+chunk-level coverage ranked its gold sections at nDCG@10 .838, below plain BM25 fused with the dense search
+(.861); this feature, scored over the section's text, lifts it to .863 (``docs/retrieval.md``).
 
-So once every path's candidates are known, each gets BM25 over the question's words: the term frequency in its
-section (its own text and the texts of the neighbouring chunks under the same heading, :data:`SECTION_REACH` on
-each side) saturated by k1, the section's length normalised against the candidates' mean (b), the heading trail
+So once every path's candidates are known (:mod:`.passages` scores this feature when the graph links none of
+them), each gets BM25 over the question's words: the term frequency in its section (its own text and, for the
+best candidates, the texts of the neighbouring chunks under the same heading, :data:`SECTION_REACH` on each side)
+saturated by k1, the section's length normalised against the candidates' mean (b), the heading trail
 (document title and heading) counted :data:`HEADING_WEIGHT` times, and the idf the keyword search counted. The sum
 is divided by the best candidate's, so the feature lies in [0, 1] whatever the question's length.
 
