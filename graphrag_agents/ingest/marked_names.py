@@ -2,8 +2,8 @@
 dropped, and a "place" the corpus writes as a platform is re-typed.
 
 The extractor judges a name against one document's prose (:class:`~graphrag_agents.ingest.common_names.ProseWords`).
-A section of npm's docs that opens "Dependencies are specified in ..." or "Configure Travis CI to build ..." never
-writes "dependencies" or "configure" in lower case itself, while the rest of the corpus does hundreds of times.
+A section of npm's docs that opens "Dependencies are specified in ..." never writes "dependencies" in lower case
+itself, while the rest of the corpus does hundreds of times.
 Here the whole graph's prose is read, for the entities of technical text only: those of the ``ner`` extractor
 most of whose mentions stand in chunks holding markup (inline code or a link), or every one of them when at least
 half the graph's chunks hold markup (npm's and Node.js's docs: over 90%; a one-line section such as "Config
@@ -57,7 +57,7 @@ def common_word(name: str, prose: ProseWords) -> bool:
 def sentence_word(name: str, prose: ProseWords) -> bool:
     """Whether the first word of a name of several words is a sentence's: a common word the prose writes in lower
     case at least as often as capitalised, and capitalises more often where a line starts than inside a line
-    ("Configure Travis CI", "Delete Granular Access")."""
+    (an imperative opening a line of instructions, capitalised there and written in lower case elsewhere)."""
     words = name.split()
     first = words[0]
     if len(words) < 2 or not (first.istitle() and first.isalpha()):
