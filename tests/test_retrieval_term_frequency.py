@@ -150,3 +150,23 @@ async def test_the_section_feature_scores_when_no_candidate_is_linked(kg: Knowle
 async def test_a_candidate_reached_through_a_link_keeps_the_linked_weights(kg: KnowledgeGraph, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     """The first hop reached a passage through a graph link: the linked weights score, no section is read."""
     assert await _section_reads(kg, monkeypatch, link=True) == []
+
+
+async def test_a_chunk_found_alone_is_not_asked_for_again_until_the_graph_is_written(kg: KnowledgeGraph) -> None:
+    await ingest_sections(kg, list(PKG.values()), "none")
+    rows = await kg.store.ro_query("MATCH (c:Chunk) RETURN c.id, c.document_id ORDER BY c.id")
+    alone = [str(cid) for cid, doc in rows if doc == FUND["id"] or doc == "techdocs_a-8323e4a5fbac"]
+    asked: list[object] = []
+    query = kg.store.ro_query
+
+    async def counting(statement, params=None, *args, **kwargs):  # type: ignore[no-untyped-def]
+        asked.append(params)
+        return await query(statement, params, *args, **kwargs)
+
+    kg.store.ro_query = counting  # type: ignore[method-assign]
+    assert await section_texts(kg.store, alone) == {}
+    assert await section_texts(kg.store, alone) == {}
+    assert len(asked) == 1  # the second time, every chunk is known alone: no query
+    await kg.store.query("MATCH (c:Chunk {id: $id}) SET c.section_size = 1", {"id": alone[0]})  # a write
+    await section_texts(kg.store, alone)
+    assert len(asked) == 2

@@ -22,6 +22,8 @@ tense ending removed, so "installs" counts for "install" as it does in the index
 from __future__ import annotations
 
 import re
+import time
+import weakref
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -30,6 +32,7 @@ from functools import lru_cache
 from ..store.graph import GraphStore
 
 __all__ = [
+    "ALONE_TTL_S",
     "HEADING_WEIGHT",
     "K1",
     "SECTION_REACH",
@@ -137,16 +140,47 @@ _NEIGHBOURS = (
 )
 
 
+ALONE_TTL_S = 60.0
+"""How long a chunk found alone under its heading is trusted to stay so, when this process has not written the graph
+since (another process re-ingesting its document could give it neighbours; until then its keyword feature reads its
+own text only)."""
+
+
+class _Alone:
+    """Per store, the chunks a section query found alone under their heading, as of a write count and a time."""
+
+    def __init__(self) -> None:
+        self.ids: set[str] = set()
+        self.writes = -1
+        self.since = 0.0
+
+    def current(self, store: GraphStore) -> set[str]:
+        now = time.monotonic()
+        if store.writes != self.writes or now - self.since > ALONE_TTL_S or len(self.ids) > _ALONE_LIMIT:
+            self.ids, self.writes, self.since = set(), store.writes, now
+        return self.ids
+
+
+_ALONE_LIMIT = 200_000
+_alone: weakref.WeakKeyDictionary[GraphStore, _Alone] = weakref.WeakKeyDictionary()
+
+
 async def section_texts(store: GraphStore, chunk_ids: Sequence[str],
                         known: Mapping[str, str] | None = None) -> dict[str, list[str]]:
     """Per chunk id, the texts of the chunks beside it under the same heading (up to :data:`SECTION_REACH` on
     each side), in one query. Only the chunks whose section holds more than one chunk (``Chunk.section_size``,
-    written at ingest) are walked from; a chunk alone under its heading is left out. ``known``: texts the caller
+    written at ingest) are walked from; a chunk alone under its heading is left out, and remembered a while
+    (:data:`ALONE_TTL_S`, until this process writes the graph), so a later question does not ask for it again: most
+    sections are one chunk, and when every candidate is known alone no query is sent. ``known``: texts the caller
     has read already, by chunk id (a neighbour among them is not sent again)."""
-    if not chunk_ids:
+    alone = _alone.setdefault(store, _Alone()).current(store)
+    asked = [cid for cid in chunk_ids if cid not in alone]
+    if not asked:
         return {}
     known = known or {}
-    rows = await store.ro_query(_NEIGHBOURS, {"ids": list(chunk_ids), "have": list(known)})
-    return {str(cid): [str(text) if text is not None else known[str(nid)]
-                       for nid, text in pairs if nid is not None and (text or str(nid) in known)]
-            for cid, pairs in rows}
+    rows = await store.ro_query(_NEIGHBOURS, {"ids": asked, "have": list(known)})
+    found = {str(cid): [str(text) if text is not None else known[str(nid)]
+                        for nid, text in pairs if nid is not None and (text or str(nid) in known)]
+             for cid, pairs in rows}
+    alone.update(cid for cid in asked if not found.get(cid))
+    return {cid: texts for cid, texts in found.items() if texts}
