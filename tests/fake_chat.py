@@ -6,6 +6,7 @@ cite evidence numbers the tools really returned. Every call is recorded; running
 
 from __future__ import annotations
 
+import json
 import re
 import uuid
 from collections.abc import Callable, Sequence
@@ -86,3 +87,9 @@ def last_tool_text(messages: list[BaseMessage], name: str = "retrieve") -> str:
         if isinstance(message, ToolMessage) and message.name == name:
             return message.text
     raise AssertionError(f"the model was sent no {name} result")
+
+
+def acme_reply(messages: list[BaseMessage]) -> AIMessage:
+    """A structured draft answering the Acme question right: "Acme Corp", citing the item that says who works there."""
+    n = evidence_number("\n".join(m.text for m in messages), "works at Acme Corp")
+    return AIMessage(json.dumps({"answer": "Acme Corp", "evidence": [n]}))

@@ -4,7 +4,6 @@ the list runs on a real agent without touching ``verify``."""
 from __future__ import annotations
 
 import inspect
-import json
 import math
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -12,7 +11,7 @@ from typing import Any
 
 import pytest
 from acme_corpus import QUESTION, acme_and_globex_graph
-from fake_chat import ScriptedChatModel, evidence_number
+from fake_chat import ScriptedChatModel, acme_reply, evidence_number
 from langchain_core.messages import AIMessage, BaseMessage
 
 import graphrag_agents.agent.nodes as nodes_module
@@ -37,11 +36,6 @@ def toolkit(acme_kg: KnowledgeGraph) -> GraphRAGToolkit:
     return GraphRAGToolkit(acme_kg, read_only=True)
 
 
-def right_reply(messages: list[BaseMessage]) -> AIMessage:
-    n = evidence_number("\n".join(m.text for m in messages), "works at Acme Corp")
-    return AIMessage(json.dumps({"answer": "Acme Corp", "evidence": [n]}))
-
-
 def test_each_check_is_one_function_of_context_draft_and_verdict() -> None:
     for check in SERVING_CHECKS:
         assert list(inspect.signature(check).parameters) == ["context", "draft", "verdict"], check.__name__
@@ -61,7 +55,7 @@ async def test_a_check_added_to_the_list_runs_after_the_citation_check(toolkit: 
         return Rejection("off_question")
 
     monkeypatch.setattr(nodes_module, "SERVING_CHECKS", (*SERVING_CHECKS, names_no_company))
-    model = ScriptedChatModel(steps=[right_reply])
+    model = ScriptedChatModel(steps=[acme_reply])
     state = await build_grounded_agent(model, toolkit, mode="retrieve_first", options=SINGLE).ainvoke(
         {"question": QUESTION})
     result = GroundedAnswer.from_state(state)
@@ -79,7 +73,7 @@ async def test_a_revising_check_gets_a_revision_turn_first(toolkit: GraphRAGTool
         return Rejection("off_question", revise=True)
 
     monkeypatch.setattr(nodes_module, "SERVING_CHECKS", (first_draft_only, *SERVING_CHECKS))
-    model = ScriptedChatModel(steps=[right_reply, right_reply])
+    model = ScriptedChatModel(steps=[acme_reply, acme_reply])
     result = GroundedAnswer.from_state(await build_grounded_agent(
         model, toolkit, mode="retrieve_first", options=SINGLE).ainvoke({"question": QUESTION}))
     assert not result.abstained and result.revisions == 1 and result.llm_calls == 2

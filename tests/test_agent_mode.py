@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 from acme_corpus import QUESTION, acme_and_globex_graph
-from fake_chat import ScriptedChatModel, evidence_number
+from fake_chat import ScriptedChatModel, acme_reply, evidence_number
 from langchain_core.messages import AIMessage, BaseMessage
 from section_rows import read_rows
 
@@ -51,13 +51,8 @@ def toolkit(acme_kg: KnowledgeGraph) -> GraphRAGToolkit:
     return GraphRAGToolkit(acme_kg, read_only=True)
 
 
-def right_reply(messages: list[BaseMessage]) -> AIMessage:
-    n = evidence_number("\n".join(m.text for m in messages), "works at Acme Corp")
-    return AIMessage(json.dumps({"answer": "Acme Corp", "evidence": [n]}))
-
-
 async def test_auto_runs_retrieve_first_for_a_model_without_tool_calling(toolkit: GraphRAGToolkit) -> None:
-    model = NoToolsChatModel(steps=[right_reply])
+    model = NoToolsChatModel(steps=[acme_reply])
     state = await build_grounded_agent(model, toolkit, options=SINGLE).ainvoke({"question": QUESTION})
     result = GroundedAnswer.from_state(state)
     assert not result.abstained and result.short_answer == "Acme Corp" and len(model.calls) == 1
@@ -70,7 +65,7 @@ async def test_auto_runs_retrieve_first_for_a_model_without_tool_calling(toolkit
 async def test_the_old_default_is_reached_by_naming_it(toolkit: GraphRAGToolkit) -> None:
     with pytest.raises(ConfigurationError, match="mode='retrieve_first'"):
         build_grounded_agent(NoToolsChatModel(), toolkit, mode="tools")
-    state = await build_grounded_agent(ScriptedChatModel(steps=[right_reply]), toolkit, mode="retrieve_first",
+    state = await build_grounded_agent(ScriptedChatModel(steps=[acme_reply]), toolkit, mode="retrieve_first",
                                        options=SINGLE).ainvoke({"question": QUESTION})
     assert state["mode"] == "retrieve_first" and state["mode_reason"] is None
     assert state["trace"][0]["node"] == "retrieve"  # a named mode is no step
