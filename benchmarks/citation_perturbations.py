@@ -372,6 +372,16 @@ def _report(label: str, result: dict[str, Any]) -> None:
         print(miss)
 
 
+def _report_without(rule: Any, label: str, rows: list[dict[str, Any]], show: int) -> None:
+    """Score ``rows`` with one rule module's ``ENABLED`` switch off, then put it back."""
+    saved = rule.ENABLED
+    rule.ENABLED = False
+    try:
+        _report(label, score(rows, show))
+    finally:
+        rule.ENABLED = saved
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--write", action="store_true", help=f"rebuild the set into {_OUT.name} (needs spaCy)")
@@ -395,24 +405,14 @@ def main() -> None:
     if args.without_negation_clause:
         from graphrag_agents.citations import _negation
 
-        saved = _negation.ENABLED
-        _negation.ENABLED = False
-        try:
-            _report("default check, clause-scoped negation rule off", score(rows, args.show))
-        finally:
-            _negation.ENABLED = saved
+        _report_without(_negation, "default check, clause-scoped negation rule off", rows, args.show)
     _report("default check", score(rows, args.show))
     print(f"{sum('claim' in r for r in swaps)} swapped-subject drafts and controls from "
           f"{sum('text' in r for r in swaps)} techdocs_a sections (seed {SWAP_SEED})")
     if args.without_bound_values:
         from graphrag_agents.citations import _bound
 
-        saved = _bound.ENABLED
-        _bound.ENABLED = False
-        try:
-            _report("default check, subject-bound values rule off", score(swaps, args.show))
-        finally:
-            _bound.ENABLED = saved
+        _report_without(_bound, "default check, subject-bound values rule off", swaps, args.show)
     _report("default check: swapped subjects", score(swaps, args.show))
 
 
