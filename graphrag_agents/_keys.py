@@ -46,7 +46,7 @@ from typing import Literal
 
 from .errors import ToolError
 
-__all__ = ["KEY_RULE", "MAX_KEY_BYTES", "STOPWORDS", "bounded_key", "canonical_key", "check_params",
+__all__ = ["KEY_RULE", "MAX_KEY_BYTES", "QUERY_WORD", "STOPWORDS", "bounded_key", "canonical_key", "check_params",
            "compatibility_key", "file_key", "fulltext_query", "key_length_problem", "name_key", "normalise_key",
            "path_key_problem", "query_terms", "text_problem", "unaccented"]
 
@@ -257,14 +257,16 @@ STOPWORDS = frozenset(
     "further once more most some any each few all name named called known ".split()
 )
 """Words a full-text query leaves out (:func:`query_terms`)."""
-_WORD = re.compile(r"[^\W_]+", re.UNICODE)
+QUERY_WORD = re.compile(r"[^\W_]+", re.UNICODE)
+"""A word as the keyword search splits text: a run of letters and digits (``npm_config_cache`` is three words); the
+rules that compare a text's words with the question's split it the same way."""
 _MAX_TERMS = 32
 
 
 def query_terms(text: str) -> list[str]:
     """Distinct lower-cased content words of ``text``, in order (at most 32)."""
     seen: dict[str, None] = {}
-    for word in _WORD.findall(text.lower()):
+    for word in QUERY_WORD.findall(text.lower()):
         if len(word) > 1 and word not in STOPWORDS:
             seen.setdefault(word, None)
     return list(seen)[:_MAX_TERMS]

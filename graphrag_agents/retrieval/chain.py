@@ -26,10 +26,10 @@ chains), in one query for those whose text no hop brought."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Awaitable, Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 
+from .._keys import QUERY_WORD as _WORD
 from ..store.graph import GraphStore
 from ._cypher import QueryVector
 from ._tasks import all_or_none
@@ -43,7 +43,6 @@ __all__ = ["CHAINS", "TEXT_POOL", "ChainSettings", "chain_coverage", "extend_cha
 
 TEXT_POOL = 40
 """Best candidates (by score so far) whose words are read to score chains, each round."""
-_WORD = re.compile(r"[^\W_]+", re.UNICODE)
 
 
 @dataclass(frozen=True)

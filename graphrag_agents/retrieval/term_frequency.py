@@ -21,7 +21,6 @@ tense ending removed, so "installs" counts for "install" as it does in the index
 
 from __future__ import annotations
 
-import re
 import time
 import weakref
 from collections import Counter
@@ -29,6 +28,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
+from .._keys import QUERY_WORD as _WORD
 from ..store.graph import GraphStore
 
 __all__ = [
@@ -50,7 +50,6 @@ HEADING_WEIGHT = 2.0
 """A word of the heading trail (document title and heading) counts this many times a word of the text."""
 SECTION_REACH = 3
 """Neighbouring chunks read on each side of a candidate, while they stay under its heading."""
-_WORD = re.compile(r"[^\W_]+", re.UNICODE)
 _ENDINGS = (("ies", "y"), ("ing", ""), ("ed", ""), ("s", ""))
 _KEEP_S = ("ss", "us", "is")
 """Words whose final s is not a plural ending (``process``, ``status``, ``analysis``)."""

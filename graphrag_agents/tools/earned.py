@@ -31,12 +31,12 @@ import re
 from collections.abc import Collection, Iterable
 from functools import cached_property
 
+from .._keys import QUERY_WORD as _WORD
 from ..ingest.fact_sentences import reads_as_sentence
 from ..retrieval.hits import EntityHit, RelationHit
 
 __all__ = ["Shown", "card_adds", "fact_earns", "on_question"]
 
-_WORD = re.compile(r"[^\W_]+", re.UNICODE)  # as the keyword search splits words (retrieval/fulltext.py)
 _CONTENT_LETTERS = 3
 """A content word has at least this many letters: "up" or "ci" is too short to tell a subject."""
 _SHARED_WORDS = 2
