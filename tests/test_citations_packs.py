@@ -7,11 +7,8 @@ test names the row its sentence comes from.
 
 from __future__ import annotations
 
-import json
-from functools import cache
-from pathlib import Path
-
 import pytest
+from ragtruth_rows import cited, evidence
 
 from graphrag_agents.citations import _pack_records, check_citations
 from graphrag_agents.citations._evidence import EvidenceIndex
@@ -20,29 +17,6 @@ from graphrag_agents.errors import ConfigurationError
 from graphrag_agents.evidence import Evidence
 from graphrag_agents.kg import KnowledgeGraph
 from graphrag_agents.tools.toolkit import GraphRAGToolkit
-
-_DATA = Path(__file__).parent / "data"
-
-
-@cache
-def _rows() -> dict[str, dict[str, object]]:
-    rows: dict[str, dict[str, object]] = {}
-    for name in ("ragtruth_rows.jsonl", "ragtruth_records.jsonl"):
-        rows.update({row["id"]: row for row in map(json.loads, (_DATA / name).open(encoding="utf-8"))})
-    return rows
-
-
-def evidence(row_id: str) -> list[Evidence]:
-    passages = _rows()[row_id]["passages"]
-    assert isinstance(passages, list)
-    return [Evidence(n=i, tool="retrieve", kind="passage", content=text) for i, text in enumerate(passages, 1)]
-
-
-def cited(row_id: str, sentence: str) -> str:
-    answer = _rows()[row_id]["answer"]
-    assert isinstance(answer, str) and sentence in answer
-    return sentence + " " + "".join(f"[{e.n}]" for e in evidence(row_id))
-
 
 # ------------------------------------------------------------------ the records pack is no default
 

@@ -8,36 +8,13 @@ this issue (``support=False``) and with the default, so it fails without the rul
 
 from __future__ import annotations
 
-import json
-from functools import cache
-from pathlib import Path
-
 import pytest
+from ragtruth_rows import cited, evidence
 
 from graphrag_agents.citations import _direction
 from graphrag_agents.citations._lemmas import evidence_keys, key_found, word_key
 from graphrag_agents.evidence import Evidence
 from graphrag_agents.tools.citations import CitationCheck, UnsupportedClaim, check_citations
-
-_ROWS = Path(__file__).parent / "data" / "ragtruth_rows.jsonl"
-
-
-@cache
-def _rows() -> dict[str, dict[str, object]]:
-    return {row["id"]: row for row in map(json.loads, _ROWS.open(encoding="utf-8"))}
-
-
-def evidence(row_id: str) -> list[Evidence]:
-    passages = _rows()[row_id]["passages"]
-    assert isinstance(passages, list)
-    return [Evidence(n=i, tool="retrieve", kind="passage", content=text) for i, text in enumerate(passages, 1)]
-
-
-def cited(row_id: str, sentence: str) -> str:
-    """``sentence`` (which must be in the row's answer) cited the way the shared files cite it."""
-    answer = _rows()[row_id]["answer"]
-    assert isinstance(answer, str) and sentence in answer
-    return sentence + " " + "".join(f"[{i}]" for i in range(1, len(evidence(row_id)) + 1))
 
 
 def check(row_id: str, sentence: str, **options: bool) -> CitationCheck:

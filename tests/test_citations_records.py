@@ -9,37 +9,24 @@ without the rule it is about.
 
 from __future__ import annotations
 
-import json
-from functools import cache
-from pathlib import Path
-
 import pytest
+import ragtruth_rows
 
 from graphrag_agents.evidence import Evidence
 from graphrag_agents.tools.citations import CitationCheck, UnsupportedClaim, check_citations
 
-_ROWS = Path(__file__).parent / "data" / "ragtruth_records.jsonl"
 _ROW = "ragtruth-data2txt-"
 
 
-@cache
-def _rows() -> dict[str, dict[str, object]]:
-    return {row["id"]: row for row in map(json.loads, _ROWS.open(encoding="utf-8"))}
-
-
 def evidence(row: str) -> list[Evidence]:
-    passages = _rows()[_ROW + row]["passages"]
-    assert isinstance(passages, list)
-    return [Evidence(n=i, tool="retrieve", kind="passage", content=text) for i, text in enumerate(passages, 1)]
+    return ragtruth_rows.evidence(_ROW + row)
 
 
 def check(row: str, sentence: str, *, in_answer: bool = True) -> CitationCheck:
     """``sentence`` (from the row's answer unless ``in_answer`` is False) cited the way the shared file cites it,
     checked with the records pack."""
-    answer = _rows()[_ROW + row]["answer"]
-    assert isinstance(answer, str) and (sentence in answer) == in_answer
-    items = evidence(row)
-    return check_citations(sentence + " " + "".join(f"[{e.n}]" for e in items), items, packs=["records"])
+    return check_citations(ragtruth_rows.cited(_ROW + row, sentence, in_answer=in_answer), evidence(row),
+                           packs=["records"])
 
 
 def only_claim(result: CitationCheck) -> UnsupportedClaim:
