@@ -1,5 +1,5 @@
 """``finalize`` reads the names of technical text against the whole corpus (``graphrag_agents/ingest/marked_names.py``).
-The rows are real: nine sections of npm 11.19.1's docs from the shared ``techdocs_a`` corpus, copied to
+The rows are real: eleven sections of npm 11.19.1's docs from the shared ``techdocs_a`` corpus, copied to
 ``tests/data/npm_marked_sections.jsonl`` (license in ``tests/data/NOTICE.md``), one document each as the eval
 builds them."""
 
@@ -18,11 +18,12 @@ ROWS = read_rows("npm_marked_sections.jsonl")
 
 
 def test_a_sentence_opening_verb_and_a_platform() -> None:
-    """commands/npm-ci.md › Example (techdocs_a-8e6c8f0706a2) opens a line with "Configure Travis CI to build";
-    commands/npm.md › Important (techdocs_a-220e68e4450c) writes "configure" in lower case. The bin-links option
-    (techdocs_a-6f00cf448b20) writes "on Windows", as a platform, not a place."""
+    """The `cpu` option of commands/npm-install.md (techdocs_a-db141e41fb89) opens a line with "Override CPU
+    architecture"; the `strict-peer-deps` and `allow-scripts` options of commands/npm-ci.md (techdocs_a-65e4e41daf0d,
+    techdocs_a-c1c3d6dcd566) write "override" in lower case. The bin-links option (techdocs_a-6f00cf448b20) writes
+    "on Windows", as a platform, not a place."""
     prose = ProseWords(r["text"] for r in ROWS)
-    assert sentence_word("Configure Travis CI", prose) and not sentence_word("Travis CI", prose)
+    assert sentence_word("Override CPU", prose) and not sentence_word("Granular Access Tokens", prose)
     bin_links = next(r["text"] for r in ROWS if r["id"] == "techdocs_a-6f00cf448b20")
     assert platform_like("Windows", [bin_links])
     assert not platform_like("Paris", ["She was born in Paris and lived on the Left Bank of Paris."])
