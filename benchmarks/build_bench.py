@@ -29,6 +29,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from graphrag_agents import kg as kg_module
+from graphrag_agents.ingest import embedding
 from graphrag_agents.ingest.embedding import chunk_embed_text
 from graphrag_agents.ingest.plan import IngestPlan, SourceDocument
 from graphrag_agents.kg import KnowledgeGraph
@@ -95,6 +97,79 @@ def _wrap(kg: KnowledgeGraph, tally: Tally) -> None:
     kg.store.query = write  # type: ignore[method-assign]
 
 
+@dataclass
+class Phases:
+    """``finalize`` split into its phases, each with its own wall, process CPU and server CPU seconds.
+
+    The phase changes when ``finalize`` starts embedding a kind (its first id-window query of that kind) and
+    when it creates the indexes; inside the embedding phases, the model's calls (wall and this process's CPU),
+    the id-window reads and the vector writes are summed per kind.
+    """
+
+    kg: KnowledgeGraph
+    current: str = ""
+    started: tuple[float, float, float] = (0.0, 0.0, 0.0)
+    clocks: dict[str, Clock] = field(default_factory=dict)
+    inside: dict[str, dict[str, float]] = field(default_factory=dict)
+
+    async def mark(self, phase: str) -> None:
+        now = (time.perf_counter(), time.process_time(), await _server_cpu(self.kg))
+        if self.current:
+            clock = self.clocks.setdefault(self.current, Clock())
+            clock.wall += now[0] - self.started[0]
+            clock.cpu += now[1] - self.started[1]
+            clock.server += now[2] - self.started[2]
+        self.current, self.started = phase, (time.perf_counter(), time.process_time(), await _server_cpu(self.kg))
+
+    def add(self, what: str, seconds: float) -> None:
+        part = self.inside.setdefault(self.current, {})
+        part[what] = part.get(what, 0.0) + seconds
+
+
+def _kind(statement: str) -> tuple[str, str] | None:
+    """(kind, "read" or "write") of one of embed_missing's window reads or vector writes."""
+    for target in embedding._TARGETS:
+        if statement == target.update:
+            return target.kind, "vector writes"
+        head = target.select.split(" AND {")[0]
+        if statement.startswith(head) or statement == target.select:
+            return target.kind, "id-window reads"
+    return None
+
+
+def _wrap_phases(kg: KnowledgeGraph, phases: Phases) -> None:
+    """Split ``finalize`` into phases (see :class:`Phases`)."""
+    embed, query, schema = kg.embedder.aembed, kg.store.query, kg_module.ensure_schema
+
+    async def aembed(texts: Any) -> Any:
+        start, cpu = time.perf_counter(), time.process_time()
+        try:
+            return await embed(texts)
+        finally:
+            phases.add("model wall", time.perf_counter() - start)
+            phases.add("model CPU", time.process_time() - cpu)
+            phases.add("texts", len(texts))
+
+    async def timed_query(statement: str, params: Any = None, *args: Any, **kwargs: Any) -> Any:
+        kind = _kind(statement)
+        if kind and phases.current != f"embed {kind[0]}":
+            await phases.mark(f"embed {kind[0]}")
+        start = time.perf_counter()
+        try:
+            return await query(statement, params, *args, **kwargs)
+        finally:
+            phases.add(kind[1] if kind else "other queries", time.perf_counter() - start)
+
+    async def ensure(*args: Any, **kwargs: Any) -> Any:
+        if phases.current != "indexes (create, wait)":
+            await phases.mark("indexes (create, wait)")
+        return await schema(*args, **kwargs)
+
+    kg.embedder.aembed = aembed  # type: ignore[method-assign]
+    kg.store.query = timed_query  # type: ignore[method-assign]
+    kg_module.ensure_schema = ensure  # type: ignore[assignment]
+
+
 def _rows(sets: list[str], eval_dir: Path, limit: int) -> list[dict[str, str]]:
     rows: list[dict[str, str]] = []
     for name in sets:
@@ -120,10 +195,11 @@ async def run(sets: list[str], eval_dir: Path, limit: int, extractor: str) -> No
             _wrap(kg, tally)
             report, ingest = await _timed(kg, lambda: kg.ingest_documents(sources, IngestPlan(extractor=extractor)))
             ingest_writes = tally.seconds.get("store writes", 0.0)
-            tally = Tally()
-            _wrap(kg, tally)
+            phases = Phases(kg)
+            _wrap_phases(kg, phases)
+            await phases.mark("dedupe and resolution (merges, regroup, relabel, retype)")
             fin, finalize = await _timed(kg, lambda: kg.finalize(progress=False))
-            inside = dict(tally.seconds), dict(tally.counts)
+            await phases.mark("")
             texts = await _chunk_texts(kg)
             _, baseline = await _timed(kg, lambda: kg.embedder.aembed(texts))
     build = Clock(ingest.wall + finalize.wall, ingest.cpu + finalize.cpu, ingest.server + finalize.server)
@@ -134,8 +210,11 @@ async def run(sets: list[str], eval_dir: Path, limit: int, extractor: str) -> No
     print(baseline.row("baseline: the embedder alone over the chunk texts"))
     print(ingest.row(f"ingest ({extractor}; store writes {ingest_writes:.1f} s wall)", baseline))
     print(finalize.row("finalize", baseline))
-    for name, seconds in inside[0].items():
-        print(f"| finalize: inside {name} ({inside[1][name]} calls or texts) | {seconds:.1f} | | | |")
+    for name, clock in phases.clocks.items():
+        parts = phases.inside.get(name, {})
+        detail = "; ".join(f"{what} {n:.0f}" if what == "texts" else f"{what} {n:.1f} s"
+                           for what, n in parts.items())
+        print(clock.row(f"finalize: {name}" + (f" ({detail})" if detail else ""), baseline))
     print(build.row("build = ingest + finalize", baseline))
     failed = [d for d in report.documents if d.status == "failed"]
     print(f"ingest: {len(report.documents)} documents, {len(failed)} failed")
