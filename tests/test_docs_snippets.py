@@ -200,6 +200,8 @@ class Plan:
     """What the given ``model`` is: a scripted LangChain chat model unless the block is for another framework."""
     serve_mcp: bool = False
     """Serve the shared graph over MCP (streamable HTTP, read-only) while the block runs; ``url`` is its endpoint."""
+    mcp_token: str | None = None
+    """The bearer token that server requires (``GRAPHRAG_MCP_TOKEN`` holds it while the block runs)."""
 
 
 def _check_readme(ns: dict[str, Any], out: str) -> None:
@@ -298,6 +300,8 @@ def _fake_extractor(tmp: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 # extractor behind ChatModel). Add a block here only when no stand-in can run it.
 SKIPPED: dict[str, str] = {}
 
+MCP_TOKEN = "docs-snippet-token-0123456789"  # the block must send it: the server answers 401 without it
+
 PLANS: dict[str, Plan] = {
     "README.md#1": Plan(check=_check_readme),
     "docs/agent.md#1": Plan(given=("model",), check=_check_agent),
@@ -314,7 +318,7 @@ PLANS: dict[str, Plan] = {
     # langchain-mcp-adapters pins mcp<2: the quoted script runs in its own environment (test_mcp_per_call_sessions)
     "docs/clients/langchain-mcp-adapters.md#1": Plan(excerpt_of="cookbook/mcp/langchain_mcp_adapters_client.py"),
     "docs/clients/pydantic-ai-mcp.md#1": Plan(given=("url", "model"), model=pydantic_ai_model, serve_mcp=True,
-                                              check=_check_pydantic_ai_mcp),
+                                              mcp_token=MCP_TOKEN, check=_check_pydantic_ai_mcp),
 }
 
 
@@ -379,9 +383,11 @@ async def test_python_block_runs(block: Block, tmp_path: Path, monkeypatch: pyte
     monkeypatch.setattr("graphrag_agents.kg.embedder_from_env", lambda: embedder)  # the default, loaded once
     if plan.setup:
         plan.setup(tmp_path, monkeypatch)
+    if plan.mcp_token:
+        monkeypatch.setenv("GRAPHRAG_MCP_TOKEN", plan.mcp_token)
     async with contextlib.AsyncExitStack() as stack:
-        url = await stack.enter_async_context(serving(GraphRAGMCPServer(demo_kg, read_only=True))) \
-            if plan.serve_mcp else None
+        server = GraphRAGMCPServer(demo_kg, read_only=True, token=plan.mcp_token)
+        url = await stack.enter_async_context(serving(server)) if plan.serve_mcp else None
         await _run_planned(block, plan, demo_kg, url, data_dir, embedder, capsys)
 
 
