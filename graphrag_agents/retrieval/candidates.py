@@ -29,7 +29,7 @@ from .names import Anchor
 
 __all__ = ["CHUNK_COLUMNS", "FILTER_SCAN", "FUZZY_MIN", "INDEX_BREADTH", "WITH_TITLE", "Candidate", "TermWeights",
            "candidate", "entity_candidates", "index_breadth", "keyword_search", "lexical_candidates", "loose_key",
-           "may_misspell", "spelled_near", "title_key", "vector_candidates"]
+           "may_misspell", "spelled_near", "title_key", "vector_and_cosines", "vector_candidates"]
 
 COSINE = cosine("c")
 """Cypher for the cosine similarity of chunk ``c`` to the question vector ``$v`` (0 before finalize)."""
@@ -121,15 +121,45 @@ async def vector_candidates(store: GraphStore, vector: QueryVector, k: int,
     """
     params: dict[str, Any] = {"v": vector_param(vector), "k": int(k), "docs": list(document_ids or []),
                               "scan": FILTER_SCAN, "search": index_breadth(k)}
-    if document_ids:
-        query = ("MATCH (c:Chunk) WHERE c.document_id IN $docs WITH c LIMIT $scan "
-                 f"WITH c, {COSINE} AS cos ORDER BY cos DESC LIMIT $k ")
-    else:
-        query = ("CALL db.idx.vector.queryNodes('Chunk', 'embedding', $search, vecf32($v)) YIELD node, score "
-                 "WITH node AS c, 1 - score AS cos ORDER BY cos DESC LIMIT $k ")
-    rows = await store.ro_query(
-        query + WITH_TITLE + f"RETURN c.id, c.document_id, d.title, cos, {CHUNK_COLUMNS}", params)
-    return [candidate(row, "vector") for row in rows]
+    query = _VECTOR_FILTERED if document_ids else _VECTOR
+    return (await _vector_search(store, query, params, ()))[0]
+
+
+async def vector_and_cosines(store: GraphStore, vector: QueryVector, k: int, document_ids: Sequence[str] | None,
+                             chunk_ids: Sequence[str]) -> tuple[list[Candidate], dict[str, float]]:
+    """:func:`vector_candidates`, and in the same query the cosine similarity to the question of each of
+    ``chunk_ids`` (the keyword search's candidates when it ran before the question's vector was known). A vector
+    candidate among ``chunk_ids`` comes without its text (``loaded`` False): the caller has it."""
+    params: dict[str, Any] = {"v": vector_param(vector), "k": int(k), "docs": list(document_ids or []),
+                              "scan": FILTER_SCAN, "search": index_breadth(k)}
+    return await _vector_search(store, _VECTOR_FILTERED if document_ids else _VECTOR, params, chunk_ids)
+
+
+_VECTOR = ("CALL db.idx.vector.queryNodes('Chunk', 'embedding', $search, vecf32($v)) YIELD node, score "
+           "WITH node AS c, 1 - score AS cos ORDER BY cos DESC LIMIT $k ")
+_VECTOR_FILTERED = ("MATCH (c:Chunk) WHERE c.document_id IN $docs WITH c LIMIT $scan "
+                    f"WITH c, {COSINE} AS cos ORDER BY cos DESC LIMIT $k ")
+_VECTOR_COLUMNS = ("c.id AS id, c.document_id AS document_id, d.title AS title, cos, "
+                   # the text of a chunk the caller has read already does not come again
+                   "CASE WHEN c.id IN $ids THEN null ELSE c.text END AS text, "
+                   "c.heading AS heading, d.path AS path, true AS found")
+_COSINES = (f"UNION ALL UNWIND $ids AS cid MATCH (c:Chunk {{id: cid}}) RETURN c.id AS id, null AS document_id, "
+            f"null AS title, {COSINE} AS cos, null AS text, null AS heading, null AS path, false AS found")
+
+
+async def _vector_search(store: GraphStore, query: str, params: dict[str, Any],
+                         chunk_ids: Sequence[str]) -> tuple[list[Candidate], dict[str, float]]:
+    if not chunk_ids:
+        rows = await store.ro_query(
+            query + WITH_TITLE + f"RETURN c.id, c.document_id, d.title, cos, {CHUNK_COLUMNS}", params)
+        return [candidate(row, "vector") for row in rows], {}
+    rows = await store.ro_query(query + WITH_TITLE + "RETURN " + _VECTOR_COLUMNS + " " + _COSINES,
+                                {**params, "ids": list(chunk_ids)})
+    found = [candidate(row, "vector") for row in rows if row[7]]
+    have = set(chunk_ids)
+    for cand in found:
+        cand.loaded = cand.chunk_id not in have  # its text is the caller's (merged in by passages._merge)
+    return found, {str(row[0]): float(row[3]) for row in rows if not row[7]}
 
 
 _POSTINGS = (
@@ -232,17 +262,21 @@ def _over_cap(dfs: Iterable[int], document_ids: Sequence[str] | None) -> bool:
     return any(cap < df < MAX_DF for df in dfs)
 
 
-def _params(vector: QueryVector, k: int, document_ids: Sequence[str] | None) -> dict[str, Any]:
-    return {"cap": _cap(document_ids), "pre": _LEX_PRE, "k": int(k), "k1": BM25_K1,
-            "b": BM25_B, "v": vector_param(vector), "docs": list(document_ids or [])}
+def _params(vector: QueryVector | None, k: int, document_ids: Sequence[str] | None) -> dict[str, Any]:
+    params = {"cap": _cap(document_ids), "pre": _LEX_PRE, "k": int(k), "k1": BM25_K1,
+              "b": BM25_B, "docs": list(document_ids or [])}
+    if vector is not None:
+        params["v"] = vector_param(vector)
+    return params
 
 
-def _query(template: str, document_ids: Sequence[str] | None) -> str:
+def _query(template: str, document_ids: Sequence[str] | None, vector: QueryVector | None) -> str:
     for carry in ("total, ", ""):
         spot = "{filter:" + carry + "}" if carry else "{filter}"
         template = template.replace(spot, f"WITH {carry}w, node WHERE node.document_id IN $docs "
                                     if document_ids else "")
-    return template
+    # without the question's vector (asked while it is being embedded) the cosine comes later (0.0 until then)
+    return template if vector is not None else template.replace(COSINE, "0.0")
 
 
 def _found(rows: Sequence[Sequence[Any]]) -> list[Candidate]:
@@ -254,7 +288,7 @@ def _found(rows: Sequence[Sequence[Any]]) -> list[Candidate]:
     return found
 
 
-async def _search(store: GraphStore, weighted: TermWeights, vector: QueryVector, k: int,
+async def _search(store: GraphStore, weighted: TermWeights, vector: QueryVector | None, k: int,
                   document_ids: Sequence[str] | None, *, under_cap: bool = False) -> list[Candidate]:
     """The keyword search of ``weighted``; ``under_cap``: no term has more postings than the cap (its document
     frequency is known), so the query need not sort them to cap them."""
@@ -262,12 +296,12 @@ async def _search(store: GraphStore, weighted: TermWeights, vector: QueryVector,
     if not weights:
         return []
     template = _UNCAPPED_LEXICAL if under_cap else _LEXICAL
-    rows = await store.ro_query(_query(template, document_ids),
+    rows = await store.ro_query(_query(template, document_ids, vector),
                                 {"weights": weights, "total": total, **_params(vector, k, document_ids)})
     return _found(rows)
 
 
-async def keyword_search(store: GraphStore, question: str, vector: QueryVector, k: int,
+async def keyword_search(store: GraphStore, question: str, vector: QueryVector | None, k: int,
                          document_ids: Sequence[str] | None = None, *,
                          _respelled: bool = False) -> tuple[list[Candidate], TermWeights]:
     """:func:`lexical_candidates` and the question's term weights (:func:`~.fulltext.term_weights`), in one
@@ -278,7 +312,10 @@ async def keyword_search(store: GraphStore, question: str, vector: QueryVector, 
     A word no chunk holds (a typo, or a name typed without its accents: "Tekeze" for "Tekezé") is searched one
     letter off (:func:`spelled_near`); the first time such a word is seen that takes a second round trip. So
     does a word in more than ``POSTINGS_CAP`` chunks seen for the first time: the counting query reads every
-    posting of the words under the cap, without sorting them, and the words over it need the capped search."""
+    posting of the words under the cap, without sorting them, and the words over it need the capped search.
+
+    ``vector`` None: the candidates' ``cosine`` is left at 0, so the search can run while the question is being
+    embedded (:func:`vector_and_cosines` reads their cosines with the vector search)."""
     words = query_terms(question)
     if not words:
         return [], ([], 0.0)
@@ -291,7 +328,7 @@ async def keyword_search(store: GraphStore, question: str, vector: QueryVector, 
         weighted = weights_of(n, terms, dfs)
         return await _search(store, weighted, vector, k, document_ids, under_cap=under_cap), weighted
     template = _COUNTING_UNCAPPED_LEXICAL if under_cap else _COUNTING_LEXICAL
-    rows = await store.ro_query(_query(template, document_ids), {
+    rows = await store.ro_query(_query(template, document_ids, vector), {
         "terms": terms, "dfs": dfs, "n": n, "maxdf": MAX_DF, **_params(vector, k, document_ids)})
     if rows:
         counts = {str(t): int(df) for t, df in rows[0][8]}

@@ -30,9 +30,10 @@ from typing import Any
 
 from ..store.graph import GraphStore
 from ._cypher import VectorParam, cosine
-from .candidates import CHUNK_COLUMNS, FILTER_SCAN, WITH_TITLE, Candidate, candidate, index_breadth
+from .candidates import FILTER_SCAN, WITH_TITLE, Candidate, candidate, index_breadth
 
-__all__ = ["FEATURE_POOL", "SHIFT", "Feedback", "feedback_cosines", "feedback_search", "seed_cosines"]
+__all__ = ["FEATURE_POOL", "SHIFT", "Feedback", "feedback_and_cosines", "feedback_cosines", "feedback_search",
+           "seed_cosines"]
 
 SHIFT = 1.0
 """How much of the seed passage's vector is added to the question's (both unit length)."""
@@ -69,9 +70,19 @@ async def feedback_search(store: GraphStore, question: VectorParam, seed: Candid
     """The ``k`` chunks nearest to the question's vector moved toward ``seed``'s (each with its cosine to the
     question, like every candidate), and the :class:`Feedback` holding their cosines to it (None, and no chunk,
     when the seed has no vector yet)."""
+    feedback, found, _ = await feedback_and_cosines(store, question, seed, k, (), document_ids, shift)
+    return feedback, found
+
+
+async def feedback_and_cosines(store: GraphStore, question: VectorParam, seed: Candidate, k: int,
+                               chunk_ids: Sequence[str], document_ids: Sequence[str] | None = None,
+                               shift: float = SHIFT) -> tuple[Feedback | None, list[Candidate], dict[str, float]]:
+    """:func:`feedback_search`, and in the same query :func:`seed_cosines` of ``chunk_ids`` (the direct matches,
+    whose feature needs them): one round trip for both."""
     norm = _norm(shift, seed.cosine)
     params: dict[str, Any] = {"v": question, "seed": seed.chunk_id, "k": int(k), "search": index_breadth(k),
-                              "docs": list(document_ids or []), "scan": FILTER_SCAN, "shift": shift, "norm": norm}
+                              "docs": list(document_ids or []), "scan": FILTER_SCAN, "shift": shift, "norm": norm,
+                              "ids": list(chunk_ids)}
     near = f"({cosine('c')} + $shift * {_TO_SEED}) / $norm"
     if document_ids:
         found = "MATCH (c:Chunk) WHERE c.document_id IN $docs WITH s, c LIMIT $scan "
@@ -79,12 +90,18 @@ async def feedback_search(store: GraphStore, question: VectorParam, seed: Candid
         found = ("CALL db.idx.vector.queryNodes('Chunk', 'embedding', $search, s.embedding) YIELD node "
                  "WITH s, node AS c ")
     rows = await store.ro_query(
-        _SEED + found + f"WITH c, {near} AS near ORDER BY near DESC LIMIT $k "
-        + WITH_TITLE + f"RETURN c.id, c.document_id, d.title, {cosine('c')}, {CHUNK_COLUMNS}, near", params)
-    if not rows:  # the seed has no vector yet (or the filter's documents no chunk)
-        return None, []
-    return (Feedback(seed.chunk_id, shift, norm, {str(row[0]): float(row[7]) for row in rows}),
-            [candidate(row, "feedback") for row in rows])
+        _SEED + found + f"WITH c, {near} AS near ORDER BY near DESC LIMIT $k " + WITH_TITLE
+        + f"RETURN c.id AS id, c.document_id AS document_id, d.title AS title, {cosine('c')} AS cos, "
+        "c.text AS text, c.heading AS heading, d.path AS path, near, true AS found "
+        f"UNION ALL {_SEED}UNWIND $ids AS id MATCH (c:Chunk {{id: id}}) RETURN c.id AS id, null AS document_id, "
+        f"null AS title, null AS cos, null AS text, null AS heading, null AS path, {_TO_SEED} AS near, "
+        "false AS found", params)
+    searched = [row for row in rows if row[8]]
+    to_seed = {str(row[0]): float(row[7]) for row in rows if not row[8]}
+    if not searched:  # the seed has no vector yet (or the filter's documents no chunk)
+        return None, [], to_seed
+    return (Feedback(seed.chunk_id, shift, norm, {str(row[0]): float(row[7]) for row in searched}),
+            [candidate(row, "feedback") for row in searched], to_seed)
 
 
 async def seed_cosines(store: GraphStore, seed: str, chunk_ids: Sequence[str]) -> dict[str, float]:

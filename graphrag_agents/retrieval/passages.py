@@ -55,16 +55,18 @@ from .bridge import bridge_candidates, titled_candidates
 from .candidates import (
     WITH_TITLE,
     Candidate,
+    TermWeights,
     entity_candidates,
     index_breadth,
     keyword_search,
     loose_key,
     title_key,
+    vector_and_cosines,
     vector_candidates,
 )
 from .chain import CHAINS, TEXT_POOL, ChainSettings, extend_chains, idf_of, read_words
 from .distinct import pick
-from .feedback import FEATURE_POOL, SHIFT, Feedback, feedback_cosines, feedback_search, seed_cosines
+from .feedback import FEATURE_POOL, SHIFT, Feedback, feedback_and_cosines, feedback_cosines
 from .hits import PassageHit, PassageSource
 from .names import Anchor, name_keys
 from .novelty import WINDOW, by_new_coverage
@@ -73,7 +75,7 @@ from .term_frequency import Section, section_bm25, section_texts
 from .written_names import written_names
 
 __all__ = ["LINKED_WEIGHTS", "SEEDS", "WEIGHTS", "ChainSettings", "PassageWeights", "dense_passages",
-           "fetch_passages", "passages"]
+           "fetch_passages", "keywords_first", "passages"]
 
 
 @dataclass(frozen=True)
@@ -161,7 +163,8 @@ async def passages(store: GraphStore, question: str, vector: QueryVector, top_k:
                    document_ids: Sequence[str] | None = None, weights: PassageWeights = WEIGHTS,
                    chains: ChainSettings = CHAINS, per_document: int = PER_DOCUMENT,
                    text_names: bool = True,
-                   linked_weights: PassageWeights | None = LINKED_WEIGHTS) -> list[PassageHit]:
+                   linked_weights: PassageWeights | None = LINKED_WEIGHTS,
+                   keywords: Awaitable[tuple[list[Candidate], TermWeights]] | None = None) -> list[PassageHit]:
     """The ``top_k`` best chunks for the question, scored as the module docstring describes, best first.
 
     ``anchors`` are the entities found in the question, awaited while the vector and keyword searches run;
@@ -178,15 +181,17 @@ async def passages(store: GraphStore, question: str, vector: QueryVector, top_k:
     titled hop or bridge expansion: the graph carries signal, as on multi-hop encyclopedic text), else
     ``weights`` (the text decides: a manual's sections, where no entity links them). The direct matches are ranked
     for the first hop with ``linked_weights``. ``linked_weights=None``: ``weights`` always.
+
+    ``keywords``: the keyword search already asked for (:func:`keywords_first`, before the question's vector was
+    known); its candidates' cosines are then read with the vector search, in the same query.
     """
     pool = _pool(top_k)
     measured = _experiments.current()  # off outside benchmarks/
     vector = vector_param(vector)
     keys = frozenset(loose_key(k) for k, info in name_keys(question).items() if info.cased)
     chained = chains.rounds > 0 or chains.weight > 0
-    by_vector, (by_keyword, weighted), found_anchors = await all_or_none(
-        vector_candidates(store, vector, pool, document_ids),
-        keyword_search(store, question, vector, pool, document_ids), _listed(anchors))
+    (by_vector, by_keyword, weighted), found_anchors = await all_or_none(
+        _direct(store, question, vector, pool, document_ids, keywords), _listed(anchors))
     word_idf = idf_of(weighted)
     idf = word_idf if chained else {}  # the chain score weighs the question's words as the search did
     direct = _merge([by_vector, by_keyword])
@@ -218,6 +223,31 @@ async def passages(store: GraphStore, question: str, vector: QueryVector, top_k:
     return _hits(best, copies, merged, score, texts)
 
 
+def keywords_first(store: GraphStore, question: str, top_k: int,
+                   document_ids: Sequence[str] | None = None) -> Awaitable[tuple[list[Candidate], TermWeights]]:
+    """The keyword search :func:`passages` runs for ``top_k``, without the question's vector, so it can run while
+    the question is being embedded; pass it to :func:`passages` as ``keywords``."""
+    return keyword_search(store, question, None, _pool(top_k), document_ids)
+
+
+async def _direct(store: GraphStore, question: str, vector: VectorParam, pool: int, document_ids: Sequence[str] | None,
+                  keywords: Awaitable[tuple[list[Candidate], TermWeights]] | None,
+                  ) -> tuple[list[Candidate], list[Candidate], TermWeights]:
+    """The vector and the keyword search's candidates, and the question's term weights: both searches at once,
+    or, when the keyword search was asked for already, the vector search with its candidates' cosines."""
+    if keywords is None:
+        by_vector, (by_keyword, weighted) = await all_or_none(
+            vector_candidates(store, vector, pool, document_ids),
+            keyword_search(store, question, vector, pool, document_ids))
+        return by_vector, by_keyword, weighted
+    by_keyword, weighted = await keywords
+    by_vector, cosines = await vector_and_cosines(store, vector, pool, document_ids,
+                                                  [c.chunk_id for c in by_keyword])
+    for cand in by_keyword:
+        cand.cosine = cosines.get(cand.chunk_id, 0.0)
+    return by_vector, by_keyword, weighted
+
+
 @dataclass
 class _FirstHop:
     """The queries after the direct matches, run together: entity mentions, bridge expansion, the titled hop, the
@@ -242,7 +272,7 @@ class _FirstHop:
         named = {a.entity_id for a in anchors if a.named}
         # the feedback's seed: every candidate of this round comes with its cosine to it (the feature's input)
         fed = ranked[0].chunk_id if max(w.feedback for w in self.weights) > 0 and ranked else None
-        by_entity, bridged, titled, _, (feedback, by_feedback), to_seed = await all_or_none(
+        by_entity, bridged, titled, _, (feedback, by_feedback, to_seed) = await all_or_none(
             entity_candidates(store, anchors, vector, pool, document_ids=docs)
             if self.entity > 0 else _nothing(),
             bridge_candidates(store, seeds[:SEEDS], vector, pool, named, docs, to_chunk=fed),
@@ -250,9 +280,8 @@ class _FirstHop:
                               _written(direct, seeds[:HOP_SEEDS]) if self.text_names else None, to_chunk=fed),
             read_words(store, [c.chunk_id for c in ranked[:TEXT_POOL]], direct, words, idf.keys())
             if idf is not None else _nothing(),
-            feedback_search(store, vector, ranked[0], self.top_k, docs, self.weights[0].feedback_shift)
-            if fed is not None else _no_feedback(),
-            seed_cosines(store, fed, list(direct)) if fed is not None else _no_values())
+            feedback_and_cosines(store, vector, ranked[0], self.top_k, list(direct), docs,
+                                 self.weights[0].feedback_shift) if fed is not None else _no_feedback())
         for cid, cos in to_seed.items():
             direct[cid].seed_cosine = cos
         return _merge([list(direct.values()), by_entity, bridged, titled, by_feedback]), feedback
@@ -367,8 +396,8 @@ async def _nothing() -> list[Any]:
     return []
 
 
-async def _no_feedback() -> tuple[Feedback | None, list[Candidate]]:
-    return None, []
+async def _no_feedback() -> tuple[Feedback | None, list[Candidate], dict[str, float]]:
+    return None, [], {}
 
 
 async def _no_texts() -> dict[str, list[str]]:

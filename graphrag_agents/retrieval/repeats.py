@@ -12,6 +12,7 @@ shingle are compared whole.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 __all__ = ["NEAR", "SHINGLE", "Repeats", "text_key"]
 
@@ -22,12 +23,16 @@ SHINGLE = 3
 _MARGIN = 0.1
 
 
+@lru_cache(maxsize=2_048)  # a graph's candidates come back question after question
 def text_key(text: str) -> str:
     """``text`` with case and whitespace normalised: equal keys are the same text."""
     return " ".join(text.lower().split())
 
 
-def _shingles(words: list[str]) -> frozenset[int]:
+@lru_cache(maxsize=2_048)
+def _shingles(key: str) -> frozenset[int]:
+    """The word 3-shingles of a normalised text (:func:`text_key`)."""
+    words = key.split()
     # hashed once: a set of tuples hashes each tuple again at every intersection
     return frozenset(map(hash, zip(*(words[i:] for i in range(SHINGLE)), strict=False)))
 
@@ -56,7 +61,7 @@ class Repeats:
                  if count > 0 and min(n, count) >= (NEAR - _MARGIN) * max(n, count)]
         if not close:
             return None
-        mine = _shingles(key.split())
+        mine = _shingles(key)
         for kept, theirs in close:
             if len(mine & theirs) >= NEAR * len(mine | theirs):
                 return kept
@@ -69,7 +74,6 @@ class Repeats:
             return
         self._by_key.setdefault(key, item_id)
         self._by_text.setdefault(text, item_id)
-        words = key.split()
-        shingles = _shingles(words)
+        shingles = _shingles(key)
         if shingles:
-            self._kept.append((item_id, len(words) + 1 - SHINGLE, shingles))
+            self._kept.append((item_id, key.count(" ") + 2 - SHINGLE, shingles))

@@ -24,7 +24,7 @@ from .facts import facts
 from .hits import EntityHit, PassageHit, RelationHit, RetrievalHits
 from .links import links
 from .names import Anchor, add_cards, anchors_from, exact_names, fuzzy_names
-from .passages import passages
+from .passages import keywords_first, passages
 
 __all__ = ["ALL_PATHS", "MAX_TOP_K", "retrieve"]
 
@@ -65,13 +65,20 @@ async def retrieve(store: GraphStore, embedder: Embedder, question: str, *, path
     chosen = _paths(paths)
     top_k = max(1, min(MAX_TOP_K, int(top_k)))
     docs = list(document_ids) if document_ids else None
-    vector = VectorParam((await embedder.aembed([question]))[0].tolist())
     hits = RetrievalHits(question=question, paths_run=chosen)
 
     need_entities = bool({"exact_names", "fuzzy_names", "links", "passages"} & set(chosen))
     need_exact = bool({"exact_names", "links", "passages"} & set(chosen))
+    # the queries that need no vector run while the question is being embedded
     exact_task: asyncio.Future[list[EntityHit]] = asyncio.ensure_future(
         exact_names(store, question, top_k, docs) if need_exact else _empty())
+    keyword_task: asyncio.Future[Any] | None = asyncio.ensure_future(
+        keywords_first(store, question, top_k, docs)) if "passages" in chosen else None
+    try:
+        vector = VectorParam((await embedder.aembed([question]))[0].tolist())
+    except BaseException:
+        await cancel_all([exact_task] + ([keyword_task] if keyword_task else []))
+        raise
     fuzzy_task: asyncio.Future[list[EntityHit]] = asyncio.ensure_future(
         fuzzy_names(store, question, vector, top_k + 5, docs) if need_entities else _empty())
 
@@ -92,13 +99,13 @@ async def retrieve(store: GraphStore, embedder: Embedder, question: str, *, path
         await add_cards(store, found)  # the entity cards' documents and aliases
         return found
 
-    tasks: list[asyncio.Future[Any]] = [exact_task, fuzzy_task]
+    tasks: list[asyncio.Future[Any]] = [exact_task, fuzzy_task] + ([keyword_task] if keyword_task else [])
     facts_task: asyncio.Future[list[RelationHit]] = asyncio.ensure_future(
         facts(store, vector, top_k, docs, question) if "facts" in chosen else _empty())
     links_task: asyncio.Future[list[RelationHit]] = asyncio.ensure_future(
         run_links() if "links" in chosen else _empty())
     passages_task: asyncio.Future[list[PassageHit]] = asyncio.ensure_future(
-        passages(store, question, vector, top_k, anchors=anchors(), document_ids=docs)
+        passages(store, question, vector, top_k, anchors=anchors(), document_ids=docs, keywords=keyword_task)
         if "passages" in chosen else _empty())
     entities_task: asyncio.Future[list[EntityHit]] = asyncio.ensure_future(entities())
     tasks += [facts_task, links_task, passages_task, entities_task]

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import time
 import weakref
-from collections import Counter
+from collections import Counter, OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -35,6 +35,7 @@ __all__ = [
     "ALONE_TTL_S",
     "HEADING_WEIGHT",
     "K1",
+    "SECTIONS_KEPT",
     "SECTION_REACH",
     "B",
     "Section",
@@ -96,12 +97,20 @@ def term_counts(section: Section, wanted: Mapping[str, float],
 
 def _counted(text: str, wanted: Mapping[str, float]) -> tuple[dict[str, int], int]:
     """The wanted words of ``text``, counted after folding, and its length in words."""
+    folded, length = _folded(text)
+    return {key: n for key, n in folded.items() if key in wanted}, length  # in the text's order, as summed
+
+
+@lru_cache(maxsize=2_048)
+def _folded(text: str) -> tuple[dict[str, int], int]:
+    """Every word of ``text`` counted after folding, and its length in words: remembered per text, since the
+    candidates of one graph's questions come back question after question (a chunk's text is the key, so an
+    edited chunk is counted anew)."""
     found: dict[str, int] = {}
     words = Counter(_WORD.findall(text.lower()))  # each distinct word folded once
     for word, n in words.items():
         key = fold(word)
-        if key in wanted:
-            found[key] = found.get(key, 0) + n
+        found[key] = found.get(key, 0) + n
     return found, words.total()
 
 
@@ -140,46 +149,61 @@ _NEIGHBOURS = (
 
 
 ALONE_TTL_S = 60.0
-"""How long a chunk found alone under its heading is trusted to stay so, when this process has not written the graph
-since (another process re-ingesting its document could give it neighbours; until then its keyword feature reads its
-own text only)."""
+"""How long a chunk's section, as a section query read it (its neighbours' texts, or none: the chunk alone under its
+heading), is trusted to stay so when this process has not written the graph since (another process re-ingesting its
+document could change it; until then its keyword feature reads the section as it was)."""
+SECTIONS_KEPT = 4_096
+"""Chunks whose neighbours' texts are remembered per store (the least recently asked for go first)."""
 
 
-class _Alone:
-    """Per store, the chunks a section query found alone under their heading, as of a write count and a time."""
+class _Sections:
+    """Per store, the sections the section queries read, as of a write count and a time: the chunks found alone
+    under their heading, and the neighbours' texts of the others."""
 
     def __init__(self) -> None:
-        self.ids: set[str] = set()
+        self.alone: set[str] = set()
+        self.beside: OrderedDict[str, list[str]] = OrderedDict()
         self.writes = -1
         self.since = 0.0
 
-    def current(self, store: GraphStore) -> set[str]:
+    def current(self, store: GraphStore) -> _Sections:
         now = time.monotonic()
-        if store.writes != self.writes or now - self.since > ALONE_TTL_S or len(self.ids) > _ALONE_LIMIT:
-            self.ids, self.writes, self.since = set(), store.writes, now
-        return self.ids
+        if store.writes != self.writes or now - self.since > ALONE_TTL_S or len(self.alone) > _ALONE_LIMIT:
+            self.alone, self.beside = set(), OrderedDict()
+            self.writes, self.since = store.writes, now
+        return self
+
+    def remember(self, chunk_id: str, texts: list[str]) -> None:
+        self.beside[chunk_id] = texts
+        self.beside.move_to_end(chunk_id)
+        while len(self.beside) > SECTIONS_KEPT:
+            self.beside.popitem(last=False)
 
 
 _ALONE_LIMIT = 200_000
-_alone: weakref.WeakKeyDictionary[GraphStore, _Alone] = weakref.WeakKeyDictionary()
+_sections: weakref.WeakKeyDictionary[GraphStore, _Sections] = weakref.WeakKeyDictionary()
 
 
 async def section_texts(store: GraphStore, chunk_ids: Sequence[str],
                         known: Mapping[str, str] | None = None) -> dict[str, list[str]]:
     """Per chunk id, the texts of the chunks beside it under the same heading (up to :data:`SECTION_REACH` on
     each side), in one query. Only the chunks whose section holds more than one chunk (``Chunk.section_size``,
-    written at ingest) are walked from; a chunk alone under its heading is left out, and remembered a while
-    (:data:`ALONE_TTL_S`, until this process writes the graph), so a later question does not ask for it again: most
-    sections are one chunk, and when every candidate is known alone no query is sent. ``known``: texts the caller
-    has read already, by chunk id (a neighbour among them is not sent again)."""
-    alone = _alone.setdefault(store, _Alone()).current(store)
-    asked = [cid for cid in chunk_ids if cid not in alone]
-    if not asked:
-        return {}
-    known = known or {}
-    rows = await store.ro_query(_NEIGHBOURS, {"ids": asked, "have": list(known)})
-    found = {str(cid): [str(text) if text is not None else known[str(nid)]
-                        for nid, text in pairs if nid is not None and (text or str(nid) in known)]
-             for cid, pairs in rows}
-    alone.update(cid for cid in asked if not found.get(cid))
-    return {cid: texts for cid, texts in found.items() if texts}
+    written at ingest) are walked from; a chunk alone under its heading is left out. What a query read is
+    remembered a while (:data:`ALONE_TTL_S`, until this process writes the graph; the neighbours' texts of
+    :data:`SECTIONS_KEPT` chunks): a later question's candidates are mostly chunks asked for before, so most
+    questions ask for a few chunks or none (no query is sent when every candidate is known). ``known``: texts the
+    caller has read already, by chunk id (a neighbour among them is not sent again)."""
+    cache = _sections.setdefault(store, _Sections()).current(store)
+    asked = [cid for cid in chunk_ids if cid not in cache.alone and cid not in cache.beside]
+    if asked:
+        known = known or {}
+        rows = await store.ro_query(_NEIGHBOURS, {"ids": asked, "have": list(known)})
+        found = {str(cid): [str(text) if text is not None else known[str(nid)]
+                            for nid, text in pairs if nid is not None and (text or str(nid) in known)]
+                 for cid, pairs in rows}
+        for cid in asked:
+            if found.get(cid):
+                cache.remember(cid, found[cid])
+            else:
+                cache.alone.add(cid)
+    return {cid: cache.beside[cid] for cid in chunk_ids if cid in cache.beside}
