@@ -124,3 +124,21 @@ async def test_the_feedback_search_and_the_seed_cosines_are_one_query(kg: Knowle
     assert len(sent) == 1
     assert fused == feedback and fused_to_seed == to_seed and len(to_seed) == len(others)
     assert [(c.chunk_id, c.cosine, c.text) for c in fused_near] == [(c.chunk_id, c.cosine, c.text) for c in near]
+
+
+async def test_the_sections_are_read_beside_the_first_hop_and_only_for_chunks_not_alone(kg: KnowledgeGraph) -> None:
+    """The vector and keyword searches bring each chunk's ``section_size``: the chunks alone under their heading
+    are not asked for, and the sections the keyword feature scores were read beside the first hop, so scoring
+    them sends no query of its own."""
+    await ingest_sections(kg, PKG + CI, "none")
+    vector = _vector(kg)
+    sizes = {str(cid): int(n) for cid, n in await kg.store.ro_query("MATCH (c:Chunk) RETURN c.id, c.section_size")}
+    found, _ = await keyword_search(kg.store, QUESTION, vector, 30)
+    near = await vector_candidates(kg.store, vector, 30)
+    assert {c.chunk_id: c.section_size for c in found + near} == {c.chunk_id: sizes[c.chunk_id] for c in found + near}
+    assert any(c.alone for c in found + near) and any(not c.alone for c in found + near)
+    sent = _counting(kg)
+    hits = await passages(kg.store, QUESTION, vector, 8)
+    assert hits
+    reads = [s for s in sent if "NEXT*" in s]
+    assert len(reads) == 1  # with the first hop; none once the best candidates are known

@@ -142,14 +142,17 @@ async def _section_reads(kg: KnowledgeGraph, monkeypatch, link: bool) -> list[li
 
 
 async def test_the_section_feature_scores_when_no_candidate_is_linked(kg: KnowledgeGraph, monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    """A manual's sections, which no entity links: the text decides, so the candidates' sections are read."""
+    """A manual's sections, which no entity links: the text decides, so the candidates' sections are read (the
+    direct matches' with the first hop, then the best candidates' for the feature, remembered from the first read)."""
     calls = await _section_reads(kg, monkeypatch, link=False)
-    assert len(calls) == 1 and calls[0]
+    assert len(calls) == 2 and calls[0] and calls[1]
+    assert set(calls[1]) <= set(calls[0])  # no candidate the first hop reached has a section of its own here
 
 
 async def test_a_candidate_reached_through_a_link_keeps_the_linked_weights(kg: KnowledgeGraph, monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    """The first hop reached a passage through a graph link: the linked weights score, no section is read."""
-    assert await _section_reads(kg, monkeypatch, link=True) == []
+    """The first hop reached a passage through a graph link: the linked weights score, and no section is asked for
+    the feature (only the direct matches' read beside the first hop, before the link was known)."""
+    assert len(await _section_reads(kg, monkeypatch, link=True)) == 1
 
 
 async def test_a_chunk_found_alone_is_not_asked_for_again_until_the_graph_is_written(kg: KnowledgeGraph) -> None:

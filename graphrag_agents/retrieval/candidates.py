@@ -102,6 +102,14 @@ class Candidate:
     """Whether its query read the chunk's text, heading and path (every candidate query does)."""
     seed_cosine: float | None = None
     """Its cosine to the vector feedback's seed passage, when its query read it (:mod:`.feedback`)."""
+    section_size: int | None = None
+    """The chunks of its section (``Chunk.section_size``, written at ingest), when its query read it (the vector
+    and keyword searches do): 1 says no neighbour needs reading for the keyword feature (:mod:`.term_frequency`)."""
+
+    @property
+    def alone(self) -> bool:
+        """Whether its query read that it is alone under its heading (unknown: False)."""
+        return self.section_size is not None and self.section_size <= 1
 
 
 def candidate(row: Sequence[Any], signal: str) -> Candidate:
@@ -142,24 +150,30 @@ _VECTOR_FILTERED = ("MATCH (c:Chunk) WHERE c.document_id IN $docs WITH c LIMIT $
 _VECTOR_COLUMNS = ("c.id AS id, c.document_id AS document_id, d.title AS title, cos, "
                    # the text of a chunk the caller has read already does not come again
                    "CASE WHEN c.id IN $ids THEN null ELSE c.text END AS text, "
-                   "c.heading AS heading, d.path AS path, true AS found")
+                   "c.heading AS heading, d.path AS path, c.section_size AS section_size, true AS found")
 _COSINES = (f"UNION ALL UNWIND $ids AS cid MATCH (c:Chunk {{id: cid}}) RETURN c.id AS id, null AS document_id, "
-            f"null AS title, {COSINE} AS cos, null AS text, null AS heading, null AS path, false AS found")
+            f"null AS title, {COSINE} AS cos, null AS text, null AS heading, null AS path, "
+            "null AS section_size, false AS found")
 
 
 async def _vector_search(store: GraphStore, query: str, params: dict[str, Any],
                          chunk_ids: Sequence[str]) -> tuple[list[Candidate], dict[str, float]]:
     if not chunk_ids:
         rows = await store.ro_query(
-            query + WITH_TITLE + f"RETURN c.id, c.document_id, d.title, cos, {CHUNK_COLUMNS}", params)
-        return [candidate(row, "vector") for row in rows], {}
+            query + WITH_TITLE + f"RETURN c.id, c.document_id, d.title, cos, {CHUNK_COLUMNS}, c.section_size", params)
+        return [_sized(candidate(row, "vector"), row[7]) for row in rows], {}
     rows = await store.ro_query(query + WITH_TITLE + "RETURN " + _VECTOR_COLUMNS + " " + _COSINES,
                                 {**params, "ids": list(chunk_ids)})
-    found = [candidate(row, "vector") for row in rows if row[7]]
+    found = [_sized(candidate(row, "vector"), row[7]) for row in rows if row[8]]
     have = set(chunk_ids)
     for cand in found:
         cand.loaded = cand.chunk_id not in have  # its text is the caller's (merged in by passages._merge)
-    return found, {str(row[0]): float(row[3]) for row in rows if not row[7]}
+    return found, {str(row[0]): float(row[3]) for row in rows if not row[8]}
+
+
+def _sized(cand: Candidate, section_size: Any) -> Candidate:
+    cand.section_size = None if section_size is None else int(section_size)
+    return cand
 
 
 _POSTINGS = (
@@ -189,7 +203,7 @@ def _ranked(carry: str, total: str) -> str:
     )
 
 
-_RETURN = WITH_TITLE + f"RETURN c.id, c.document_id, d.title, {COSINE}, {CHUNK_COLUMNS}, lex"
+_RETURN = WITH_TITLE + f"RETURN c.id, c.document_id, d.title, {COSINE}, {CHUNK_COLUMNS}, lex, c.section_size"
 
 _LEXICAL = "UNWIND $weights AS w " + _POSTINGS + _ranked("", "$total") + "ORDER BY lex DESC LIMIT $k " + _RETURN
 _UNCAPPED_LEXICAL = (
@@ -282,7 +296,7 @@ def _query(template: str, document_ids: Sequence[str] | None, vector: QueryVecto
 def _found(rows: Sequence[Sequence[Any]]) -> list[Candidate]:
     found = []
     for row in rows:
-        found_chunk = candidate(row, "fulltext")
+        found_chunk = _sized(candidate(row, "fulltext"), row[8])
         found_chunk.lexical = min(1.0, max(0.0, float(row[7])))
         found.append(found_chunk)
     return found
@@ -331,7 +345,7 @@ async def keyword_search(store: GraphStore, question: str, vector: QueryVector |
     rows = await store.ro_query(_query(template, document_ids, vector), {
         "terms": terms, "dfs": dfs, "n": n, "maxdf": MAX_DF, **_params(vector, k, document_ids)})
     if rows:
-        counts = {str(t): int(df) for t, df in rows[0][8]}
+        counts = {str(t): int(df) for t, df in rows[0][9]}
         remember_counts(store, "Chunk", n, counts)
         found, weighted = _found(rows), weights_of(n, terms, [counts[t] for t in terms])
     else:  # no term left to search, or none matched: the counts did not come back

@@ -141,6 +141,7 @@ def _merge(groups: Sequence[Sequence[Candidate]]) -> dict[str, Candidate]:
             have.bridge_via = have.bridge_via or cand.bridge_via
             have.parent = have.parent or cand.parent
             have.seed_cosine = have.seed_cosine if have.seed_cosine is not None else cand.seed_cosine
+            have.section_size = have.section_size if have.section_size is not None else cand.section_size
             have.found_by += [s for s in cand.found_by if s not in have.found_by]
             if cand.loaded and not have.loaded:
                 have.text, have.heading, have.path, have.loaded = cand.text, cand.heading, cand.path, True
@@ -201,7 +202,8 @@ async def passages(store: GraphStore, question: str, vector: QueryVector, top_k:
     seeds = [(c.chunk_id, 1.0 / (i + 1)) for i, c in enumerate(ranked[:max(SEEDS, HOP_SEEDS)])]
     words: dict[str, frozenset[str]] = {}  # the direct matches' words are read alongside the first hop
     hop = _FirstHop(store, vector, pool, top_k, document_ids, text_names, (first, weights), measured.entity)
-    merged, feedback = await hop.run(direct, ranked, seeds, found_anchors, words, idf if chained else None)
+    early = weights.section_keywords and weights.lexical > 0 and bool(word_idf)  # the text weights read sections
+    merged, feedback = await hop.run(direct, ranked, seeds, found_anchors, words, idf if chained else None, early)
     linked = any(c.hop > 0 or c.bridge_via for c in merged.values())
     fusion = _Fusion(keys, first if linked else weights, chains, merged,  # no graph link: the text decides
                      entity=measured.entity)
@@ -266,13 +268,19 @@ class _FirstHop:
 
     async def run(self, direct: dict[str, Candidate], ranked: Sequence[Candidate], seeds: Sequence[tuple[str, float]],
                   anchors: Sequence[Anchor], words: dict[str, frozenset[str]],
-                  idf: Mapping[str, float] | None) -> tuple[dict[str, Candidate], Feedback | None]:
-        """Every candidate so far (the direct ones merged with the hop's), and the feedback (None when off)."""
+                  idf: Mapping[str, float] | None,
+                  sections: bool = False) -> tuple[dict[str, Candidate], Feedback | None]:
+        """Every candidate so far (the direct ones merged with the hop's), and the feedback (None when off).
+
+        ``sections``: the direct matches' sections are read too (:func:`~.term_frequency.section_texts`, which
+        remembers them), those whose query did not say they are alone: the keyword feature reads the sections of the
+        best candidates once this round is done, most of them direct matches, so as a rule it needs no round of its
+        own (when a graph link scores instead, the read was not needed)."""
         store, vector, pool, docs = self.store, self.vector, self.pool, self.document_ids
         named = {a.entity_id for a in anchors if a.named}
         # the feedback's seed: every candidate of this round comes with its cosine to it (the feature's input)
         fed = ranked[0].chunk_id if max(w.feedback for w in self.weights) > 0 and ranked else None
-        by_entity, bridged, titled, _, (feedback, by_feedback, to_seed) = await all_or_none(
+        by_entity, bridged, titled, _, (feedback, by_feedback, to_seed), _ = await all_or_none(
             entity_candidates(store, anchors, vector, pool, document_ids=docs)
             if self.entity > 0 else _nothing(),
             bridge_candidates(store, seeds[:SEEDS], vector, pool, named, docs, to_chunk=fed),
@@ -281,7 +289,9 @@ class _FirstHop:
             read_words(store, [c.chunk_id for c in ranked[:TEXT_POOL]], direct, words, idf.keys())
             if idf is not None else _nothing(),
             feedback_and_cosines(store, vector, ranked[0], self.top_k, list(direct), docs,
-                                 self.weights[0].feedback_shift) if fed is not None else _no_feedback())
+                                 self.weights[0].feedback_shift) if fed is not None else _no_feedback(),
+            section_texts(store, [c.chunk_id for c in ranked if not c.alone],
+                          {cid: c.text for cid, c in direct.items() if c.loaded}) if sections else _no_texts())
         for cid, cos in to_seed.items():
             direct[cid].seed_cosine = cos
         return _merge([list(direct.values()), by_entity, bridged, titled, by_feedback]), feedback
@@ -353,7 +363,8 @@ async def _rounds(store: GraphStore, fusion: _Fusion, feedback: Feedback | None,
         extend_chains(store, idf, vector, merged, fusion, [cid for cid, _ in seeds[:max(SEEDS, HOP_SEEDS)]], pool,
                       fusion.grow, document_ids, fusion.chains, words, text_names) if chained else _no_values(),
         feedback_cosines(store, feedback, [merged[cid] for cid in best_so_far]) if feedback else _nothing(),
-        section_texts(store, sorted(merged, key=lambda cid: (-fusion(merged[cid], 0.0), cid))[:SECTION_POOL],
+        section_texts(store, [cid for cid in sorted(merged, key=lambda cid: (-fusion(merged[cid], 0.0), cid))
+                              [:SECTION_POOL] if not merged[cid].alone],  # as a rule read with the first hop
                       {cid: c.text for cid, c in merged.items() if c.loaded})
         if sectioned else _no_texts())
     return coverage, beside if sectioned else None
