@@ -104,3 +104,21 @@ def test_inflections_share_one_key() -> None:
     assert len({lemma_key(w) for w in ("live", "lives", "lived", "living")}) == 1
     assert lemma_key("ran") == lemma_key("running") == lemma_key("run")
     assert lemma_key("installs") == lemma_key("installed") == lemma_key("install")
+
+
+def test_without_a_cue_on_either_side_no_clause_is_parsed() -> None:
+    # the first sentence of NPM_UPDATE, cited as written: neither it nor its evidence holds a cue, so every clause
+    # agrees and the rule must not spend the clause split of each cited sentence (the default's cold check)
+    from graphrag_agents.citations import _negation
+
+    def reads() -> int:
+        info = _negation._item_clauses.cache_info()
+        return info.hits + info.misses
+
+    content = NPM_UPDATE.replace("no package name", "a package name")
+    before = reads()
+    assert check("It will also install missing packages [1].", content).verified
+    assert reads() == before
+    # with a cue in the evidence, its clauses are read
+    assert check("It will also install missing packages [1].", NPM_UPDATE).verified
+    assert reads() == before + 1

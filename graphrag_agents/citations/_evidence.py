@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass
+from collections.abc import Sequence
 from functools import cached_property
 
 from ..text.acronyms import acronym_forms, spelled_runs, written_acronyms
@@ -71,34 +71,7 @@ def content_terms(text: str) -> frozenset[str]:
     return frozenset(out)
 
 
-@dataclass(frozen=True)
-class EvidenceSentence:
-    """One sentence of an evidence text."""
-
-    text: str
-    """The sentence (NFKC-normalised)."""
-    words: frozenset[str]
-    """Its folded words."""
-    stems: frozenset[str]
-    """The stems of its content words."""
-    figures: frozenset[str]
-    """Its figures, normalised."""
-    runs: frozenset[str]
-    """The digits of its long digit runs."""
-    context: frozenset[str]
-    """Folded name words its pronouns or definite descriptions may stand for."""
-    negated: bool
-    """Whether it holds a negation cue."""
-    clauses: tuple[tuple[frozenset[str], str | None], ...]
-    """Per clause: its :func:`content_terms`, and its negation cue (None without one)."""
-    name_words: frozenset[str] = frozenset()
-    """The folded words of the names it states."""
-    scopes: tuple[frozenset[str], ...] = ()
-    """Per clause (as :attr:`clauses`): the content terms its negation cue covers, up to the next "and", "as",
-    "but" ... ("need not worry as JetBlue will provide ..." covers "worry"); empty without a cue."""
-
-
-def _subject(text: str, names: list[Name]) -> frozenset[str]:
+def _subject(text: str, names: Sequence[Name]) -> frozenset[str]:
     """The folded words of the names ``text`` states before its first verb, outside parentheses and months: what a
     following "He" or "The film" refers to ("Daniel "Dan" Lewis (11 December 1902 - 1965) was ..." -> Daniel, Dan,
     Lewis)."""
@@ -109,6 +82,68 @@ def _subject(text: str, names: list[Name]) -> frozenset[str]:
         if name.start < end and text.count("(", 0, name.start) <= text.count(")", 0, name.start):
             words.update(w for w in name.words if w not in _MONTHS)
     return frozenset(words)
+
+
+class EvidenceSentence:
+    """One sentence of an evidence text: what every rule compares is read when the sentence is built; what only
+    the sentence a claim restates needs (its names, clauses and negation scopes) on first use."""
+
+    def __init__(self, text: str, *, before: EvidenceSentence | None = None,
+                 first: EvidenceSentence | None = None) -> None:
+        self.text = text
+        """The sentence (NFKC-normalised)."""
+        self.words = frozenset(fold(w) for w in LETTERS.findall(text))
+        """Its folded words."""
+        self.stems = frozenset(stem(w) for w in self.words if len(w) >= 4 and w not in FUNCTION_WORDS)
+        """The stems of its content words (:func:`content_stems`)."""
+        self.figures = frozenset(extract_figures(text))
+        """Its figures, normalised."""
+        self.negated = is_negated(text)
+        """Whether it holds a negation cue."""
+        self.context: frozenset[str] = frozenset()
+        """Folded name words its pronouns or definite descriptions may stand for: the subject of the item's first
+        sentence (``first``), and after a leading personal pronoun the subject of the sentence ``before``."""
+        opening = LETTERS.search(text)
+        lead = fold(opening.group()) if opening else ""
+        if first is not None and lead in _ANAPHOR_START:
+            self.context = first.subject
+            if before is not None and lead in _PRONOUN_START:
+                self.context |= before.subject
+
+    @cached_property
+    def names(self) -> tuple[Name, ...]:
+        """The names it states (a lone first word too), each with words."""
+        return tuple(n for n in extract_names(self.text, lone_first=True) if n.words)
+
+    @cached_property
+    def subject(self) -> frozenset[str]:
+        """The folded words of the names it states before its first verb (:func:`_subject`)."""
+        verb = _FIRST_VERB.search(self.text)
+        if verb is None or "names" in self.__dict__:
+            return _subject(self.text, self.names)
+        # a run of capitalised words ends before the verb, so the names before it are those of the words before it
+        head = self.text[:verb.start()]
+        return _subject(self.text, [n for n in extract_names(head, lone_first=True) if n.words])
+
+    @cached_property
+    def name_words(self) -> frozenset[str]:
+        """The folded words of the names it states."""
+        return frozenset(w for name in self.names for w in name.words)
+
+    @cached_property
+    def _parts(self) -> list[str]:
+        return [part for part in CLAUSE_RE.split(self.text) if part.strip()]
+
+    @cached_property
+    def clauses(self) -> tuple[tuple[frozenset[str], str | None], ...]:
+        """Per clause: its :func:`content_terms`, and its negation cue (None without one)."""
+        return tuple((content_terms(part), negation_cue(part)) for part in self._parts)
+
+    @cached_property
+    def scopes(self) -> tuple[frozenset[str], ...]:
+        """Per clause (as :attr:`clauses`): the content terms its negation cue covers, up to the next "and", "as",
+        "but" ... ("need not worry as JetBlue will provide ..." covers "worry"); empty without a cue."""
+        return tuple(negation_scope(part) for part in self._parts)
 
 
 class EvidenceIndex:
@@ -183,22 +218,8 @@ class EvidenceIndex:
     @cached_property
     def sentences(self) -> tuple[EvidenceSentence, ...]:
         """The text's sentences (the first few hundred), each with what the meaning rules compare."""
-        raw = [claim_text(self.text[start:end]) for start, end in self.bounds]
-        names = [[n for n in extract_names(text, lone_first=True) if n.words] for text in raw]
-        subjects = [_subject(text, found) for text, found in zip(raw, names, strict=True)]
-        topic = subjects[0] if subjects else frozenset()
         out: list[EvidenceSentence] = []
-        for i, text in enumerate(raw):
-            opening = LETTERS.search(text)
-            first = fold(opening.group()) if opening else ""
-            context: frozenset[str] = frozenset()
-            if i and first in _ANAPHOR_START:
-                context = topic | subjects[i - 1] if first in _PRONOUN_START else topic
-            words = frozenset(fold(w) for w in LETTERS.findall(text))
-            parts = [part for part in CLAUSE_RE.split(text) if part.strip()]
-            clauses = tuple((content_terms(part), negation_cue(part)) for part in parts)
-            out.append(EvidenceSentence(text=text, words=words, stems=content_stems(text), figures=frozenset(
-                extract_figures(text)), runs=digit_runs(text), context=context, negated=is_negated(text),
-                clauses=clauses, name_words=frozenset(w for name in names[i] for w in name.words),
-                scopes=tuple(negation_scope(part) for part in parts)))
+        for start, end in self.bounds:
+            out.append(EvidenceSentence(claim_text(self.text[start:end]), before=out[-1] if out else None,
+                                        first=out[0] if out else None))
         return tuple(out)

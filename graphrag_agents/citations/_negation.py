@@ -56,6 +56,8 @@ RESTATES = 0.8
 CUES = frozenset({"not", "never", "no", "none", "nobody", "nothing", "nowhere", "neither", "nor", "without",
                   "cannot"})
 """Negation function words; a word ending in ``n't`` is a cue too."""
+_MAY_CUE = re.compile(r"n['’]t|(?<![^\W_])(?:" + "|".join(sorted(CUES)) + r")(?![^\W_])", re.IGNORECASE)
+"""Matches wherever a cue token may be: a text it does not match has no cue, so no clause of it negates."""
 
 _TOKEN = re.compile(r"[^\W_]+(?:['’][^\W\d_]+)?")
 _BREAK = re.compile(
@@ -245,6 +247,12 @@ def _item_clauses(text: str, bounds: tuple[tuple[int, int], ...]) -> tuple[Claus
     return tuple(out)
 
 
+@lru_cache(maxsize=4096)
+def _may_negate(text: str, bounds: tuple[tuple[int, int], ...]) -> bool:
+    """Whether a sentence of an evidence text, read as :func:`_item_clauses` reads it, may hold a cue."""
+    return any(_MAY_CUE.search(claim_text(INLINE_CODE_RE.sub(" ", text[start:end]))) for start, end in bounds)
+
+
 @lru_cache(maxsize=16_384)
 def _with_context(parts: tuple[Clause, ...]) -> tuple[Clause, ...]:
     """Evidence clauses, an elliptical contrast ("..., not Rome") also holding the keys of the clause before it:
@@ -278,6 +286,8 @@ def negation_clause_finding(claim: str, items: Sequence[EvidenceIndex]) -> str |
     docstring)."""
     if not ENABLED:
         return None
+    if _MAY_CUE.search(claim) is None and not any(_may_negate(item.text, item.bounds) for item in items):
+        return None  # no cue on either side: every clause agrees, so no clause is parsed
     options = _evidence_clauses(items)
     if not options:
         return None

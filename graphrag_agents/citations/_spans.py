@@ -88,8 +88,9 @@ def evidence_spans(content: str, text: str, bounds: Sequence[tuple[int, int]]) -
     """Each sentence ``text[start:end]`` of ``bounds`` as a span of ``content``, trimmed, with its keys."""
     offsets = content_offsets(content, text)
     out: list[SpanSentence] = []
+    first: str | None = None
     topic: frozenset[str] | None = None
-    before: frozenset[str] = frozenset()
+    before = ""
     for start, end in bounds:
         while start < end and text[start].isspace():
             start += 1
@@ -99,13 +100,14 @@ def evidence_spans(content: str, text: str, bounds: Sequence[tuple[int, int]]) -
             continue
         sentence = text[start:end]
         keys, prefixes = sentence_keys(sentence)
-        named = _capitalised_keys(sentence)
-        first = LETTERS.search(sentence)
+        opening = LETTERS.search(sentence)
         context: frozenset[str] = frozenset()
-        if topic is not None and first is not None and first.group().casefold() in _PRONOUNS:
-            context = (topic | before) - keys
-        topic = named if topic is None else topic
-        before = named
+        if first is not None and opening is not None and opening.group().casefold() in _PRONOUNS:
+            # whom "He" may stand for, read only for a sentence that opens with a pronoun
+            topic = _capitalised_keys(first) if topic is None else topic
+            context = (topic | _capitalised_keys(before)) - keys
+        first = sentence if first is None else first
+        before = sentence
         if offsets is not None:
             start, end = offsets[start], max(offsets[end], offsets[end - 1] + 1)
         out.append(SpanSentence(start=start, end=end, keys=keys, prefixes=prefixes, context=context))
