@@ -56,6 +56,23 @@ def test_a_sentence_joining_two_items_gets_one_span_in_each() -> None:
         "It was directed by Robert Aldrich (his final film) and stars Peter Falk, Vicki Frederick and Laurene Landon."]
 
 
+# hotpotqa-83a04ee7359e (S. P. L. Sørensen), both of its sentences
+SORENSEN = ("Søren Peder Lauritz Sørensen (9 January 1868 – 12 February 1939) was a Danish chemist, famous for the "
+            "introduction of the concept of pH, a scale for measuring acidity and alkalinity. He was born in "
+            "Havrebjerg, Denmark.")
+
+
+def test_a_sentence_joining_two_sentences_of_one_item_gets_the_one_saying_most_of_it() -> None:
+    # the "two sentences joined" draft of citations_bench.py for this row: a second span of the same item that
+    # holds a fifth of the claim's words would read, highlighted alone, as the support of the whole sentence
+    items = evidence(SORENSEN)
+    answer = (SORENSEN[:-len(" He was born in Havrebjerg, Denmark.")].rstrip(".")
+              + "; he was born in Havrebjerg, Denmark [1].")
+    (claim,) = check_citations(answer, items).claims
+    assert claim.verdict == "verified"
+    assert spans(items, claim.support) == [SORENSEN.split(" He was born")[0]]
+
+
 def test_spans_point_into_the_content_as_given_not_its_nfkc_form() -> None:
     # NFKC writes the opening "…" as "...": offsets into the normalised text would be two characters late
     items = evidence(MARBLES)

@@ -5,9 +5,11 @@ looked up in the sentences of the evidence it cites by their word keys (:mod:`._
 "arrest", "three" meets "3"); a sentence opening with "He" or "It" also holds the names it may stand for
 (:mod:`._spans`). The support of a verified claim is the sentence holding most of its words, then, while the claim
 has words none of the chosen sentences hold, the sentence holding most of those (at least :data:`NEW_WORDS` of
-them in its own words, or a figure), up to :data:`MAX_SPANS`: a claim that joins two sentences' facts gets both,
-and a span is always one sentence of one item. An unsupported claim gets its closest sentence (the one holding
-most of its words) and the words or values it lacks.
+them in its own words, or a figure), up to :data:`MAX_SPANS`. A further sentence of an item already spanned must
+also hold half of the claim's words in its own words, so each span read alone shows most of what the claim says: a
+claim citing two items for two facts gets a span in each, a claim joining two sentences of one item gets the one
+that says most of it. A span is always one sentence of one item. An unsupported claim gets its closest sentence
+(the one holding most of its words) and the words or values it lacks.
 """
 
 from __future__ import annotations
@@ -87,11 +89,17 @@ def support_spans(text: str, numbers: Sequence[int], items: Sequence[EvidenceInd
     spans: list[EvidenceSpan] = []
     covered: set[str] = set()
     while candidates and len(spans) < MAX_SPANS:
-        n, span, held, own = max(candidates, key=lambda c: (len(c[2] - covered), len((c[2] - covered) & content)))
+        best = max(candidates, key=lambda c: (len(c[2] - covered), len((c[2] - covered) & content)))
+        n, span, held, own = best
         new = held - covered
-        # a further sentence must say more of the claim in its own words, not only name whom a pronoun stands for
+        # a further sentence must say more of the claim in its own words, not only name whom a pronoun stands for;
+        # a further one of an item already spanned must also hold half of the claim's words itself (read alone, a
+        # span shows most of what the claim says), while each cited item may show the part it supports
         if not new or (spans and len(new & own) < NEW_WORDS and not new & figures):
             break
+        if any(s.n == n for s in spans) and 2 * len(own) < len(words):
+            candidates.remove(best)
+            continue
         spans.append(EvidenceSpan(n=n, start=span.start, end=span.end))
         covered |= new
     return spans
