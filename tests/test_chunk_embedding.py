@@ -5,10 +5,11 @@ from __future__ import annotations
 from itertools import pairwise
 
 import numpy as np
+import pytest
 
 from graphrag_agents.ingest.embedding import CHUNK_EMBED_FORMAT, chunk_embed_text
 from graphrag_agents.ingest.records import ChunkRecord, DocumentBatch, DocumentRecord, chunk_id
-from graphrag_agents.ingest.writer import write_document
+from graphrag_agents.ingest.writer import write_document, write_documents
 from graphrag_agents.kg import KnowledgeGraph
 from graphrag_agents.retrieval.passages import dense_passages
 
@@ -93,3 +94,57 @@ async def test_finalize_embeds_texts_of_like_length_together(kg: KnowledgeGraph)
     assert sum(len(c) for c in sizes) == 70 and len(sizes) >= 3
     for before, after in pairwise(sizes):
         assert max(before) <= min(after), sizes
+
+
+async def _alternating_chunks(kg: KnowledgeGraph, n: int) -> None:
+    await kg.ensure_schema()
+    batches = [_doc(f"d{i:03d}", f"T{i}", " ".join(["tea"] * (3 if i % 2 else 60)) + f" {i}.") for i in range(n)]
+    for start in range(0, n, 100):
+        assert await write_documents(kg.store, batches[start:start + 100])
+
+
+async def test_finalize_sorts_and_writes_across_more_than_a_few_hundred_rows(kg: KnowledgeGraph) -> None:
+    """300 chunks of alternating length: one length order across all of them (before, the order restarted every
+    256 rows, so a long text's slice came before short ones), and their vectors set in one write query (before:
+    one per 256 rows)."""
+    await _alternating_chunks(kg, 300)
+    calls: list[list[int]] = []
+    writes: list[int] = []
+    embed, query = kg.embedder.aembed, kg.store.query
+
+    async def recording(texts):  # type: ignore[no-untyped-def]
+        calls.append([len(t) for t in texts])
+        return await embed(texts)
+
+    async def counting(statement, params=None, *args, **kwargs):  # type: ignore[no-untyped-def]
+        if "SET c.embedding = vecf32" in statement:
+            writes.append(len(params["rows"]))
+        return await query(statement, params, *args, **kwargs)
+
+    kg.embedder.aembed = recording  # type: ignore[method-assign]
+    kg.store.query = counting  # type: ignore[method-assign]
+    assert (await kg.finalize(progress=False)).embedded.chunks == 300
+    sizes = [c for c in calls if c]
+    for before, after in pairwise(sizes):
+        assert max(before) <= min(after), sizes
+    assert writes == [300]
+    assert (await kg.status()).unembedded == 0
+
+
+async def test_a_failed_vector_write_fails_finalize_and_a_later_finalize_completes(kg: KnowledgeGraph) -> None:
+    """The vector writes run while the next rows are embedded: a write that fails still fails ``finalize`` (it is
+    not lost in a background task), and the next ``finalize`` embeds what was left."""
+    await _alternating_chunks(kg, 40)
+    query = kg.store.query
+
+    async def failing(statement, params=None, *args, **kwargs):  # type: ignore[no-untyped-def]
+        if "SET c.embedding = vecf32" in statement:
+            raise RuntimeError("write refused")
+        return await query(statement, params, *args, **kwargs)
+
+    kg.store.query = failing  # type: ignore[method-assign]
+    with pytest.raises(RuntimeError, match="write refused"):
+        await kg.finalize(progress=False)
+    kg.store.query = query  # type: ignore[method-assign]
+    assert (await kg.finalize(progress=False)).embedded.chunks == 40
+    assert (await kg.status()).unembedded == 0

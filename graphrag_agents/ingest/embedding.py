@@ -26,6 +26,8 @@ and order it through that chunk's vector: :mod:`~graphrag_agents.retrieval.unemb
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any, Literal
@@ -41,7 +43,10 @@ __all__ = ["CHUNK_EMBED_FORMAT", "CHUNK_NEEDS_VECTOR", "ENTITY_VECTORS", "FACT_V
            "EmbedCounts", "EntityVectors", "FactVectors", "VectorRules", "chunk_embed_text", "embed_missing",
            "entity_needs_vector"]
 
-_BATCH = 256
+_BATCH = 2048
+"""Rows embedded together: sorted by length across this many, the model's slices pad least."""
+_WRITE_ROWS = 512
+"""Vectors set per write query."""
 _PROGRESS_SLICE = 32  # the offline embedder's own batch size
 _ID_WINDOW = 2048
 _CACHE_LIMIT = 50_000  # distinct texts kept (about 1.5 KB each); repeats are close together in id order
@@ -209,13 +214,17 @@ async def embed_missing(store: GraphStore, embedder: Embedder,
             target = replace(target, select=target.select.replace("{entities}", entity_needs_vector(rules.entities)))
         # Typed relations and co-mention fact nodes both count as facts.
         writer = _BatchWriter(store, embedder, target, progress, done=getattr(counts, target.kind))
-        lo, max_id = 0, await _max_id(store, target)
-        while lo <= max_id:
-            await writer.add(await store.query(target.select, {"lo": lo, "hi": lo + _ID_WINDOW}, idempotent=True))
-            lo += _ID_WINDOW
-            if lo > max_id:  # nodes written while we embedded (finalize does not block ingest)
-                max_id = await _max_id(store, target)
-        await writer.flush()
+        try:
+            lo, max_id = 0, await _max_id(store, target)
+            while lo <= max_id:
+                await writer.add(await store.query(target.select, {"lo": lo, "hi": lo + _ID_WINDOW},
+                                                   idempotent=True))
+                lo += _ID_WINDOW
+                if lo > max_id:  # nodes written while we embedded (finalize does not block ingest)
+                    max_id = await _max_id(store, target)
+            await writer.flush()
+        finally:
+            await writer.close()
         setattr(counts, target.kind, writer.done)
     return counts
 
@@ -244,44 +253,68 @@ async def _max_id(store: GraphStore, target: _Target) -> int:
 
 
 class _BatchWriter:
-    """Collects rows missing a vector; embeds and writes them ``_BATCH`` at a time."""
+    """Collects rows missing a vector; embeds them ``_BATCH`` at a time, shortest text first, and writes their
+    vectors ``_WRITE_ROWS`` a query while the next rows are embedded."""
 
     def __init__(self, store: GraphStore, embedder: Embedder, target: _Target,
                  progress: Callable[[str, int], None] | None, done: int = 0) -> None:
         self.store, self.embedder, self.target, self.progress = store, embedder, target, progress
         self.pending: list[list[Any]] = []
         self.done = done
+        """Rows whose vectors are embedded and handed to a write."""
         # Texts repeat (co-mention facts share their sentence, entities their name): embed each once per run.
         self.cache: dict[str, npt.NDArray[np.float32]] = {}
+        self.writing: asyncio.Task[None] | None = None
+        """The previous rows' vector writes, still running on the server while the model embeds the next."""
 
     async def add(self, rows: list[list[Any]]) -> None:
         self.pending.extend(rows)
         while len(self.pending) >= _BATCH:
             batch, self.pending = self.pending[:_BATCH], self.pending[_BATCH:]
-            await self._write(batch)
+            await self._embed(batch)
 
     async def flush(self) -> None:
+        """Embed what is left and wait for every write."""
         if self.pending:
             batch, self.pending = self.pending, []
-            await self._write(batch)
+            await self._embed(batch)
+        await self._drain()
 
-    async def _write(self, rows: list[list[Any]]) -> None:
+    async def close(self) -> None:
+        """Stop a write still running (after a failure elsewhere), so no task outlives ``finalize``."""
+        if self.writing is not None and not self.writing.done():
+            self.writing.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self.writing
+        self.writing = None
+
+    async def _drain(self) -> None:
+        if self.writing is not None:
+            writing, self.writing = self.writing, None
+            await writing  # a failed write raises here
+
+    async def _embed(self, rows: list[list[Any]]) -> None:
         texts = [self.target.text(raw) for _, raw in rows]
         # Shortest first: each slice holds texts of like length, so the model pads them less (the embedder sorts
         # within a request, and a slice is one request)
         fresh = sorted(dict.fromkeys(t for t in texts if t not in self.cache), key=len)
-        if fresh:
-            if len(self.cache) + len(fresh) > _CACHE_LIMIT:
-                self.cache.clear()
-            # In slices, so the bar moves per batch the model embedded, not per window of _BATCH rows.
-            for start in range(0, len(fresh), _PROGRESS_SLICE):
-                part = fresh[start:start + _PROGRESS_SLICE]
-                for text, vec in zip(part, await self.embedder.aembed(part), strict=True):
-                    self.cache[text] = np.asarray(vec, dtype=np.float32)
-                if self.progress is not None and start + len(part) < len(fresh):
-                    self.progress(self.target.kind, self.done + len(rows) * (start + len(part)) // len(fresh))
+        if len(self.cache) + len(fresh) > _CACHE_LIMIT:
+            wanted = set(texts)
+            self.cache = {t: v for t, v in self.cache.items() if t in wanted}
+        # In slices, so the bar moves per batch the model embedded, not per window of _BATCH rows.
+        for start in range(0, len(fresh), _PROGRESS_SLICE):
+            part = fresh[start:start + _PROGRESS_SLICE]
+            for text, vec in zip(part, await self.embedder.aembed(part), strict=True):
+                self.cache[text] = np.asarray(vec, dtype=np.float32)
+            if self.progress is not None and start + len(part) < len(fresh):
+                self.progress(self.target.kind, self.done + len(rows) * (start + len(part)) // len(fresh))
         payload = [{"k": key, "v": self.cache[text].tolist()} for (key, _), text in zip(rows, texts, strict=True)]
-        await self.store.query(self.target.update, {"rows": payload}, idempotent=True)  # SETs the same vectors
+        await self._drain()
+        self.writing = asyncio.ensure_future(self._write(payload))
         self.done += len(rows)
         if self.progress is not None:
             self.progress(self.target.kind, self.done)
+
+    async def _write(self, payload: list[dict[str, Any]]) -> None:
+        for start in range(0, len(payload), _WRITE_ROWS):  # SETs the same vectors when repeated: idempotent
+            await self.store.query(self.target.update, {"rows": payload[start:start + _WRITE_ROWS]}, idempotent=True)
