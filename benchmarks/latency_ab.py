@@ -12,6 +12,13 @@ embedding and one chunk vector query) and ``retrieve`` with every path (``top_k`
 Printed per set: p50 / p95 of each, the p50 ratio to dense-only per checkout, the ratio of the two checkouts'
 retrieve p50, the queries per retrieve, and recall@5 of both (and how many questions' top 10 differ), so a
 change that moves a ranking shows.
+
+Wall time on a loaded machine measures the queue for the cores as much as the work, so each worker also measures
+the CPU each search costs: its own process's (the embedder's threads included) plus the embedded FalkorDB server's
+(``/proc/<pid>/stat``, Linux only). Only one worker answers at a time and the server serves only them, so the
+server's CPU over a search is that search's. The CPU table prints the mean per search, in milliseconds of CPU, and
+the ratio of retrieve's to dense-only's (a mean, since ``/proc`` counts in clock ticks, 10 ms on most kernels: one
+question's server CPU reads 0 or 10 ms, the sum over all of them is exact to a tick).
 """
 
 from __future__ import annotations
@@ -24,6 +31,7 @@ import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -51,22 +59,41 @@ async def _worker(set_name: str, data_dir: Path, eval_dir: Path) -> None:
     GraphStore.ro_query = counted  # type: ignore[method-assign]
     async with await open_eval_graph(corpus, extractor="ner", data_dir=data_dir) as kg:
         await ensure_built(kg, corpus, extractor="ner", data_dir=data_dir, progress=False)
+        cpu = _cpu_clock(kg)
         for q in questions[:5]:  # warm the embedder and the server's caches
             await retrieve(kg.store, kg.embedder, q.question, top_k=TOP_K)
         print(json.dumps({"ready": len(questions)}), flush=True)
         loop = asyncio.get_running_loop()
         while line := await loop.run_in_executor(None, sys.stdin.readline):
             q = questions[int(line)]
-            start = time.perf_counter()
+            start, spent = time.perf_counter(), cpu()
             vector = (await kg.embedder.aembed([q.question]))[0]
             await dense_passages(kg.store, vector, TOP_K)
-            dense = time.perf_counter() - start
+            dense, dense_cpu = time.perf_counter() - start, cpu() - spent
             sent[0] = 0
-            start = time.perf_counter()
+            start, spent = time.perf_counter(), cpu()
             hits = await retrieve(kg.store, kg.embedder, q.question, top_k=TOP_K)
-            took = time.perf_counter() - start
-            print(json.dumps({"dense": dense, "retrieve": took, "queries": sent[0],
-                              "docs": [h.document_id for h in hits.passages]}), flush=True)
+            took, took_cpu = time.perf_counter() - start, cpu() - spent
+            print(json.dumps({"dense": dense, "retrieve": took, "queries": sent[0], "dense_cpu": dense_cpu,
+                              "retrieve_cpu": took_cpu, "docs": [h.document_id for h in hits.passages]}), flush=True)
+
+
+def _cpu_clock(kg: Any) -> Callable[[], float]:
+    """Seconds of CPU this process and the embedded server have used so far (this process alone without a server
+    pid, e.g. a remote store)."""
+    server = getattr(kg.store._client, "server", None)
+    pid = getattr(server, "pid", None)
+    stat = Path(f"/proc/{pid}/stat") if pid else None
+    ticks = os.sysconf("SC_CLK_TCK")
+
+    def clock() -> float:
+        own = time.process_time()
+        if stat is None or not stat.exists():
+            return own
+        fields = stat.read_text().rsplit(")", 1)[1].split()
+        return own + (int(fields[11]) + int(fields[12])) / ticks
+
+    return clock
 
 
 class _Checkout:
@@ -139,6 +166,15 @@ def _compare(set_name: str, args: argparse.Namespace) -> None:
         print(f"| {checkout.label} | {_pct(took, .5):.1f} / {_pct(took, .95):.1f} | {_pct(dense, .5):.1f} | "
               f"{_pct(took, .5) / _pct(dense, .5):.2f}x | {statistics.fmean(r['queries'] for r in checkout.rows):.1f} "
               f"| {_recall5(checkout.rows, gold):.3f} |")
+    print("\n| checkout | retrieve CPU ms (client + server, mean) | dense-only CPU ms | CPU ratio |")
+    print("| - | - | - | - |")
+    cpu = {}
+    for checkout in (base, ours):
+        took = statistics.fmean(r["retrieve_cpu"] for r in checkout.rows)
+        dense = statistics.fmean(r["dense_cpu"] for r in checkout.rows)
+        cpu[checkout.label] = took
+        print(f"| {checkout.label} | {took * 1000:.1f} | {dense * 1000:.1f} | {took / max(1e-9, dense):.2f}x |")
+    print(f"this checkout / baseline, retrieve CPU: {cpu['this checkout'] / max(1e-9, cpu['baseline']):.3f}")
     differ = sum(1 for a, b in zip(base.rows, ours.rows, strict=True) if a["docs"] != b["docs"])
     print(f"this checkout / baseline, retrieve p50: {p50['this checkout'] / p50['baseline']:.3f}; "
           f"questions whose top {TOP_K} documents differ: {differ}; load average "

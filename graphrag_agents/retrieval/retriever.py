@@ -23,7 +23,7 @@ from .content_words import content_words
 from .facts import facts
 from .hits import EntityHit, PassageHit, RelationHit, RetrievalHits
 from .links import links
-from .names import Anchor, add_cards, anchors_from, exact_names, fuzzy_names
+from .names import Anchor, anchors_from, exact_names, fuzzy_names
 from .passages import keywords_first, passages
 
 __all__ = ["ALL_PATHS", "MAX_TOP_K", "retrieve"]
@@ -90,14 +90,12 @@ async def retrieve(store: GraphStore, embedder: Embedder, question: str, *, path
         return await links(store, vector, await anchors(), top_k, expand_hops, docs)
 
     async def entities() -> list[EntityHit]:
-        # the cards are read as soon as the names are found, while the other paths still run
         exact, fuzzy = await asyncio.gather(asyncio.shield(exact_task), asyncio.shield(fuzzy_task))
         # an entity both paths find is reported once, as exact; alone, fuzzy_names reports it itself
         named = {h.entity_id for h in exact} if "exact_names" in chosen else set()
         fuzzy = [h for h in fuzzy if h.entity_id not in named][:top_k]
-        found = (exact if "exact_names" in chosen else []) + (fuzzy if "fuzzy_names" in chosen else [])
-        await add_cards(store, found)  # the entity cards' documents and aliases
-        return found
+        # each hit carries its card (documents and aliases): the name queries read it
+        return (exact if "exact_names" in chosen else []) + (fuzzy if "fuzzy_names" in chosen else [])
 
     tasks: list[asyncio.Future[Any]] = [exact_task, fuzzy_task] + ([keyword_task] if keyword_task else [])
     facts_task: asyncio.Future[list[RelationHit]] = asyncio.ensure_future(
