@@ -166,3 +166,26 @@ async def test_the_name_queries_read_the_entity_cards_and_retrieve_asks_no_card_
     hits = await retrieve(kg.store, kg.embedder, question, top_k=5)
     assert hits.entities and all(h.documents for h in hits.entities)
     assert not any("UNWIND $ids AS eid MATCH (e:__Entity__ {id: eid})" in s for s in sent)
+
+
+async def test_bridge_expansion_and_the_titled_hop_are_one_query(kg: KnowledgeGraph) -> None:
+    """The first hop's two expansions, asked together, find what each finds alone (candidates, weights, the
+    entities a bridge went through, cosines to the feedback's seed)."""
+    from graphrag_agents.retrieval.bridge import bridge_candidates, first_hop_candidates, titled_candidates
+
+    await ingest_sections(kg, PKG + CI, "ner")
+    vector = _vector(kg)
+    near = await vector_candidates(kg.store, vector, 10)
+    shared = await kg.store.ro_query(  # chunks naming an entity that another chunk names too: bridges lead on
+        "MATCH (e:__Entity__)-[:MENTIONED_IN]->(c:Chunk) WITH e, collect(c.id) AS chunks "
+        "WHERE size(chunks) >= 2 AND size(chunks) <= 30 RETURN chunks[0] ORDER BY chunks[0] LIMIT 2")
+    seeds = [(str(row[0]), 1.0 / (i + 1)) for i, row in enumerate(shared)] + [(near[0].chunk_id, 1 / 3)]
+    title = next(r["title"] for r in CI)  # a name the seed's text writes, as the titled hop reads it
+    written = {near[0].chunk_id: [title]}
+    bridged = await bridge_candidates(kg.store, seeds[:2], vector, 30, to_chunk=near[0].chunk_id)
+    titled = await titled_candidates(kg.store, seeds, vector, 30, written=written, to_chunk=near[0].chunk_id)
+    sent = _counting(kg)
+    both = await first_hop_candidates(kg.store, seeds[:2], seeds, vector, 30, written=written,
+                                      to_chunk=near[0].chunk_id)
+    assert len(sent) == 1
+    assert both == (bridged, titled) and bridged and titled

@@ -115,14 +115,14 @@ async def _section_reads(kg: KnowledgeGraph, monkeypatch, link: bool) -> list[li
     import graphrag_agents.retrieval.passages as passages_module
 
     calls: list[list[str]] = []
-    real_texts, real_bridge = passages_module.section_texts, passages_module.bridge_candidates
+    real_texts, real_hop = passages_module.section_texts, passages_module.first_hop_candidates
 
     async def texts(store, ids, known=None):  # type: ignore[no-untyped-def]
         calls.append(list(ids))
         return await real_texts(store, ids, known)
 
-    async def bridge(*args, **kwargs):  # type: ignore[no-untyped-def]
-        found = await real_bridge(*args, **kwargs)
+    async def hop(*args, **kwargs):  # type: ignore[no-untyped-def]
+        found, titled = await real_hop(*args, **kwargs)
         if link and not found:  # as if an entity the best match mentions linked it to another passage
             seed = (await kg.store.ro_query("MATCH (c:Chunk {document_id: $doc}) RETURN c.id LIMIT 1",
                                             {"doc": FUND["id"]}))[0][0]
@@ -131,10 +131,10 @@ async def _section_reads(kg: KnowledgeGraph, monkeypatch, link: bool) -> list[li
             from graphrag_agents.retrieval.candidates import Candidate
             found = [Candidate(chunk_id=hit.chunk_id, document_id=hit.document_id, title=hit.title, cosine=0.1,
                                text=hit.text, heading=hit.heading, loaded=True, bridge_via=[("npm", 1.0)])]
-        return found
+        return found, titled
 
     monkeypatch.setattr(passages_module, "section_texts", texts)
-    monkeypatch.setattr(passages_module, "bridge_candidates", bridge)
+    monkeypatch.setattr(passages_module, "first_hop_candidates", hop)
     await ingest_sections(kg, [*PKG.values(), FUND], "none")
     hits = (await kg.retrieve(QUESTION, paths=["passages"], top_k=5)).passages
     assert hits

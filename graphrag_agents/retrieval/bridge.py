@@ -15,12 +15,13 @@ they link everything to everything, and skipping them also bounds the fan-out of
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
+from typing import Any
 
 from ..store.graph import GraphStore
 from ._cypher import QueryVector, vector_param
 from .candidates import CHUNK_COLUMNS, COSINE, Candidate
 
-__all__ = ["HUB_MENTIONS", "TITLE_HUB", "bridge_candidates", "titled_candidates"]
+__all__ = ["HUB_MENTIONS", "TITLE_HUB", "bridge_candidates", "first_hop_candidates", "titled_candidates"]
 
 HUB_MENTIONS = 30
 """Entities mentioned in more chunks than this are hubs and are not followed."""
@@ -50,8 +51,14 @@ async def bridge_candidates(store: GraphStore, seeds: Sequence[tuple[str, float]
     """
     if not seeds:
         return []
+    rows = await store.ro_query(_bridge_query(document_ids) + _BRIDGE_RETURN,
+                                _bridge_params(seeds, vector, k, exclude_entities, document_ids, to_chunk))
+    return [_bridged(row) for row in rows]
+
+
+def _bridge_query(document_ids: Sequence[str] | None) -> str:
     doc_filter = "AND c.document_id IN $docs " if document_ids else ""
-    rows = await store.ro_query(
+    return (
         "UNWIND $seeds AS s MATCH (sc:Chunk {id: s[0]}) "
         "CALL { WITH sc MATCH (e:__Entity__)-[:MENTIONED_IN]->(sc) RETURN e LIMIT $per_seed } "
         "WITH s, sc, e, outdegree(e, 'MENTIONED_IN') AS m "
@@ -60,20 +67,28 @@ async def bridge_candidates(store: GraphStore, seeds: Sequence[tuple[str, float]
         + "WITH c, e, s, s[1] / log(1 + m) AS w ORDER BY w DESC "
         "WITH c, sum(w) AS weight, collect([e.name_key, w]) AS via, collect(s[0])[0] AS parent "
         "ORDER BY weight DESC LIMIT $k "
-        f"OPTIONAL MATCH (d:Document {{id: c.document_id}}) {_TO_CHUNK_MATCH}RETURN c.id, c.document_id, d.title, "
-        f"{COSINE}, {CHUNK_COLUMNS}, weight, via, parent, {_TO_CHUNK}",
-        {"seeds": [[cid, float(w)] for cid, w in seeds],
-         "per_seed": _ENTITIES_PER_SEED, "hub": HUB_MENTIONS, "exclude": list(exclude_entities),
-         "v": vector_param(vector), "k": int(k), "docs": list(document_ids or []), "to_chunk": to_chunk},
+        f"OPTIONAL MATCH (d:Document {{id: c.document_id}}) {_TO_CHUNK_MATCH}"
     )
-    found = []
-    for cid, doc_id, title, cosine, text, heading, path, _weight, via, parent, to_ref in rows:
-        found.append(Candidate(chunk_id=str(cid), document_id=str(doc_id), title=str(title or ""),
-                               cosine=float(cosine), bridge_via=[(str(n), float(w)) for n, w in via or []],
-                               found_by=["bridge"], parent=str(parent or ""), text=str(text or ""),
-                               heading=str(heading or ""), path=str(path or ""), loaded=True,
-                               seed_cosine=None if to_ref is None else float(to_ref)))
-    return found
+
+
+_BRIDGE_RETURN = (f"RETURN c.id, c.document_id, d.title, {COSINE}, {CHUNK_COLUMNS}, weight, via, parent, "
+                  f"{_TO_CHUNK}")
+
+
+def _bridge_params(seeds: Sequence[tuple[str, float]], vector: QueryVector, k: int, exclude_entities: Collection[str],
+                   document_ids: Sequence[str] | None, to_chunk: str | None) -> dict[str, Any]:
+    return {"seeds": [[cid, float(w)] for cid, w in seeds],
+            "per_seed": _ENTITIES_PER_SEED, "hub": HUB_MENTIONS, "exclude": list(exclude_entities),
+            "v": vector_param(vector), "k": int(k), "docs": list(document_ids or []), "to_chunk": to_chunk}
+
+
+def _bridged(row: Sequence[Any]) -> Candidate:
+    cid, doc_id, title, cosine, text, heading, path, _weight, via, parent, to_ref = row[:11]
+    return Candidate(chunk_id=str(cid), document_id=str(doc_id), title=str(title or ""),
+                     cosine=float(cosine), bridge_via=[(str(n), float(w)) for n, w in via or []],
+                     found_by=["bridge"], parent=str(parent or ""), text=str(text or ""),
+                     heading=str(heading or ""), path=str(path or ""), loaded=True,
+                     seed_cosine=None if to_ref is None else float(to_ref))
 
 
 _TITLED = (
@@ -117,19 +132,59 @@ async def titled_candidates(store: GraphStore, seeds: Sequence[tuple[str, float]
     """
     if not seeds:
         return []
+    rows = await store.ro_query(_TITLED.replace("{filter}", "AND d.id IN $docs " if document_ids else ""),
+                                _titled_params(seeds, vector, k, document_ids, written, to_chunk))
+    return [_titled(row) for row in rows]
+
+
+def _titled_params(seeds: Sequence[tuple[str, float]], vector: QueryVector, k: int,
+                   document_ids: Sequence[str] | None, written: Mapping[str, Sequence[str]] | None,
+                   to_chunk: str | None) -> dict[str, Any]:
     written = written or {}
+    return {"seeds": [[cid, float(w), list(written.get(cid, ()))] for cid, w in seeds],
+            "per_seed": _ENTITIES_PER_SEED, "k": int(k),
+            "hub": TITLE_HUB, "hub1": TITLE_HUB + 1, "scan": _DOC_SCAN, "v": vector_param(vector),
+            "docs": list(document_ids or []), "to_chunk": to_chunk}
+
+
+def _titled(row: Sequence[Any]) -> Candidate:
+    cid, doc_id, title, cosine, text, heading, path, weight, parent, to_ref = row[:10]
+    return Candidate(chunk_id=str(cid), document_id=str(doc_id), title=str(title or ""),
+                     cosine=float(cosine), hop=float(weight), found_by=["titled"],
+                     parent=str(parent or ""), text=str(text or ""), heading=str(heading or ""),
+                     path=str(path or ""), loaded=True,
+                     seed_cosine=None if to_ref is None else float(to_ref))
+
+
+_COLUMNS = ("id", "document_id", "title", "cos", "text", "heading", "path", "weight", "via", "parent", "to_ref")
+
+
+async def first_hop_candidates(store: GraphStore, bridge_seeds: Sequence[tuple[str, float]],
+                               titled_seeds: Sequence[tuple[str, float]], vector: QueryVector, k: int,
+                               exclude_entities: Collection[str] = (), document_ids: Sequence[str] | None = None,
+                               written: Mapping[str, Sequence[str]] | None = None,
+                               to_chunk: str | None = None) -> tuple[list[Candidate], list[Candidate]]:
+    """:func:`bridge_candidates` of ``bridge_seeds`` and :func:`titled_candidates` of ``titled_seeds``, the same
+    candidates in one query (``UNION ALL``): the first hop's two expansions cost one round trip."""
+    if not bridge_seeds or not titled_seeds:
+        return (await bridge_candidates(store, bridge_seeds, vector, k, exclude_entities, document_ids, to_chunk),
+                await titled_candidates(store, titled_seeds, vector, k, document_ids, written, to_chunk))
+    bridge_return = ", ".join(f"{value} AS {name}" for value, name in zip(
+        ["c.id", "c.document_id", "d.title", COSINE, "c.text", "c.heading", "d.path", "weight", "via", "parent",
+         _TO_CHUNK], _COLUMNS, strict=True))
+    titled = _TITLED.replace("{filter}", "AND d.id IN $docs " if document_ids else "")
+    titled = titled.replace("$seeds", "$titled_seeds").replace("$hub1", "$titled_hub1").replace(
+        "$hub ", "$titled_hub ")
+    head, _, _ = titled.rpartition("RETURN ")
+    titled_return = ", ".join(f"{value} AS {name}" for value, name in zip(
+        ["c.id", "c.document_id", "d.title", "cos", "c.text", "c.heading", "d.path", "weight", "null", "parent",
+         _TO_CHUNK], _COLUMNS, strict=True))
+    params = {**_titled_params(titled_seeds, vector, k, document_ids, written, to_chunk),
+              **_bridge_params(bridge_seeds, vector, k, exclude_entities, document_ids, to_chunk)}
+    params["titled_seeds"] = _titled_params(titled_seeds, vector, k, document_ids, written, to_chunk)["seeds"]
+    params["titled_hub"], params["titled_hub1"] = TITLE_HUB, TITLE_HUB + 1
     rows = await store.ro_query(
-        _TITLED.replace("{filter}", "AND d.id IN $docs " if document_ids else ""),
-        {"seeds": [[cid, float(w), list(written.get(cid, ()))] for cid, w in seeds],
-         "per_seed": _ENTITIES_PER_SEED, "k": int(k),
-         "hub": TITLE_HUB, "hub1": TITLE_HUB + 1, "scan": _DOC_SCAN, "v": vector_param(vector),
-         "docs": list(document_ids or []), "to_chunk": to_chunk},
-    )
-    found = []
-    for cid, doc_id, title, cosine, text, heading, path, weight, parent, to_ref in rows:
-        found.append(Candidate(chunk_id=str(cid), document_id=str(doc_id), title=str(title or ""),
-                               cosine=float(cosine), hop=float(weight), found_by=["titled"],
-                               parent=str(parent or ""), text=str(text or ""), heading=str(heading or ""),
-                               path=str(path or ""), loaded=True,
-                               seed_cosine=None if to_ref is None else float(to_ref)))
-    return found
+        _bridge_query(document_ids) + "RETURN " + bridge_return + ", true AS bridged UNION ALL "
+        + head + "RETURN " + titled_return + ", false AS bridged", params)
+    return ([_bridged(row) for row in rows if row[11]],
+            [_titled([*row[:8], *row[9:11]]) for row in rows if not row[11]])

@@ -51,7 +51,7 @@ from ..store.graph import GraphStore
 from . import _experiments
 from ._cypher import QueryVector, VectorParam, vector_param
 from ._tasks import all_or_none
-from .bridge import bridge_candidates, titled_candidates
+from .bridge import first_hop_candidates
 from .candidates import (
     WITH_TITLE,
     Candidate,
@@ -280,12 +280,11 @@ class _FirstHop:
         named = {a.entity_id for a in anchors if a.named}
         # the feedback's seed: every candidate of this round comes with its cosine to it (the feature's input)
         fed = ranked[0].chunk_id if max(w.feedback for w in self.weights) > 0 and ranked else None
-        by_entity, bridged, titled, _, (feedback, by_feedback, to_seed), _ = await all_or_none(
+        by_entity, (bridged, titled), _, (feedback, by_feedback, to_seed), _ = await all_or_none(
             entity_candidates(store, anchors, vector, pool, document_ids=docs)
             if self.entity > 0 else _nothing(),
-            bridge_candidates(store, seeds[:SEEDS], vector, pool, named, docs, to_chunk=fed),
-            titled_candidates(store, seeds[:HOP_SEEDS], vector, pool, docs,
-                              _written(direct, seeds[:HOP_SEEDS]) if self.text_names else None, to_chunk=fed),
+            first_hop_candidates(store, seeds[:SEEDS], seeds[:HOP_SEEDS], vector, pool, named, docs,
+                                 _written(direct, seeds[:HOP_SEEDS]) if self.text_names else None, to_chunk=fed),
             read_words(store, [c.chunk_id for c in ranked[:TEXT_POOL]], direct, words, idf.keys())
             if idf is not None else _nothing(),
             feedback_and_cosines(store, vector, ranked[0], self.top_k, list(direct), docs,
