@@ -1,8 +1,15 @@
-"""Figures the docs quote from committed evaluation summaries are the summaries' own.
+"""Figures the docs quote come from committed records of real runs.
 
 A doc quotes a summary verbatim between ``<!-- summary: PATH -->`` and ``<!-- end summary -->``; the block must be
 the committed file, and every committed ``summary.md`` must be what ``summary_markdown`` renders from the
 ``summary.json`` beside it, so a figure the run no longer gives cannot stay in the docs.
+
+Every row of the README's "Measured" table names its record (the Record cell's links): the raw printed output of
+a benchmark run, ``benchmarks/results/runs/<script>-<short commit>.txt`` whose first line is ``# <command> at
+<commit>, <date>``, or a summary file a run wrote. Every number of the row's Result and Baseline cells must occur
+in its records, a run file's command and commit must be the row's Command and Commit cells (and its name follow
+from them), and the row's commit must be an ancestor of HEAD (skipped where there is no git history). A new
+measurement is a new run file and the row's cells changed together.
 """
 
 from __future__ import annotations
@@ -10,6 +17,9 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+import shutil
+import subprocess
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -116,3 +126,155 @@ def test_the_demo_result_size_the_docs_quote_is_what_the_server_sends(tmp_path: 
         assert figures[0] == text, f"{doc} quotes {figures[0]:,} characters; the server sends {text:,}"
         if len(figures) > 1:
             assert figures[1] == compact, f"{doc} quotes {figures[1]:,} of compact JSON; it is {compact:,}"
+
+
+# ------------------------------------------------------------------------------------ the README's Measured table
+
+MEASURED_HEADING = "## Measured"
+COLUMNS = ("What", "Result", "Baseline, same run", "Command", "Commit", "Record")
+RUNS = "benchmarks/results/runs"
+RUN_HEADER = re.compile(r"^# (?P<command>.+) at (?P<commit>[0-9a-f]{7,40}), (?P<date>\d{4}-\d{2}-\d{2})$")
+CELL_SPLIT = re.compile(r"(?<!\\)\|")
+CODE_SPAN = re.compile(r"(`+)(?P<code>.+?)\1")
+MD_LINK = re.compile(r"\[[^\]]*\]\((?P<target>[^)\s#]+)[^)]*\)")
+# A figure: digits with thousands commas and decimals (".953" too), not glued to a word ("2Wiki", "p50", "@5");
+# a trailing "x" (a ratio) or "%" may follow.
+FIGURE = re.compile(r"(?<![\w@.])(?:\d[\d,]*(?:\.\d+)?|\.\d+)(?=x\b|%|[^\w]|$)")
+ANY_NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?|\.\d+")
+
+
+@dataclass(frozen=True)
+class MeasuredRow:
+    """One row of the README's Measured table, by column."""
+
+    line: int
+    cells: dict[str, str]
+
+    @property
+    def records(self) -> list[str]:
+        """The committed files the row's figures come from (the Record cell's links, relative to the README)."""
+        return MD_LINK.findall(self.cells["Record"])
+
+    @property
+    def command(self) -> str:
+        spans = [m.group("code") for m in CODE_SPAN.finditer(self.cells["Command"])]
+        return " ".join(spans[0].split()) if spans else ""
+
+    @property
+    def commit(self) -> str:
+        spans = [m.group("code") for m in CODE_SPAN.finditer(self.cells["Commit"])]
+        return (spans[0] if spans else self.cells["Commit"]).strip()
+
+    def figures(self) -> list[str]:
+        """The numbers of the Result and Baseline cells, code spans (flags, names) left out."""
+        text = " ".join(CODE_SPAN.sub(" ", self.cells[c]) for c in ("Result", "Baseline, same run"))
+        return FIGURE.findall(text)
+
+
+def measured_rows(readme: str) -> list[MeasuredRow]:
+    """The rows of the first table under the README's "Measured" heading."""
+    lines = readme.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith(MEASURED_HEADING))
+    rows, header = [], None
+    for number in range(start + 1, len(lines)):
+        line = lines[number]
+        if line.startswith("## "):
+            break
+        if not line.startswith("|"):
+            if header:
+                break
+            continue
+        cells = [c.strip() for c in CELL_SPLIT.split(line.strip().strip("|"))]
+        if header is None:
+            header = cells
+            assert tuple(header) == COLUMNS, f"README:{number + 1}: the Measured table's columns are {COLUMNS}"
+        elif set("".join(cells)) > {"-", " ", ":"}:
+            rows.append(MeasuredRow(number + 1, dict(zip(header, cells))))
+    return rows
+
+
+def _canonical(number: str) -> str:
+    number = number.replace(",", "")
+    return "0" + number if number.startswith(".") else number
+
+
+def _in_history(commit: str) -> bool | None:
+    """Whether ``commit`` is an ancestor of HEAD; None when git or the history is not there to ask."""
+    if shutil.which("git") is None or not (ROOT / ".git").exists():
+        return None
+    known = subprocess.run(["git", "cat-file", "-e", f"{commit}^{{commit}}"], cwd=ROOT, capture_output=True)
+    if known.returncode != 0:
+        shallow = subprocess.run(["git", "rev-parse", "--is-shallow-repository"], cwd=ROOT, capture_output=True,
+                                 text=True)
+        return None if shallow.stdout.strip() == "true" else False
+    return subprocess.run(["git", "merge-base", "--is-ancestor", commit, "HEAD"], cwd=ROOT).returncode == 0
+
+
+def row_problems(row: MeasuredRow, root: Path = ROOT) -> list[str]:
+    """What keeps ``row`` from being backed by its record: a missing file, a number the record does not hold, a
+    command or commit other than the run's."""
+    where = f"README:{row.line} ({row.cells['What'][:40]}...)"
+    if not row.records:
+        return [f"{where}: the Record cell links no committed record"]
+    problems, text = [], ""
+    for record in row.records:
+        path = root / record
+        if not path.is_file():
+            problems.append(f"{where}: its record {record} is not committed")
+            continue
+        body = path.read_text(encoding="utf-8")
+        text += body + "\n"
+        if record.startswith(RUNS + "/"):
+            header = RUN_HEADER.match(body.splitlines()[0] if body else "")
+            if header is None:
+                problems.append(f"{where}: {record} does not open with '# <command> at <commit>, <date>'")
+                continue
+            command, commit = " ".join(header.group("command").split()), header.group("commit")
+            script = Path(next((w for w in command.split() if w.endswith(".py")), "x")).stem
+            if Path(record).name != f"{script}-{commit}.txt":
+                problems.append(f"{where}: {record} should be named {script}-{commit}.txt, after its run")
+            if row.command != command:
+                problems.append(f"{where}: the Command cell is {row.command!r}; {record} ran {command!r}")
+            if not (row.commit.startswith(commit) or commit.startswith(row.commit)):
+                problems.append(f"{where}: the Commit cell is {row.commit!r}; {record} ran at {commit}")
+    held = {_canonical(n) for n in ANY_NUMBER.findall(text)}
+    figures = row.figures()
+    if not figures:
+        problems.append(f"{where}: the Result cell gives no figure")
+    missing = [f for f in figures if _canonical(f) not in held]
+    if missing and text:
+        problems.append(f"{where}: {', '.join(missing)} not in {', '.join(row.records)}")
+    return problems
+
+
+def test_every_measured_figure_is_in_its_record() -> None:
+    rows = measured_rows((ROOT / "README.md").read_text(encoding="utf-8"))
+    assert len(rows) >= 5, "the README's Measured table was not found, or lost its rows"
+    problems = [p for row in rows for p in row_problems(row)]
+    assert not problems, "\n".join(problems)
+
+
+def test_every_measured_commit_is_in_the_history() -> None:
+    rows = measured_rows((ROOT / "README.md").read_text(encoding="utf-8"))
+    found = {row.commit: _in_history(row.commit) for row in rows}
+    if None in found.values():
+        pytest.skip("no git history here to check the commits against")
+    assert all(found.values()), {c: ok for c, ok in found.items() if not ok}
+
+
+def test_a_figure_absent_from_its_record_is_caught() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    rows = [r for r in measured_rows(readme) if any(rec.startswith(RUNS) for rec in r.records)]
+    row = rows[0]
+    assert row_problems(row) == []
+    first = row.figures()[0]
+    record = "".join((ROOT / r).read_text(encoding="utf-8") for r in row.records)
+    wrong = next(f"{first}{d}" for d in "987654321" if f"{first}{d}" not in record)  # a figure never printed
+    cells = row.cells | {"Result": row.cells["Result"].replace(first, wrong, 1)}
+    assert row_problems(MeasuredRow(row.line, cells)) == [
+        f"README:{row.line} ({row.cells['What'][:40]}...): {wrong} not in {', '.join(row.records)}"]
+    other = MeasuredRow(row.line, row.cells | {"Commit": "`0000000`", "Command": "`python benchmarks/x.py`"})
+    assert [p.split(": ", 1)[1].split(";")[0] for p in row_problems(other)] == [
+        "the Command cell is 'python benchmarks/x.py'", "the Commit cell is '0000000'"]
+    gone = MeasuredRow(row.line, row.cells | {"Record": "[run](benchmarks/results/runs/nothing-0000000.txt)"})
+    assert row_problems(gone)[0].endswith("its record benchmarks/results/runs/nothing-0000000.txt is not committed")
