@@ -121,7 +121,8 @@ async def run(files: list[str], data_dir: str, top: int) -> None:
             await merge_label_votes(kg.store, [e.label for e in ontology.entities])
             ner = NerExtractor()
             await retype_code_names(kg.store, ner.person_or_place_labels(ontology))
-            await read_marked_names(kg.store, ner.place_labels(ontology))
+            places = ner.place_labels(ontology)
+            await read_marked_names(kg.store, places, ner.person_or_place_labels(ontology) - places)
             await merge_unknown_duplicates(kg.store)
             entities = await top_entities(kg, top)
             status = await kg.status()
@@ -200,8 +201,13 @@ class Places:
         return re.search(rf"(?<![\w.-]){re.escape(name)}(?![\w-])", text) is not None
 
     def written(self, name: str) -> bool:
-        """Whether the corpus writes ``name`` as it is, on one line, anywhere."""
-        return any(self._holds(text, name) for text in (self._prose_text, *self._joined.values()))
+        """Whether the corpus writes ``name`` as it is, on one line or across the soft line break of a paragraph
+        of prose (Markdown reads one line break inside a paragraph as a space: "... will be Application
+        Binary\nInterface (ABI) stable", the Node.js docs' api/n-api.md), anywhere."""
+        if any(self._holds(text, name) for text in (self._prose_text, *self._joined.values())):
+            return True
+        wrapped = r"[ \t]*\n?[ \t]*".join(re.escape(word) for word in name.split())
+        return re.search(rf"(?<![\w.-]){wrapped}(?![\w-])", self._prose_text) is not None
 
     def structure_only(self, name: str) -> str:
         """The structure ``name`` stands in when the prose never writes it (first of heading, table, field,
@@ -225,7 +231,7 @@ def why_junk(name: str, label: str, places: Places) -> str:
     if place := places.structure_only(name):
         return place
     if not places.written(name):
-        return "span"  # never written so on one line: spaCy joined a field's value to the next line's label
+        return "span"  # never written so in a paragraph: spaCy joined a field's value to the next line's label
     if label in ("Person", "Location") and name.casefold() in places.code_words:
         return "type"  # a tool, format or language the corpus writes in code, typed a person or a place
     return ""

@@ -376,7 +376,9 @@ class KnowledgeGraph:
             relabelled = await merge_label_votes(self.store, [e.label for e in ontology.entities])
             ner = NerExtractor()
             retyped = await retype_code_names(self.store, ner.person_or_place_labels(ontology))
-            dropped, platforms = await read_marked_names(self.store, ner.place_labels(ontology))
+            places = ner.place_labels(ontology)
+            people = ner.person_or_place_labels(ontology) - places
+            dropped, platforms = await read_marked_names(self.store, places, people)
             retyped += platforms
             if retyped:  # a name moved to Unknown joins the one typed entity of its name, as above
                 merged += await merge_unknown_duplicates(self.store)

@@ -8,9 +8,19 @@ from __future__ import annotations
 import pytest
 from section_rows import read_rows
 
+from graphrag_agents.ingest.code_spans import mask_code
 from graphrag_agents.ingest.common_names import ProseWords
 from graphrag_agents.ingest.extract_ner import spacy_available
-from graphrag_agents.ingest.marked_names import common_word, platform_like, sentence_word
+from graphrag_agents.ingest.marked_names import (
+    CorpusText,
+    code_identifier,
+    common_word,
+    indefinite,
+    lone_person,
+    platform_like,
+    plural_written,
+    sentence_word,
+)
 from graphrag_agents.ingest.plan import IngestPlan, SourceDocument
 from graphrag_agents.kg import KnowledgeGraph
 
@@ -76,3 +86,87 @@ def test_an_abbreviation_opening_a_sentence_is_a_common_word() -> None:
     prose = ProseWords(lines, sentence_starts=True)
     assert common_word("E.G", prose) and not common_word("HTTP", prose)
     assert not common_word("E.G", ProseWords(lines))  # a document's own reading keeps sentence starts inline
+
+
+# Lines of the Node.js 20 docs that Debian's nodejs package installs in /usr/share/doc/nodejs (file:line).
+HTTP2_PRIORITY = ["  * `parent` {number} Specifies the numeric identifier of a stream the newly",  # http2.md:1091
+                  "  * `weight` {number} Specifies the relative dependency of a stream in relation"]  # :1093
+HTTP2_WRITE = "the second parameter specifies how to encode it into a byte stream."  # http2.md:4664
+
+
+def test_a_word_opening_a_chunk_after_masked_markup_starts_its_line() -> None:
+    """A chunk of api/http2.md that starts inside an option list opens with a bullet, a code span and a JSDoc type,
+    which the mask blanks: "Specifies" stands where the line starts (spaCy names it an organisation), and
+    http2.md:4664 writes "specifies" in lower case, so it is a common word. Before, a text opening with blanks
+    was read as opening mid-line and "Specifies" as capitalised inside a sentence."""
+    chunks = [mask_code("\n".join(HTTP2_PRIORITY)), mask_code(HTTP2_WRITE)]
+    prose = ProseWords(chunks, sentence_starts=True)
+    assert prose.starts["Specifies"] == 2 and prose.inline["Specifies"] == 0
+    assert common_word("Specifies", prose)
+
+
+HTTP2_CONNECT = ["### Supporting the `CONNECT` method",  # http2.md:3595
+                 "The `CONNECT` method is used to allow an HTTP/2 server to be used as a proxy",  # :3597
+                 "An HTTP/2 CONNECT proxy:",  # :3628
+                 "  * `signal` {AbortSignal} An AbortSignal that may be used to abort an ongoing"]  # :1099
+
+
+def test_a_name_written_as_code_is_an_identifier() -> None:
+    """api/http2.md writes the HTTP method `` `CONNECT` `` twice as code and once in prose, and the class
+    ``{AbortSignal}`` as a JSDoc type beside "An AbortSignal" in prose: both are code identifiers. "HTTP"
+    stands in prose only."""
+    corpus = CorpusText.read(HTTP2_CONNECT)
+    assert code_identifier("CONNECT", corpus) and code_identifier("AbortSignal", corpus)
+    assert not code_identifier("HTTP", corpus)
+
+
+N_API = ["Node-API (formerly N-API) is an API for building native Addons. It is",  # n-api.md:9
+         "Node-API is a C API that ensures ABI stability across Node.js versions",  # n-api.md:36
+         "and different compiler levels. A C++ API can be easier to use.",  # :37
+         "The end result is that the addon only uses the exported C APIs. As a result,",  # :75
+         "* the Node.js C++ APIs available via any of",  # :93
+         "For Linux developers, the necessary C/C++ toolchain packages are readily",  # :133
+         "For Mac developers, [Xcode][] offers all the required compiler tools.",  # :138
+         "maintained as part of Node.js itself. This API will be Application Binary"]  # :11
+
+
+def test_a_name_written_in_the_plural_is_a_kind() -> None:
+    """api/n-api.md writes "a C API" and "the exported C APIs", "A C++ API" and "the Node.js C++ APIs": each is a
+    kind of interface, not one named thing. "Node.js" is never written with a plural ending."""
+    corpus = CorpusText.read(N_API)
+    assert plural_written("C API", corpus) and plural_written("C++ API", corpus)
+    assert not plural_written("Node.js", corpus) and not plural_written("Application Binary", corpus)
+
+
+def test_a_person_named_by_one_word_beside_no_other_name_is_no_person() -> None:
+    """api/n-api.md writes "For Linux developers" and "For Mac developers", where spaCy types "Linux" and "Mac"
+    a person; "For" is a common word set in capitals where the sentence starts. A person named in full beside
+    another capitalised word stays one."""
+    corpus = CorpusText.read([*N_API, "Reviewed by Beth Griggs.", "Thanks to Griggs for the release."])
+    assert lone_person("Linux", corpus) and lone_person("Mac", corpus)
+    assert not lone_person("Griggs", corpus)
+
+
+@pytest.mark.skipif(not spacy_available(), reason="needs the ner extra")
+async def test_finalize_deletes_code_identifiers_and_kinds_and_retypes_lone_persons(kg: KnowledgeGraph) -> None:
+    """The lines above, ingested as technical text with the ``ner`` extractor, which names "AbortSignal" an
+    organisation, "C++ API", "Linux" and "Mac" persons: ``finalize`` deletes the identifier and the kind, moves
+    the lone persons to ``Unknown`` and keeps "Node-API"."""
+    rows = [("n-api", "\n".join(N_API)), ("http2", "\n".join(HTTP2_CONNECT + HTTP2_PRIORITY))]
+    await kg.ingest_documents([SourceDocument(i, i, text=t, title=i) for i, t in rows], IngestPlan(extractor="ner"))
+    names = "MATCH (e:__Entity__) RETURN e.name, e.label"
+    before = {str(n): str(lb) for n, lb in await kg.store.ro_query(names)}
+    assert {"AbortSignal", "C++ API", "Linux", "Mac", "Node-API"} <= set(before) and before["Linux"] == "Person"
+    await kg.finalize()
+    left = {str(n): str(lb) for n, lb in await kg.store.ro_query(names)}
+    assert "AbortSignal" not in left and "C++ API" not in left
+    assert left["Linux"] == left["Mac"] == "Unknown" and left["Node-API"] == before["Node-API"]
+
+
+def test_an_acronym_after_a_at_the_end_of_its_phrase_is_a_kind() -> None:
+    """api/n-api.md:3251-3252 writes "calls to other APIs that might\\ntrigger a GC." (a garbage collection, which
+    spaCy names an organisation): "a GC." ends an indefinite noun phrase. "a TCP connection" uses "TCP" as a
+    modifier of "connection" and says nothing of it."""
+    corpus = CorpusText.read(["within the same callback as long as there are no calls to other APIs that might",
+                              "trigger a GC.", "It opens a TCP connection to the server."])
+    assert indefinite("GC", corpus) and not indefinite("TCP", corpus)

@@ -25,9 +25,11 @@ v v. vs vs. plc ltd inc co
 """Words a name may hold in lower case ("University of Texas at Austin", "Ludwig van Beethoven")."""
 
 _WORD = re.compile(r"[^\W\d_](?:\w|['’.-](?=\w))*")
-_LINE_START = re.compile(r"(?:[\n;]|\A(?=[ \t]*[#>.:\d\[-]))[ \t#>.:\d\[-]*\Z")
+_LINE_START = re.compile(r"(?:[\n;]|\A(?=[ \t#>.:\d\[-]))[ \t#>.:\d\[-]*\Z")
 """What may stand between a line's or a table cell's start (the mask turns a cell's bar into ``;``) and its
-first word: markup left by the mask (headings, lists, a link's text)."""
+first word: markup left by the mask (headings, lists, a link's text). A text that opens with blanks opens with
+masked markup: a chunk of an API reference that starts inside a list (``* `peer` {number} Specifies the
+...``, masked to blanks before "Specifies") starts its line there too."""
 _POSSESSIVE = re.compile(r"['’]s?$")
 _NUMBER = re.compile(r"^(?:v?\d[\w.]*|[IVX]+)$")  # "2", "5.11.1", "v18", "II"
 

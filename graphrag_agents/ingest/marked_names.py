@@ -14,15 +14,26 @@ supports the following sub-commands:" holds none). Encyclopedic prose has none (
   "Dependencies", "Basic Auth"), or whose first word is a common word set in capitals only where a line starts
   ("Global Configs", "Delete Granular Access"), is deleted with its mentions; its facts stay with their other
   entities (a fact left with none is deleted).
+* A name of one token the corpus writes as a whole code span or a JSDoc type at least half as often as
+  capitalised in its prose is a code identifier (:func:`code_identifier`: a class, an HTTP method or header),
+  and is deleted the same way.
+* A name holding a slash is a path, or two words or a protocol and its version written as one ("HTTP/1.x" in the
+  Node.js docs' api/http2.md), and is deleted the same way.
+* A name the corpus also writes in the plural ("C APIs" beside "C API"), or after "a" at the end of its noun
+  phrase ("trigger a GC."), is a kind of thing, not a named one (:func:`plural_written`, :func:`indefinite`),
+  and is deleted the same way.
 * A place none of whose mentions follows "in", "at", "from" or "near", or more of them "on", is where software runs
   or a thing's name, not a place ("on Windows", "on Posix", "Granular Access Tokens (GAT) with ..."): it is moved
-  to ``Unknown`` as :mod:`.retype` moves one.
+  to ``Unknown`` as :mod:`.retype` moves one. So is a person of one word that the corpus never writes beside
+  another capitalised word (:func:`lone_person`): documentation names a person in full.
 """
 
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 from ..store.graph import GraphStore
 from .code_spans import mask_code
@@ -30,12 +41,17 @@ from .common_names import ProseWords
 from .regroup import NER_PLAN
 from .retype import move_to_unknown
 
-__all__ = ["common_word", "platform_like", "read_marked_names", "sentence_word"]
+__all__ = ["CorpusText", "code_identifier", "common_word", "indefinite", "lone_person", "platform_like",
+           "plural_written", "read_marked_names", "sentence_word"]
 
 _PAGE = 2000
 _MARKED = "(c.text CONTAINS '`' OR c.text CONTAINS '](')"
 _LOWER_RATIO = 20
 _BEFORE = re.compile(r"\b(on|in|at|from|near)\s+\Z", re.IGNORECASE)
+_CODE_SPAN = re.compile(r"`['\"]?([^`\s'\"]+)['\"]?`")
+"""A whole inline code span, quotes dropped: `` `AbortSignal` ``, `` `'CONNECT'` ``."""
+_JSDOC_TYPE = re.compile(r"\{([\w.|<>\[\], ]+)\}")
+"""A JSDoc type, each of whose alternatives is a code identifier: ``{AbortSignal}``, ``{string|Buffer}``."""
 
 
 def common_word(name: str, prose: ProseWords) -> bool:
@@ -81,21 +97,89 @@ def platform_like(name: str, texts: Iterable[str]) -> bool:
     return place == 0 or on > place
 
 
-async def _prose(store: GraphStore) -> ProseWords:
-    """Every chunk's text, its code masked, as one :class:`ProseWords`."""
+@dataclass
+class CorpusText:
+    """The whole graph's text as :mod:`.marked_names` reads it: its prose (code masked) and the identifiers it
+    writes as code (whole inline code spans and JSDoc types, counted)."""
+
+    prose: ProseWords
+    masked: str
+    code: Counter[str]
+
+    @classmethod
+    def read(cls, texts: Iterable[str]) -> CorpusText:
+        """Read raw chunk texts."""
+        raw = list(texts)
+        code: Counter[str] = Counter()
+        for text in raw:
+            code.update(_CODE_SPAN.findall(text))
+            code.update(t.strip() for m in _JSDOC_TYPE.findall(text) for t in re.split(r"[|,]", m) if t.strip())
+        masked = [mask_code(t) for t in raw]
+        return cls(ProseWords(masked, sentence_starts=True), "\n".join(masked), code)
+
+
+def code_identifier(name: str, corpus: CorpusText) -> bool:
+    """Whether ``name``, one token, is written as a whole code span or JSDoc type at least half as often as the
+    prose writes it capitalised inside a line (where it also stands inside longer names: "Extended CONNECT
+    Protocol"), and at least once. The Node.js docs' api/http2.md writes `` `CONNECT` `` (an HTTP method),
+    `` `AbortSignal` `` and ``{AbortSignal}`` (a class) and `` `Content-Length` `` (a header) as code, and each
+    once or a few times in prose, where spaCy names them."""
+    if " " in name or not name[:1].isupper():
+        return False
+    return 2 * corpus.code[name] >= max(2, corpus.prose.inline[name])
+
+
+def plural_written(name: str, corpus: CorpusText) -> bool:
+    """Whether the prose writes ``name`` of several words with a plural ending too: "the exported C APIs" beside
+    "Node-API is a C API" (the Node.js docs' api/n-api.md). A name is one thing; what has a plural is a kind."""
+    if " " not in name:
+        return False
+    return re.search(rf"(?<![\w-]){re.escape(name)}e?s(?![\w-])", corpus.masked) is not None
+
+
+def indefinite(name: str, corpus: CorpusText) -> bool:
+    """Whether the prose writes ``name`` as the head of an indefinite noun phrase: after "a" or "an" and before a
+    stop, a comma or a line's end ("calls to other APIs that might trigger a GC.", the Node.js docs'
+    api/n-api.md). One thing with a name is not "a" one; "a TCP connection" uses a name as a modifier."""
+    return re.search(rf"(?<![\w-])[Aa]n? {re.escape(name)}(?=[.,;:!?)]|[ \t]*$)", corpus.masked, re.M) is not None
+
+
+def lone_person(name: str, corpus: CorpusText) -> bool:
+    """Whether a person called ``name`` is one word the prose never writes beside another capitalised word
+    ("For Linux developers", "For Mac developers": the Node.js docs' api/n-api.md, where spaCy names both a
+    person). Documentation names a person in full ("Beth Griggs"); a word alone, or beside a common word set in
+    capitals where a sentence starts ("For"), is a platform or a product."""
+    if " " in name or not name.isalpha():
+        return False
+    word = re.escape(name)
+    for m in re.finditer(rf"(?<![\w-])([A-Z][\w.-]*) {word}(?![\w-])|(?<![\w-]){word} ([A-Z][\w.-]*)", corpus.masked):
+        beside = m.group(1) or m.group(2)
+        if not corpus.prose.lower[beside.lower()]:  # "For Linux", "Linux Foundation": only the second is a name's
+            return False
+    return True
+
+
+async def _corpus(store: GraphStore) -> CorpusText:
+    """Every chunk's text, read as one :class:`CorpusText`."""
     texts: list[str] = []
     skip = 0
     while True:
         rows = await store.ro_query("MATCH (c:Chunk) RETURN c.text SKIP $skip LIMIT $n", {"skip": skip, "n": _PAGE})
-        texts += [mask_code(str(t or "")) for (t,) in rows]
+        texts += [str(t or "") for (t,) in rows]
         if len(rows) < _PAGE:
-            return ProseWords(texts, sentence_starts=True)
+            return CorpusText.read(texts)
         skip += _PAGE
 
 
-async def read_marked_names(store: GraphStore, places: Iterable[str]) -> tuple[int, int]:
-    """Delete the common words and re-type the platforms (module docstring) among the ner extractor's entities
-    of technical text; ``places`` are the labels it gives places. Returns (deleted, re-typed)."""
+def _not_a_name(name: str, corpus: CorpusText) -> bool:
+    return ("/" in name or common_word(name, corpus.prose) or code_identifier(name, corpus)
+            or plural_written(name, corpus) or indefinite(name, corpus))
+
+
+async def read_marked_names(store: GraphStore, places: Iterable[str], people: Iterable[str] = ()) -> tuple[int, int]:
+    """Delete the common words, code identifiers and kinds, and re-type the platforms and lone persons (module
+    docstring) among the ner extractor's entities of technical text; ``places`` and ``people`` are the labels it
+    gives places and persons. Returns (deleted, re-typed)."""
     (chunks, marked), = await store.ro_query(
         f"MATCH (c:Chunk) RETURN count(c), sum(CASE WHEN {_MARKED} THEN 1 ELSE 0 END)")
     rows = await store.ro_query(
@@ -106,16 +190,11 @@ async def read_marked_names(store: GraphStore, places: Iterable[str]) -> tuple[i
         {"plan": NER_PLAN, "technical": 2 * int(marked or 0) >= int(chunks or 0) > 0})
     if not rows:
         return 0, 0
-    prose = await _prose(store)
-    gone = [str(eid) for eid, name, _ in rows if common_word(str(name), prose)]
-    place_labels = set(places)
-    moves: list[str] = []
-    for eid, name, label in rows:
-        if str(label) in place_labels and str(eid) not in gone:
-            texts = await store.ro_query("MATCH (:__Entity__ {id: $id})-[:MENTIONED_IN]->(c:Chunk) RETURN c.text",
-                                         {"id": str(eid)})
-            if platform_like(str(name), (mask_code(str(t or "")) for (t,) in texts)):
-                moves.append(str(eid))
+    corpus = await _corpus(store)
+    gone = [str(eid) for eid, name, _ in rows if _not_a_name(str(name), corpus)]
+    gone_ids = set(gone)
+    kept = [(str(eid), str(name), str(label)) for eid, name, label in rows if str(eid) not in gone_ids]
+    moves = await _moves(store, kept, set(places), set(people), corpus)
     for start in range(0, len(gone), 500):
         await store.query(
             "UNWIND $ids AS id MATCH (e:__Entity__ {id: id}) OPTIONAL MATCH (e)-[:IN_FACT]->(f:__Fact__) "
@@ -124,3 +203,18 @@ async def read_marked_names(store: GraphStore, places: Iterable[str]) -> tuple[i
             {"ids": gone[start:start + 500]}, idempotent=True)
     await move_to_unknown(store, moves)
     return len(gone), len(moves)
+
+
+async def _moves(store: GraphStore, rows: list[tuple[str, str, str]], places: set[str], people: set[str],
+                 corpus: CorpusText) -> list[str]:
+    """The ids of the platforms typed a place and the lone persons among ``rows`` (id, name, label)."""
+    moves: list[str] = []
+    for eid, name, label in rows:
+        if label in people and lone_person(name, corpus):
+            moves.append(eid)
+        elif label in places:
+            texts = await store.ro_query("MATCH (:__Entity__ {id: $id})-[:MENTIONED_IN]->(c:Chunk) RETURN c.text",
+                                         {"id": eid})
+            if platform_like(name, (mask_code(str(t or "")) for (t,) in texts)):
+                moves.append(eid)
+    return moves
