@@ -2,11 +2,13 @@
 
     python benchmarks/evidence_budget_bench.py [--sets hotpotqa,2wikimultihopqa] [--data-dir DIR]
                                                [--budgets 8000:0.7,4400:1.0:0.1,...] [--eval-dir DIR]
+                                               [--compare-all-evidence] [--compare-head]
 
-A budget is ``CHARS``, ``CHARS:SHARE`` or ``CHARS:SHARE:FLOOR`` (``passages_share``: how much of it passages are
-served first, default 1.0; ``section_floor``: the share kept for each other section holding something no
-passage shows, default ``SECTION_FLOOR``; 0 is the previous release's rendering). ``--data-dir`` may hold
-``{set}`` for one folder per set.
+A budget is ``CHARS``, ``CHARS:SHARE``, ``CHARS:SHARE:FLOOR`` or ``CHARS:SHARE:FLOOR:head`` (``head``: each
+passage shown from its head, ``to_llm_text(focus=False)``, not around the question's words; ``passages_share``:
+how much of it passages are served first, default 1.0; ``section_floor``: the share kept for each other section
+holding something no passage shows, default ``SECTION_FLOOR``; 0 is the previous release's rendering).
+``--data-dir`` may hold ``{set}`` for one folder per set.
 
 For each set the graph is built (or reused) exactly as ``graphrag-agents eval`` builds it, and every question is
 retrieved once (all paths, ``top_k`` 10) and numbered as the tool numbers it. For each budget the rendered text
@@ -61,7 +63,7 @@ def read_numbers(text: str) -> set[int]:
     return {int(m.group(1)) for m in _NUMBER.finditer(text)}
 
 
-Budget = tuple[int, float, float]
+Budget = tuple[int, float, float, bool]
 """(characters, passages share, section floor)."""
 
 
@@ -86,13 +88,15 @@ def _item_texts(result: RetrieveResult) -> list[tuple[str, int, str]]:
     return items + [("entity", e.n, e.line()) for e in result.entities]
 
 
-def gold_items(result: RetrieveResult, question: Question, rare: Callable[[str], bool] | None = None) -> dict[str, int]:
-    """Per kind, the items holding a gold answer word: ``read:<kind>`` among those the default rendering shows,
-    ``all:<kind>`` among all returned. ``rare``: count only the answer's words it accepts (content words)."""
+def gold_items(result: RetrieveResult, question: Question, rare: Callable[[str], bool] | None = None,
+               focus: bool = True) -> dict[str, int]:
+    """Per kind, the items holding a gold answer word: ``read:<kind>`` among those the default rendering shows
+    (``focus=False``: with each passage's head shown), ``all:<kind>`` among all returned. ``rare``: count only
+    the answer's words it accepts (content words)."""
     words = {w for a in question.answers for w in normalize_answer(a).split() if rare is None or rare(w)}
     if not words:
         return {}
-    shown = read_numbers(result.to_llm_text())
+    shown = read_numbers(result.to_llm_text(focus=focus))
     counts: dict[str, int] = {}
     for kind, n, text in _item_texts(result):
         if words & set(normalize_answer(text).split()):
@@ -114,8 +118,8 @@ def rare_words(texts: list[str], share: float = 0.05) -> Callable[[str], bool]:
 
 def measure(result: RetrieveResult, question: Question, budget: Budget) -> dict[str, float]:
     """Characters, read recall, answer read and sections shown of ``result`` rendered under ``budget``."""
-    chars, share, floor = budget
-    text = result.to_llm_text(chars, passages_share=share, section_floor=floor)
+    chars, share, floor, focus = budget
+    text = result.to_llm_text(chars, passages_share=share, section_floor=floor, focus=focus)
     shown = read_numbers(text)
     docs = {p.document_id for p in result.passages if p.n in shown}
     gold = list(question.supporting_paragraph_ids)
@@ -149,13 +153,15 @@ def add(total: dict[str, int], counts: dict[str, int]) -> None:
 
 
 async def run_set(name: str, eval_dir: Path, data_dir: Path, budgets: list[Budget],
-                  paths: list[str] | None = None, compare_all: bool = False) -> None:
+                  paths: list[str] | None = None, compare_all: bool = False, compare_head: bool = False) -> None:
     questions, corpus = load_dataset(eval_dir / f"{name}.questions.jsonl", eval_dir / f"{name}.corpus.jsonl")
     rows: dict[Budget, list[tuple[int, dict[str, float]]]] = {b: [] for b in budgets}
     gold: dict[str, int] = {}
     gold_all: dict[str, int] = {}
     content: dict[str, int] = {}
     content_all: dict[str, int] = {}
+    gold_head: dict[str, int] = {}
+    content_head: dict[str, int] = {}
     rare = rare_words([p.text for p in corpus])
     async with await open_eval_graph(corpus, extractor="ner", data_dir=data_dir) as kg:
         await ensure_built(kg, corpus, extractor="ner", data_dir=data_dir, progress=False)
@@ -167,6 +173,9 @@ async def run_set(name: str, eval_dir: Path, data_dir: Path, budgets: list[Budge
             if question.answerable and question.answers:
                 add(gold, gold_items(result, question))
                 add(content, gold_items(result, question, rare))
+                if compare_head:
+                    add(gold_head, gold_items(result, question, focus=False))
+                    add(content_head, gold_items(result, question, rare, focus=False))
                 if compare_all:
                     every = number_retrieval(EvidenceLedger(), hits, earned_only=False)
                     add(gold_all, gold_items(every, question))
@@ -174,6 +183,9 @@ async def run_set(name: str, eval_dir: Path, data_dir: Path, budgets: list[Budge
     print(f"\n{name} ({len(questions)} questions)")
     print_gold(gold)
     print_gold(content, " (content words of the answer only: in under 5% of the corpus's paragraphs)")
+    if compare_head:
+        print_gold(gold_head, ", each passage's head shown (to_llm_text(focus=False))")
+        print_gold(content_head, ", each passage's head shown, content words only")
     if compare_all:
         print_gold(gold_all, ", every fact line and card kept (earned_only=False)")
         print_gold(content_all, ", every fact line and card kept, content words only")
@@ -187,7 +199,8 @@ async def run_set(name: str, eval_dir: Path, data_dir: Path, budgets: list[Budge
 
         read = f"{mean('read_recall'):.3f} ({mean('read_recall', 0):.3f} / {mean('read_recall', 1):.3f})"
         answer = f"{mean('answer_read'):.3f} ({mean('answer_read', 0):.3f} / {mean('answer_read', 1):.3f})"
-        print(f"| {budget[0]:,} | {budget[1]} | {budget[2]} | {mean('chars'):,.0f} | {read} | {answer} "
+        heads = "" if budget[3] else " (heads)"
+        print(f"| {budget[0]:,}{heads} | {budget[1]} | {budget[2]} | {mean('chars'):,.0f} | {read} | {answer} "
               f"| {mean('sections'):.3f} | {mean('passages_only'):.3f} |")
 
 
@@ -203,16 +216,20 @@ async def main() -> None:
     parser.add_argument("--compare-all-evidence", action="store_true",
                         help="also count gold-word items with every fact line and entity card kept "
                         "(number_retrieval(earned_only=False)), from the same retrieve calls")
+    parser.add_argument("--compare-head", action="store_true",
+                        help="also count gold-word items with each passage's head shown instead of the lines around "
+                        "the question's words (to_llm_text(focus=False)), from the same retrieve calls")
     args = parser.parse_args()
     budgets: list[Budget] = []
     for spec in args.budgets.split(","):
         parts = spec.split(":")
         budgets.append((int(parts[0]), float(parts[1]) if len(parts) > 1 else PASSAGES_FIRST,
-                        float(parts[2]) if len(parts) > 2 else SECTION_FLOOR))
+                        float(parts[2]) if len(parts) > 2 else SECTION_FLOOR,
+                        not (len(parts) > 3 and parts[3] == "head")))
     for name in args.sets.split(","):
         data_dir = Path(args.data_dir.replace("{set}", name)).resolve()
         await run_set(name, args.eval_dir, data_dir, budgets, args.paths.split(",") if args.paths else None,
-                      args.compare_all_evidence)
+                      args.compare_all_evidence, args.compare_head)
 
 
 if __name__ == "__main__":

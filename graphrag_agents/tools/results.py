@@ -15,6 +15,7 @@ from pydantic import BaseModel, Field
 
 from ..evidence.render import Section, fmt_number, render_sections, shorten
 from ..evidence.result import ToolResult, llm_text
+from .excerpt import excerpt, question_terms
 
 __all__ = [
     "PASSAGES_FIRST",
@@ -32,6 +33,9 @@ __all__ = [
 ]
 
 PASSAGE_CHARS = 1200
+"""Most characters of a passage's text one line shows."""
+MIN_PASSAGE_CHARS = 600
+"""Fewest characters of a passage's text a line is cut to so that more passages fit ``to_llm_text``'s budget."""
 COPIES_SHOWN = 3
 """Places a repeated passage's line names besides its own (the item and its evidence hold every one)."""
 PASSAGES_FIRST = 1.0
@@ -129,13 +133,15 @@ class PassageItem(BaseModel):
     copies: list[PassageCopy] = Field(default_factory=list, description="Other places the same text stands; "
                                       "[n] cites it in each of them.")
 
-    def line(self) -> str:
+    def line(self, limit: int = PASSAGE_CHARS, terms: frozenset[str] = frozenset()) -> str:
+        """The passage's header and its text within ``limit`` characters: around the question's ``terms``
+        (:func:`~graphrag_agents.tools.excerpt.excerpt`) when it is longer, else from its head."""
         where = f"{self.file} › {self.heading}" if self.heading else self.file
         shown = [shorten(c.where(), 80) for c in self.copies[:COPIES_SHOWN]]
         more = len(self.copies) - len(shown)
         also = f"; also in {'; '.join(shown)}" + (f" and {more} more" if more else "") if self.copies else ""
         return (f"[{self.n}] ({where}{also}, score {fmt_number(round(self.score, 3))})\n"
-                f"{shorten(self.text, PASSAGE_CHARS)}")
+                f"{excerpt(self.text, terms, limit)}")
 
 
 _Item = TypeVar("_Item", "EntityItem", "RelationItem")
@@ -171,7 +177,7 @@ class RetrieveResult(ToolResult):
         return max([f.score for f in self.facts] + [p.score for p in self.passages], default=0.0)
 
     def to_llm_text(self, max_chars: int = RETRIEVE_TEXT_CHARS, *, passages_share: float = PASSAGES_FIRST,
-                    section_floor: float = SECTION_FLOOR) -> str:
+                    section_floor: float = SECTION_FLOOR, focus: bool = True) -> str:
         """Passages first, then facts (the facts path's, then those around the entities), then entity cards.
 
         ``max_chars`` counts every character the model reads (default :data:`RETRIEVE_TEXT_CHARS`, 4,400).
@@ -183,6 +189,11 @@ class RetrieveResult(ToolResult):
         needs less handing the remainder on. A cut section says how many items it left out and which ``paths``
         return them; a section with no room at all is named in one closing line. A fact whose sentence a passage
         of this result holds is named with that passage's number, not repeated.
+
+        With ``focus`` (the default), a passage longer than its room shows the lines around the question's words
+        (:mod:`~graphrag_agents.tools.excerpt`), and when the passages do not all fit, each is cut to as few as
+        :data:`MIN_PASSAGE_CHARS` so that more of them are read; ``focus=False`` shows every passage's first
+        :data:`PASSAGE_CHARS` characters, as the previous release did.
         """
         if not 0 < passages_share <= 1:
             raise ValueError("passages_share must be in (0, 1]")
@@ -198,8 +209,10 @@ class RetrieveResult(ToolResult):
             floor = section_floor if any(unseen for unseen, _ in items) else 0.0
             return Section(title, [line for _, line in items], floor=floor, noun=noun, paths=paths)
 
+        floors = sum(section_floor for items in (facts, related, entities) if any(u for u, _ in items))
+        room = int(max_chars * (passages_share - floors)) - len(self.question) - len(self._footer()) - 60
         sections = [
-            Section("Passages", [p.line() for p in self.passages], weight=2, first=passages_share,
+            Section("Passages", self._passage_lines(room, focus), weight=2, first=passages_share,
                     noun=("passage", "passages")),
             section("Facts", facts, ("fact", "facts"), "facts"),
             section("Related facts", related, ("related fact", "related facts"), "links"),
@@ -209,6 +222,22 @@ class RetrieveResult(ToolResult):
             return shorten(f"Nothing found for {self.question!r}. " + self._footer(), max_chars)
         header = f"retrieve: {self.question!r} — cite evidence as [n]"
         return render_sections(header, sections, max_chars, self._footer())
+
+
+    def _passage_lines(self, room: int, focus: bool) -> list[str]:
+        """Each passage's line. With ``focus``, the best passage keeps up to :data:`PASSAGE_CHARS` of its text,
+        and the others are cut around the question's words to the longest limit (down to
+        :data:`MIN_PASSAGE_CHARS`) at which all of them fit ``room``: more passages are read."""
+        if not focus or not self.passages:
+            return [p.line() for p in self.passages]
+        terms = question_terms(self.question)
+        first = self.passages[0].line(PASSAGE_CHARS, terms)
+        rest: list[str] = []
+        for limit in range(PASSAGE_CHARS, MIN_PASSAGE_CHARS - 1, -100):
+            rest = [p.line(limit, terms) for p in self.passages[1:]]
+            if len(first) + sum(len(line) + 1 for line in rest) < room:
+                break
+        return [first, *rest]
 
 
 def _unseen_first(items: Sequence[_Item], unseen: Callable[[_Item], bool]) -> list[tuple[bool, str]]:
