@@ -189,3 +189,27 @@ async def test_bridge_expansion_and_the_titled_hop_are_one_query(kg: KnowledgeGr
                                       to_chunk=near[0].chunk_id)
     assert len(sent) == 1
     assert both == (bridged, titled) and bridged and titled
+
+
+async def test_where_the_sections_are_read_changes_no_passage(kg: KnowledgeGraph, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """On a graph of few entities the sections are read beside the first hop; on one of many (encyclopedic text,
+    whose questions mostly reach a link) after it, only when needed. The same sections score either way."""
+    import graphrag_agents.retrieval.passages as passages_module
+
+    await ingest_sections(kg, PKG + CI, "none")
+    assert await passages_module.few_entities(kg.store)  # no entity at all
+    vector = _vector(kg)
+    sent = _counting(kg)
+    beside = await passages(kg.store, QUESTION, vector, 8)
+    early = len(sent)
+
+    async def many(store: object) -> bool:
+        return False
+
+    from graphrag_agents.retrieval.term_frequency import _sections
+
+    _sections.clear()  # forget the sections read, so the late read asks for them
+    monkeypatch.setattr(passages_module, "few_entities", many)
+    after = await passages(kg.store, QUESTION, vector, 8)
+    assert [(h.chunk_id, h.score) for h in after] == [(h.chunk_id, h.score) for h in beside]
+    assert len([s for s in sent[early:] if "NEXT*" in s]) == 1  # read once, after the first hop
