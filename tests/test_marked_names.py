@@ -166,7 +166,11 @@ async def test_finalize_deletes_code_identifiers_and_kinds_and_retypes_lone_pers
 def test_an_acronym_after_a_at_the_end_of_its_phrase_is_a_kind() -> None:
     """api/n-api.md:3251-3252 writes "calls to other APIs that might\\ntrigger a GC." (a garbage collection, which
     spaCy names an organisation): "a GC." ends an indefinite noun phrase. "a TCP connection" uses "TCP" as a
-    modifier of "connection" and says nothing of it."""
+    modifier of "connection" and says nothing of it; so does "a JavaScript" before a line break inside a
+    paragraph (api/n-api.md:2615-2616)."""
     corpus = CorpusText.read(["within the same callback as long as there are no calls to other APIs that might",
-                              "trigger a GC.", "It opens a TCP connection to the server."])
+                              "trigger a GC.", "It opens a TCP connection to the server.",
+                              "* `[in] description`: Optional `napi_value` which refers to a JavaScript",  # :2615
+                              "  `string` to be set as the description for the symbol."])  # :2616
     assert indefinite("GC", corpus) and not indefinite("TCP", corpus)
+    assert not indefinite("JavaScript", corpus)  # a line's end inside a paragraph ends no phrase
