@@ -8,7 +8,7 @@ which counts a sentence's missing words, does not see it. When a cited item is a
 the cited evidence, in a plain inflection (a record's keys say nothing but its attributes given as true:
 ``"casual": true`` says casual): a review's "cute and quaint" says charming, "pricey" says expensive, "took
 forever" says slow. A line about what the data leaves out describes nothing. The word classes were chosen on the
-tuning half of the shared RAGTruth Data2txt file (see ``docs/citations.md``): those that flagged clean answers
+tuning half of the shared RAGTruth Data2txt file (see ``docs/citations-figures.md``): those that flagged clean answers
 about as often as they caught hallucinated ones ("cozy", "relaxed", "reasonable prices", "attentive") are left out.
 The end of a compound ("group-friendly") describes something else.
 """

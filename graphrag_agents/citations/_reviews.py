@@ -7,7 +7,7 @@ facts are in what follows them), so when a cited item is a business record the s
 (:data:`REVIEW_WORDS`, matched in any form by :func:`~._lemmas.word_key`); a sentence citing a record also needs
 more missing words to be unsupported (:data:`RECORD_MIN_UNSUPPORTED`), since such answers paraphrase reviews
 rather than restate them. Both were chosen on the tuning half of the shared RAGTruth Data2txt file
-(see ``docs/citations.md``).
+(see ``docs/citations-figures.md``).
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ the claim (3+ letters, not a function word, not a word about the text or the ans
 inflections, irregular forms, number words and split JSON keys all meet. A sentence is unsupported when at least
 :data:`MIN_UNSUPPORTED` of its content words are missing and they are more than :data:`MAX_SHARE` of them
 (a paraphrase with a synonym or two passes); the missing words are reported so a reviser knows what to drop.
-The two thresholds were chosen on the tuning half of the shared RAGTruth files (see ``docs/citations.md``).
+The two thresholds were chosen on the tuning half of the shared RAGTruth files (see ``docs/citations-figures.md``).
 """
 
 from __future__ import annotations
