@@ -57,6 +57,7 @@ __all__ = ["FinalizeReport", "GraphStatus", "KnowledgeGraph"]
 logger = logging.getLogger("graphrag_agents")
 # How long open waits for FalkorDB to build indexes a restart (or an upgrade) left under construction.
 _OPEN_INDEX_WAIT_S = 120.0
+_RESOLVE_STEPS = 7  # finalize's merge and name-resolution steps, one progress tick each
 
 
 @dataclass
@@ -345,7 +346,9 @@ class KnowledgeGraph:
         """Deduplicate, embed what has no vector yet (chunks, entities, facts), build indexes, and wait for them.
 
         Args:
-            progress: progress bars on stderr (None: when it is a terminal).
+            progress: progress bars on stderr, one per phase (merging duplicates and resolving names, step by
+                step; embedding chunks, entities and facts, model batch by model batch; building the indexes), each
+                with its time left (None: when stderr is a terminal).
             entity_vectors: which entity cards get a vector: ``"shared"`` those mentioned in two or more chunks
                 (the others are found by name: ``exact_names``, the full-text half of ``fuzzy_names``); ``"all"``
                 every entity (the previous release's behaviour); ``"none"`` no entity. None (default): the rule of
@@ -368,35 +371,50 @@ class KnowledgeGraph:
         await self.require_exists()
         stored = await self.vector_rules()
         rules = VectorRules(entity_vectors or stored.entities, fact_vectors or stored.facts)
-        async with self.lock.exclusive(), self.store.write_lock():
-            keys = await upgrade_document_keys(self.store)
-            merged = await merge_unknown_duplicates(self.store)
-            regrouped = await regroup_co_mentions(self.store)
-            ontology = await load_ontology(self.store)
-            relabelled = await merge_label_votes(self.store, [e.label for e in ontology.entities])
-            ner = NerExtractor()
-            retyped = await retype_code_names(self.store, ner.person_or_place_labels(ontology))
-            places = ner.place_labels(ontology)
-            people = ner.person_or_place_labels(ontology) - places
-            dropped, platforms = await read_marked_names(self.store, places, people)
-            retyped += platforms
-            if retyped:  # a name moved to Unknown joins the one typed entity of its name, as above
-                merged += await merge_unknown_duplicates(self.store)
-        # The counts only size the progress bars: without bars, embed_missing's own walk is the only pass.
-        missing = await self._missing_vectors(rules) if want_progress(progress) else {}
-        with Progress(sum(missing.values()) > 0) as bars:
+        show = want_progress(progress)
+        with Progress(show) as bars:
+            bars.add("resolve", "Merging duplicates, resolving names", total=_RESOLVE_STEPS)
+
+            def step() -> None:
+                bars.advance("resolve")
+
+            async with self.lock.exclusive(), self.store.write_lock():
+                keys = await upgrade_document_keys(self.store)
+                step()
+                merged = await merge_unknown_duplicates(self.store)
+                step()
+                regrouped = await regroup_co_mentions(self.store)
+                step()
+                ontology = await load_ontology(self.store)
+                relabelled = await merge_label_votes(self.store, [e.label for e in ontology.entities])
+                step()
+                ner = NerExtractor()
+                retyped = await retype_code_names(self.store, ner.person_or_place_labels(ontology))
+                step()
+                places = ner.place_labels(ontology)
+                people = ner.person_or_place_labels(ontology) - places
+                dropped, platforms = await read_marked_names(self.store, places, people)
+                retyped += platforms
+                step()
+                if retyped:  # a name moved to Unknown joins the one typed entity of its name, as above
+                    merged += await merge_unknown_duplicates(self.store)
+                step()
+            # The counts only size the progress bars: without bars, embed_missing's own walk is the only pass.
+            missing = await self._missing_vectors(rules) if show else {}
             for kind, total in missing.items():
                 bars.add(kind, f"Embedding {kind}", total=total)
             embedded = await embed_missing(self.store, self.embedder,
                                            lambda kind, done: bars.update(kind, completed=done),
                                            rules)
-        # Created here too, not only at the first write, so a dropped index is rebuilt.
-        async with self.store.write_lock():
-            self.meta = await ensure_schema(self.store, self.embedder.model_name, self.embedder.dimension)
-            await write_meta_field(self.store, "entity_vectors", rules.entities)
-            await write_meta_field(self.store, "fact_vectors", rules.facts)
-        forget_rules(self.store)
-        await wait_for_indexes(self.store)
+            bars.add("indexes", "Building indexes", total=1)
+            # Created here too, not only at the first write, so a dropped index is rebuilt.
+            async with self.store.write_lock():
+                self.meta = await ensure_schema(self.store, self.embedder.model_name, self.embedder.dimension)
+                await write_meta_field(self.store, "entity_vectors", rules.entities)
+                await write_meta_field(self.store, "fact_vectors", rules.facts)
+            forget_rules(self.store)
+            await wait_for_indexes(self.store)
+            bars.advance("indexes")
         return FinalizeReport(embedded=embedded, status=await self.status(), merged=merged,
                               seconds=time.perf_counter() - started, regrouped=regrouped, relabelled=relabelled,
                               retyped=retyped, dropped=dropped, rekeyed=keys.renamed, key_clashes=keys.clashes)

@@ -55,3 +55,42 @@ async def test_ingest_totals_are_known_up_front_and_never_grow(kg: KnowledgeGrap
     assert _Recording.totals == [("extract", 5), ("write", 5)]
 
 
+
+
+class _Tracking(Progress):
+    """The real Progress (disabled), recording each bar's total and how far it got."""
+
+    bars: ClassVar[dict[str, list[int | None]]] = {}
+
+    def add(self, key: str, description: str, total: int | None) -> None:
+        self.bars[key] = [total, 0]
+        super().add(key, description, total)
+
+    def advance(self, key: str, amount: int = 1) -> None:
+        self.bars[key][1] = int(self.bars[key][1] or 0) + amount
+        super().advance(key, amount)
+
+    def update(self, key: str, *, completed: int | None = None, total: int | None = None) -> None:
+        if completed is not None:
+            self.bars[key][1] = completed
+        super().update(key, completed=completed, total=total)
+
+
+async def test_finalize_shows_every_phase_with_its_total_and_completes_it(
+        kg: KnowledgeGraph, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bar for each phase of ``finalize``, its total known up front and reached at the end: merging and
+    resolving names (before: no bar, the first silent minute at 6k documents), each kind embedded, the indexes."""
+    from graphrag_agents import kg as kg_module
+
+    _Tracking.bars = {}
+    monkeypatch.setattr(kg_module, "Progress", _Tracking)
+    monkeypatch.setattr(kg_module, "want_progress", lambda progress: True)
+    # hotpotqa.corpus.jsonl, row hotpotqa-bb274af401b0 ("Jeff Porcaro"), its first two sentences
+    await kg.ingest(text="Jeffrey Thomas Porcaro (April 1, 1954 – August 5, 1992) was an American drummer, songwriter, "
+                         "and record producer. In a career that spanned more than 20 years, Porcaro was best known "
+                         "for his work with the rock band Toto.", document_id="hotpotqa-bb274af401b0",
+                    plan=IngestPlan(extractor="ner"))
+    await kg.finalize(progress=False, entity_vectors="all")
+    assert list(_Tracking.bars) == ["resolve", "chunks", "entities", "facts", "indexes"]
+    for key, (total, done) in _Tracking.bars.items():
+        assert total is not None and done == total, (key, total, done)
