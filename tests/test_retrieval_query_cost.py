@@ -144,30 +144,6 @@ async def test_the_sections_are_read_beside_the_first_hop_and_only_for_chunks_no
     assert len(reads) == 1  # with the first hop; none once the best candidates are known
 
 
-async def test_the_name_queries_read_the_entity_cards_and_retrieve_asks_no_card_query(kg: KnowledgeGraph) -> None:
-    """An entity hit's card (the documents that mention it, the types it was outvoted for) comes with the name
-    queries, the same as :func:`add_cards` reads it, so a retrieve sends no query for the cards."""
-    from graphrag_agents.retrieval.names import add_cards, exact_names, fuzzy_names
-
-    await ingest_sections(kg, PKG + CI, "ner")
-    rows = await kg.store.ro_query("MATCH (e:__Entity__) RETURN e.name ORDER BY outdegree(e, 'MENTIONED_IN') DESC "
-                                   "LIMIT 1")
-    name = str(rows[0][0])  # the entity these sections mention most
-    question = f"What does {name} do with package.json?"
-    exact = await exact_names(kg.store, question, 5)
-    fuzzy = await fuzzy_names(kg.store, question, VectorParam(kg.embedder.embed([question])[0].tolist()), 10)
-    assert exact and exact[0].documents and fuzzy
-    cards = {h.entity_id: (h.documents, h.aliases) for h in exact + fuzzy}
-    for hit in exact + fuzzy:
-        hit.documents, hit.aliases = [], []
-    await add_cards(kg.store, exact + fuzzy)
-    assert {h.entity_id: (h.documents, h.aliases) for h in exact + fuzzy} == cards
-    sent = _counting(kg)
-    hits = await retrieve(kg.store, kg.embedder, question, top_k=5)
-    assert hits.entities and all(h.documents for h in hits.entities)
-    assert not any("UNWIND $ids AS eid MATCH (e:__Entity__ {id: eid})" in s for s in sent)
-
-
 async def test_bridge_expansion_and_the_titled_hop_are_one_query(kg: KnowledgeGraph) -> None:
     """The first hop's two expansions, asked together, find what each finds alone (candidates, weights, the
     entities a bridge went through, cosines to the feedback's seed)."""

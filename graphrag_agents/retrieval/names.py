@@ -124,22 +124,20 @@ async def exact_names(store: GraphStore, question: str, top_k: int,
     Score, in (0, 1]: :func:`specificity` of the entity (1 when mentioned in one chunk, 0.5 at 3 chunks,
     0.15 at 100), times 0.25 when the question writes the phrase in lower case although it uses capitals
     elsewhere, times 0.5 when the name lies inside a longer name the question also matches ("Fame" inside
-    "Modern Drummer Hall of Fame"). One read-only query over the ``name_key`` index, which reads each entity's
-    card too (``documents`` and ``aliases``, as :func:`add_cards`).
+    "Modern Drummer Hall of Fame"). One read-only query over the ``name_key`` index.
     """
     keys = name_keys(question)
     if not keys:
         return []
     rows = await store.ro_query(
         "UNWIND $keys AS k MATCH (e:__Entity__ {name_key: k}) "
-        + (_MENTION_FILTER if document_ids else "") + "WITH e, k LIMIT $limit " + _CARD
-        + "RETURN e.id, e.name, e.label, e.description, k, outdegree(e, 'MENTIONED_IN'), titles, e.aliases",
-        {"keys": list(keys), "docs": list(document_ids or []), "limit": 4 * max(top_k, 10),
-         "card_docs": CARD_DOCUMENTS},
+        + (_MENTION_FILTER if document_ids else "")
+        + "RETURN e.id, e.name, e.label, e.description, k, outdegree(e, 'MENTIONED_IN') LIMIT $limit",
+        {"keys": list(keys), "docs": list(document_ids or []), "limit": 4 * max(top_k, 10)},
     )
     matched = {str(r[4]) for r in rows}
     best: dict[str, EntityHit] = {}
-    for eid, name, label, description, key, mentions, titles, aliases in rows:
+    for eid, name, label, description, key, mentions in rows:
         score = specificity(int(mentions))
         if not keys[str(key)].cased:
             score *= LOWERCASE_FACTOR
@@ -147,7 +145,7 @@ async def exact_names(store: GraphStore, question: str, top_k: int,
             score *= NESTED_FACTOR
         hit = EntityHit(entity_id=str(eid), name=str(name), label=str(label or ""),
                         description=str(description or ""), score=round(score, 4), path="exact_names",
-                        mentions=int(mentions), documents=_titles(titles), aliases=_titles(aliases))
+                        mentions=int(mentions))
         if str(eid) not in best or best[str(eid)].score < hit.score:
             best[str(eid)] = hit
     return sorted(best.values(), key=lambda h: (-h.score, h.name))[:top_k]
@@ -161,14 +159,13 @@ async def fuzzy_names(store: GraphStore, question: str, vector: QueryVector, top
     :func:`~.fulltext.weighted_terms_query`) and the entities nearest the question's embedding. Score, in
     [0, 1]: the mean of the share of the entity name's words that the question contains and the cosine
     similarity of its embedding (name + description) to the question. Best first, at most ``top_k``. Both
-    searches are one query (``UNION ALL``), which reads each entity's card too (as :func:`add_cards`).
+    searches are one query (``UNION ALL``).
     """
     pool = max(top_k, 5)
     doc_filter = _MENTION_FILTER if document_ids else ""
-    columns = (_CARD + f"RETURN e.id, e.name, e.label, e.description, {cosine('e')}, outdegree(e, 'MENTIONED_IN'), "
-               "titles, e.aliases")
+    columns = f"RETURN e.id, e.name, e.label, e.description, {cosine('e')}, outdegree(e, 'MENTIONED_IN')"
     params: dict[str, Any] = {"v": vector_param(vector), "k": pool, "docs": list(document_ids or []),
-                              "terms": query_terms(question), "maxdf": MAX_DF, "card_docs": CARD_DOCUMENTS}
+                              "terms": query_terms(question), "maxdf": MAX_DF}
     query = ("CALL db.idx.vector.queryNodes('__Entity__', 'embedding', $k, vecf32($v)) YIELD node "
              "WITH node AS e " + doc_filter + columns)
     if params["terms"]:  # the word search in the same query (one round trip); the label's size is remembered
@@ -177,26 +174,17 @@ async def fuzzy_names(store: GraphStore, question: str, vector: QueryVector, top
                   + "WITH node AS e, sum(w[1]) AS s ORDER BY s DESC LIMIT $k " + doc_filter + columns)
     asked = set(params["terms"])
     best: dict[str, EntityHit] = {}
-    for eid, name, label, description, cos, mentions, titles, aliases in await store.ro_query(query, params):
+    for eid, name, label, description, cos, mentions in await store.ro_query(query, params):
         words = query_terms(str(name))
         coverage = sum(1 for w in words if w in asked) / len(words) if words else 0.0
         best[str(eid)] = EntityHit(
             entity_id=str(eid), name=str(name), label=str(label or ""), description=str(description or ""),
-            score=round((coverage + max(0.0, float(cos))) / 2, 4), path="fuzzy_names", mentions=int(mentions),
-            documents=_titles(titles), aliases=_titles(aliases))
+            score=round((coverage + max(0.0, float(cos))) / 2, 4), path="fuzzy_names", mentions=int(mentions))
     return sorted(best.values(), key=lambda h: (-h.score, h.name))[:top_k]
 
 
 CARD_DOCUMENTS = 3
 """Document titles an entity card lists."""
-_CARD = ("CALL { WITH e MATCH (e)-[:MENTIONED_IN]->(c:Chunk) WITH DISTINCT c.document_id AS doc LIMIT $card_docs "
-         "MATCH (d:Document {id: doc}) RETURN collect(coalesce(d.title, d.id)) AS titles } ")
-"""Cypher binding ``titles`` to an entity ``e``'s card documents, as :func:`add_cards` reads them (the name queries
-read the cards with the names, so the cards cost no round trip of their own)."""
-
-
-def _titles(values: Any) -> list[str]:
-    return [str(v) for v in values or [] if v]
 
 
 async def add_cards(store: GraphStore, entities: Sequence[EntityHit]) -> None:
@@ -205,8 +193,11 @@ async def add_cards(store: GraphStore, entities: Sequence[EntityHit]) -> None:
     if not entities:
         return
     rows = await store.ro_query(
-        "UNWIND $ids AS eid MATCH (e:__Entity__ {id: eid}) " + _CARD + "RETURN e.id, titles, e.aliases",
-        {"ids": list(dict.fromkeys(e.entity_id for e in entities)), "card_docs": CARD_DOCUMENTS},
+        "UNWIND $ids AS eid MATCH (e:__Entity__ {id: eid}) "
+        "CALL { WITH e MATCH (e)-[:MENTIONED_IN]->(c:Chunk) WITH DISTINCT c.document_id AS doc LIMIT $docs "
+        "MATCH (d:Document {id: doc}) RETURN collect(coalesce(d.title, d.id)) AS titles } "
+        "RETURN e.id, titles, e.aliases",
+        {"ids": list(dict.fromkeys(e.entity_id for e in entities)), "docs": CARD_DOCUMENTS},
     )
     cards = {str(eid): ([str(t) for t in titles or [] if t], [str(a) for a in aliases or []])
              for eid, titles, aliases in rows}

@@ -23,7 +23,7 @@ from .content_words import content_words
 from .facts import facts
 from .hits import EntityHit, PassageHit, RelationHit, RetrievalHits
 from .links import links
-from .names import Anchor, anchors_from, exact_names, fuzzy_names
+from .names import Anchor, add_cards, anchors_from, exact_names, fuzzy_names
 from .passages import keywords_first, passages
 
 __all__ = ["ALL_PATHS", "MAX_TOP_K", "retrieve"]
@@ -94,8 +94,11 @@ async def retrieve(store: GraphStore, embedder: Embedder, question: str, *, path
         # an entity both paths find is reported once, as exact; alone, fuzzy_names reports it itself
         named = {h.entity_id for h in exact} if "exact_names" in chosen else set()
         fuzzy = [h for h in fuzzy if h.entity_id not in named][:top_k]
-        # each hit carries its card (documents and aliases): the name queries read it
-        return (exact if "exact_names" in chosen else []) + (fuzzy if "fuzzy_names" in chosen else [])
+        found = (exact if "exact_names" in chosen else []) + (fuzzy if "fuzzy_names" in chosen else [])
+        # read for the hits reported only: the name queries' rows are more (on HotpotQA and 2Wiki, reading every
+        # row's card in them cost more server time than this query)
+        await add_cards(store, found)  # the entity cards' documents and aliases
+        return found
 
     tasks: list[asyncio.Future[Any]] = [exact_task, fuzzy_task] + ([keyword_task] if keyword_task else [])
     facts_task: asyncio.Future[list[RelationHit]] = asyncio.ensure_future(
