@@ -133,3 +133,14 @@ def test_a_piece_of_a_word_and_a_link_to_a_section_are_no_names() -> None:
     assert section_links(channels) == {"tracingchannel channels"}  # the class links to "Class: TracingChannel"
     assert section_links(registry) == {"auth related configuration"}
     assert not section_links("[Node.js installer](https://nodejs.org/en/download/)")
+
+
+def test_a_link_to_a_page_of_the_same_docs_names_a_heading() -> None:
+    """The Node.js docs' api/n-api.md:18 points at "the section titled [C++ Addons][]", defined at :6678 as
+    ``addons.md`` (spaCy names "C++ Addons" a work); an external link's text ("AppVeyor", :6677) is a name."""
+    from graphrag_agents.ingest.name_places import section_links
+
+    text = ("titled [C++ Addons][]. The only difference is the set of APIs that are used by\n\n"
+            "[AppVeyor]: https://www.appveyor.com\n[C++ Addons]: addons.md\n")
+    assert section_links(text) == {"c++ addons"}
+    assert not section_links("[Xcode]: https://developer.apple.com/xcode/\n[LLVM]: https://llvm.org\n")

@@ -109,13 +109,23 @@ def _slug(text: str) -> str:
     return re.sub(r"[^\w\- ]", "", text.casefold().replace("`", "")).strip().replace(" ", "-")
 
 
+_PAGE_LINK = re.compile(r"\[([^\[\]\n]+)\](?:\(([\w./-]+)\.md\)|:[ \t]*([\w./-]+)\.md[ \t]*$)", re.M)
+"""A link or a reference definition whose target is a page of the same docs: ``[C++ Addons]: addons.md``."""
+
+
 def section_links(text: str) -> set[str]:
     """The case-folded texts of the links of ``text`` that point at a section by its title (the anchor is the
     text's own slug): ``[Auth Related Configuration](/configuring-npm/npmrc#auth-related-configuration)``,
-    ``[TracingChannel Channels]: #tracingchannel-channels``. Such a text names a heading, not a thing."""
+    ``[TracingChannel Channels]: #tracingchannel-channels``; or at a page of the same docs whose file name the
+    title spells (the Node.js docs' api/n-api.md: ``[C++ Addons]: addons.md``). Such a text names a heading, not a
+    thing."""
     found = set()
     for m in _LINK.finditer(text):
         if _slug(m.group(1)) == (m.group(2) or m.group(3)).casefold():
+            found.add(" ".join(m.group(1).replace("`", "").split()).casefold())
+    for m in _PAGE_LINK.finditer(text):
+        page = (m.group(2) or m.group(3)).rsplit("/", 1)[-1].casefold()
+        if page and _slug(m.group(1)).endswith(page.replace("_", "-")):
             found.add(" ".join(m.group(1).replace("`", "").split()).casefold())
     return found
 
