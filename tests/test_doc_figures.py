@@ -103,6 +103,7 @@ def test_the_demo_result_size_the_docs_quote_is_what_the_server_sends(tmp_path: 
     """Builds the real demo graph (30 paragraphs, ner) and asks the demo question through the MCP server."""
     pytest.importorskip("mcp")
     from mcp import Client
+    from mcp.types import TextContent
 
     from graphrag_agents import KnowledgeGraph
     from graphrag_agents.adapters.mcp import RESULT_META_KEY, GraphRAGMCPServer
@@ -119,7 +120,9 @@ def test_the_demo_result_size_the_docs_quote_is_what_the_server_sends(tmp_path: 
         async with kg, Client(GraphRAGMCPServer(kg).server) as client:
             result = await client.call_tool("retrieve", {"question": _demo_question()})
         meta = (result.meta or {})[RESULT_META_KEY]
-        return len(result.content[0].text), len(json.dumps(meta, separators=(",", ":")))
+        block = result.content[0]
+        assert isinstance(block, TextContent), block
+        return len(block.text), len(json.dumps(meta, separators=(",", ":")))
 
     text, compact = asyncio.run(measure())
     for doc, figures in demo_figures().items():
@@ -188,8 +191,9 @@ def measured_rows(readme: str) -> list[MeasuredRow]:
         if header is None:
             header = cells
             assert tuple(header) == COLUMNS, f"README:{number + 1}: the Measured table's columns are {COLUMNS}"
-        elif set("".join(cells)) > {"-", " ", ":"}:
-            rows.append(MeasuredRow(number + 1, dict(zip(header, cells))))
+        elif not set("".join(cells)) <= {"-", " ", ":"}:  # not the separator row
+            assert len(cells) == len(header), f"README:{number + 1}: {len(cells)} cells, not {len(header)}"
+            rows.append(MeasuredRow(number + 1, dict(zip(header, cells, strict=True))))
     return rows
 
 
