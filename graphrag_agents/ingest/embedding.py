@@ -15,13 +15,14 @@ re-embeds them with the header: that is the upgrade.
 
 Entity cards are embedded only for entities mentioned in two or more chunks (:data:`SHARED_MENTIONS`, the
 ``"shared"`` rule of :data:`EntityVectors`, the default): the rest (over 80% of the entities on the evaluation
-sets) are found by name through ``exact_names`` and the full-text half of ``fuzzy_names``, and their vectors bought
-no measurable recall (``docs/scale.md``, "What the entity and fact vectors buy the reader"). An entity that gains
-its second mention is embedded by the next ``finalize``; ``"all"`` embeds every entity as before, ``"none"`` none.
+sets) are found by name through ``exact_names`` and the full-text half of ``fuzzy_names``, and their vectors
+bought no measurable recall (``docs/scale-building.md``, "What the entity and fact vectors buy the reader"). An
+entity that gains its second mention is embedded by the next ``finalize``; ``"all"`` embeds every entity as
+before, ``"none"`` none.
 Every fact is embedded by default; ``fact_vectors="typed"`` embeds typed relations' facts only (a co-mention fact
 node, the ``ner`` extractor's sentence, is a sentence of a chunk, and the ``facts`` and ``links`` paths then find
 and order it through that chunk's vector: :mod:`~graphrag_agents.retrieval.unembedded_facts`), at half the
-``finalize`` CPU but a slower ``retrieve`` (``docs/scale.md``).
+``finalize`` CPU but a slower ``retrieve`` (``docs/scale-building.md``).
 """
 
 from __future__ import annotations
