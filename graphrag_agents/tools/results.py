@@ -36,6 +36,10 @@ PASSAGE_CHARS = 1200
 """Most characters of a passage's text one line shows."""
 MIN_PASSAGE_CHARS = 600
 """Fewest characters of a passage's text a line is cut to so that more passages fit ``to_llm_text``'s budget."""
+WHOLE_SHARE = 0.4
+"""Share of the passages' room the best passages fill whole (up to :data:`PASSAGE_CHARS` each, at least the first)
+before the others are cut to fit: short paragraphs stay whole, long sections leave room for more of them."""
+"""Fewest characters of a passage's text a line is cut to so that more passages fit ``to_llm_text``'s budget."""
 COPIES_SHOWN = 3
 """Places a repeated passage's line names besides its own (the item and its evidence hold every one)."""
 PASSAGES_FIRST = 1.0
@@ -225,19 +229,26 @@ class RetrieveResult(ToolResult):
 
 
     def _passage_lines(self, room: int, focus: bool) -> list[str]:
-        """Each passage's line. With ``focus``, the best passage keeps up to :data:`PASSAGE_CHARS` of its text,
-        and the others are cut around the question's words to the longest limit (down to
-        :data:`MIN_PASSAGE_CHARS`) at which all of them fit ``room``: more passages are read."""
+        """Each passage's line. With ``focus``, the best passages keep up to :data:`PASSAGE_CHARS` of their text
+        while they fill :data:`WHOLE_SHARE` of ``room`` (the first always), and the others are cut around the
+        question's words to the longest limit (down to :data:`MIN_PASSAGE_CHARS`) at which all of them fit
+        ``room``: more passages are read."""
         if not focus or not self.passages:
             return [p.line() for p in self.passages]
         terms = question_terms(self.question)
-        first = self.passages[0].line(PASSAGE_CHARS, terms)
+        best: list[str] = []
+        for passage in self.passages:
+            line = passage.line(PASSAGE_CHARS, terms)
+            if best and sum(len(b) + 1 for b in best) + len(line) + 1 > WHOLE_SHARE * room:
+                break
+            best.append(line)
+        used = sum(len(line) + 1 for line in best)
         rest: list[str] = []
         for limit in range(PASSAGE_CHARS, MIN_PASSAGE_CHARS - 1, -100):
-            rest = [p.line(limit, terms) for p in self.passages[1:]]
-            if len(first) + sum(len(line) + 1 for line in rest) < room:
+            rest = [p.line(limit, terms) for p in self.passages[len(best):]]
+            if used + sum(len(line) + 1 for line in rest) < room:
                 break
-        return [first, *rest]
+        return best + rest
 
 
 def _unseen_first(items: Sequence[_Item], unseen: Callable[[_Item], bool]) -> list[tuple[bool, str]]:
