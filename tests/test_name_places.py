@@ -144,3 +144,29 @@ def test_a_link_to_a_page_of_the_same_docs_names_a_heading() -> None:
             "[AppVeyor]: https://www.appveyor.com\n[C++ Addons]: addons.md\n")
     assert section_links(text) == {"c++ addons"}
     assert not section_links("[Xcode]: https://developer.apple.com/xcode/\n[LLVM]: https://llvm.org\n")
+
+
+N_API_LINKS = ("titled [C++ Addons][]. The only difference is the set of APIs that are used by\n"  # n-api.md:18
+               "the native code. Instead of using the V8 or [Native Abstractions for Node.js][]\n"  # :19
+               "APIs, the functions available in Node-API are used.\n\n"  # :20
+               "[C++ Addons]: addons.md\n[Native Abstractions for Node.js]: https://github.com/nodejs/nan\n")
+
+
+def test_a_name_cut_inside_a_link_is_the_links_whole_text() -> None:
+    """The Node.js docs' api/n-api.md:19 links "[Native Abstractions for Node.js][]", which spaCy cuts at "for"; a
+    link whose text is no name ("[the docs for npm]") or is the span itself gives nothing."""
+    from graphrag_agents.ingest.name_places import link_text_around
+
+    at = N_API_LINKS.index("Native")
+    assert link_text_around(N_API_LINKS, at, at + len("Native Abstractions")) == "Native Abstractions for Node.js"
+    assert link_text_around(N_API_LINKS, at, at + len("Native Abstractions for Node.js")) is None
+    assert link_text_around("see [the docs for npm](x)", 17, 20) is None
+
+
+@pytest.mark.skipif(not spacy_available(), reason="needs the ner extra")
+async def test_the_extractor_names_the_whole_link_and_no_page_title() -> None:
+    (got,) = await NerExtractor().extract([[N_API_LINKS]], DEFAULT_ONTOLOGY)
+    assert not isinstance(got, Exception)
+    names = {e.name for e in got.entities}
+    assert "Native Abstractions for Node.js" in names and "Native Abstractions" not in names
+    assert "C++ Addons" not in names  # a page title (n-api.md:6678 links it to addons.md)

@@ -36,7 +36,7 @@ from .code_spans import code_like, has_code_chars, mask_chunks
 from .common_names import ProseWords, runs_on, without_number
 from .extraction import Extraction, RawEntity, RawRelation, match_label
 from .fact_sentences import reads_as_sentence, states_something
-from .name_places import code_words, glued, in_structure, section_links, structure_spans
+from .name_places import code_words, glued, in_structure, link_text_around, section_links, structure_spans
 from .ontology import Ontology
 from .ontology_store import CO_MENTION
 from .writer import UNKNOWN_LABEL
@@ -239,7 +239,8 @@ def _entity_name(ent: Any, text: str, structure: list[tuple[int, int]], prose: P
                  titles: set[str]) -> str | None:
     """The name spaCy's entity gives, cleaned; None when it is no name: a skipped kind, a span that starts or ends
     in a heading, a table row, a field's value or a paragraph's label, a generic word, or (in technical text) a
-    piece of an identifier or of a hyphenated word, or a link to a section by its title."""
+    piece of an identifier or of a hyphenated word, or a link to a section by its title; a piece of a link's text
+    that reads as a name is read as that whole text."""
     if ent.label_ in _SKIPPED or any(in_structure(structure, at, at + 1) for at in (ent.start_char, ent.end_char - 1)):
         return None
     name = _clean(ent.text) if prose is None else _code_free(ent.text, prose)
@@ -247,4 +248,7 @@ def _entity_name(ent: Any, text: str, structure: list[tuple[int, int]], prose: P
         return None
     if prose is not None and (_glued_name(text, ent.start_char, ent.end_char, name) or name.casefold() in titles):
         return None
+    whole = link_text_around(text, ent.start_char, ent.end_char) if prose is not None else None
+    if whole is not None:  # a cut name: the link's text is the name the document writes
+        return None if whole.casefold() in titles or _generic(whole) else _clean(whole)
     return name

@@ -15,6 +15,8 @@ from __future__ import annotations
 import bisect
 import re
 
+from .common_names import FUNCTION_WORDS
+
 __all__ = ["code_words", "glued", "in_structure", "section_links", "structure_spans"]
 
 _HEADING = re.compile(r"^[ \t]{0,3}#{1,6}(?:[ \t]|$)")
@@ -128,6 +130,26 @@ def section_links(text: str) -> set[str]:
         if page and _slug(m.group(1)).endswith(page.replace("_", "-")):
             found.add(" ".join(m.group(1).replace("`", "").split()).casefold())
     return found
+
+
+def link_text_around(text: str, start: int, end: int) -> str | None:
+    """The whole text of the Markdown link whose brackets hold the span ``start:end`` and more than it, when that
+    text reads as one name (each word capitalised, a number or a joining word such as "for"): spaCy cuts
+    "[Native Abstractions for Node.js][]" (the Node.js docs' api/n-api.md) at "for", and the link's text is the
+    name it writes. None when the span is not in a link, is its whole text, or the text is no name."""
+    opening = text.rfind("[", 0, start)
+    closing = text.find("]", end)
+    if opening < 0 or closing < 0 or "]" in text[opening:start] or "[" in text[end:closing]:
+        return None
+    if "\n\n" in text[opening:closing]:
+        return None
+    inside = " ".join(text[opening + 1:closing].split())
+    words = inside.split()
+    if inside == " ".join(text[start:end].split()) or len(words) > 8:
+        return None
+    if all(w[:1].isupper() or w[:1].isdigit() or w in FUNCTION_WORDS for w in words):
+        return inside
+    return None
 
 
 def glued(text: str, start: int, end: int) -> bool:
