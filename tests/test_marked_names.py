@@ -167,10 +167,13 @@ def test_an_acronym_after_a_at_the_end_of_its_phrase_is_a_kind() -> None:
     """api/n-api.md:3251-3252 writes "calls to other APIs that might\\ntrigger a GC." (a garbage collection, which
     spaCy names an organisation): "a GC." ends an indefinite noun phrase. "a TCP connection" uses "TCP" as a
     modifier of "connection" and says nothing of it; so does "a JavaScript" before a line break inside a
-    paragraph (api/n-api.md:2615-2616)."""
+    paragraph (api/n-api.md:2615-2616), and "a Node" before ".js"."""
     corpus = CorpusText.read(["within the same callback as long as there are no calls to other APIs that might",
                               "trigger a GC.", "It opens a TCP connection to the server.",
                               "* `[in] description`: Optional `napi_value` which refers to a JavaScript",  # :2615
                               "  `string` to be set as the description for the symbol."])  # :2616
     assert indefinite("GC", corpus) and not indefinite("TCP", corpus)
     assert not indefinite("JavaScript", corpus)  # a line's end inside a paragraph ends no phrase
+    # techdocs_a's workspaces section: "defining a Node.js package" writes no "a Node."
+    workspaces = "that contains a `package.json` inside it, defining a Node.js package"
+    assert not indefinite("Node", CorpusText.read([workspaces]))

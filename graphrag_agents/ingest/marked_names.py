@@ -139,11 +139,11 @@ def plural_written(name: str, corpus: CorpusText) -> bool:
 
 def indefinite(name: str, corpus: CorpusText) -> bool:
     """Whether the prose writes ``name`` as the head of an indefinite noun phrase: after "a" or "an" and right
-    before a stop or a comma ("calls to other APIs that might trigger a GC.", the Node.js docs'
+    before a stop or a comma that ends a word ("calls to other APIs that might trigger a GC.", the Node.js docs'
     api/n-api.md). One thing with a name is not "a" one; "a TCP connection" uses a name as a modifier."""
     # A stop right after the name: masked code leaves blanks ("a JavaScript `Date`"), and a line's end inside a
     # paragraph is a space ("refers to a JavaScript\nstring").
-    return re.search(rf"(?<![\w-])[Aa]n? {re.escape(name)}(?=[.,;:!?)])", corpus.masked) is not None
+    return re.search(rf"(?<![\w-])[Aa]n? {re.escape(name)}(?=[.,;:!?)](?:\s|\Z))", corpus.masked) is not None
 
 
 def lone_person(name: str, corpus: CorpusText) -> bool:
