@@ -1,12 +1,10 @@
-"""Is a graph ready when built? The first ``retrieve`` after ``finalize`` against the next questions, with and
-without ``finalize``'s settling step (:mod:`graphrag_agents.ingest.ready`), in the same run.
+"""Is a graph ready when built? The first ``retrieve`` after ``finalize`` against the next questions, same run.
 
     python benchmarks/ready_bench.py [--set techdocs_a] [--docs 200] [--questions 10] [--trials 3]
 
-Each trial builds two fresh embedded graphs of the set's first ``--docs`` rows (``ner`` extractor, every default),
-one finalized as shipped and one with the settling step switched off, in alternating order. On each, question 0
-is asked first, then questions 1..N once each. Printed per variant: the first retrieve, the p50 of the N after it
-(wall ms), and their ratio, as the median over the trials.
+Each trial builds a fresh embedded graph of the set's first ``--docs`` rows (``ner`` extractor, every default) and
+finalizes it; question 0 is asked first, then questions 1..N once each. Printed per trial and as the median over
+the trials: the first retrieve, the p50 of the N after it (wall ms), and their ratio.
 """
 
 from __future__ import annotations
@@ -19,20 +17,13 @@ import tempfile
 import time
 from pathlib import Path
 
-from graphrag_agents import kg as kg_module
 from graphrag_agents.ingest.plan import IngestPlan, SourceDocument
-from graphrag_agents.ingest.ready import settle
 from graphrag_agents.kg import KnowledgeGraph
 
 EVAL = Path(__file__).resolve().parents[2] / "shared" / "eval"
 
 
-async def _no_settle(store: object) -> int:
-    return 0
-
-
-async def _trial(rows: list[dict[str, str]], questions: list[str], settling: bool) -> tuple[float, float]:
-    kg_module.settle = settle if settling else _no_settle  # type: ignore[assignment]
+async def _trial(rows: list[dict[str, str]], questions: list[str]) -> tuple[float, float]:
     sources = [SourceDocument(r["id"], r["id"], text=r["text"], title=r.get("title") or "") for r in rows]
     with tempfile.TemporaryDirectory(prefix="ready-bench-") as data_dir:
         async with await KnowledgeGraph.open(graph="ready", data_dir=data_dir) as kg:
@@ -44,7 +35,6 @@ async def _trial(rows: list[dict[str, str]], questions: list[str], settling: boo
                 start = time.perf_counter()
                 await kg.retrieve(question)
                 times.append((time.perf_counter() - start) * 1000)
-    kg_module.settle = settle  # type: ignore[assignment]
     return times[0], statistics.median(times[1:])
 
 
@@ -52,22 +42,15 @@ async def run(name: str, docs: int, n: int, trials: int, eval_dir: Path) -> None
     rows = [json.loads(line) for line in (eval_dir / f"{name}.corpus.jsonl").read_text().splitlines() if line.strip()]
     questions = [json.loads(line)["question"] for line in
                  (eval_dir / f"{name}.questions.jsonl").read_text().splitlines() if line.strip()][:n + 1]
-    found: dict[bool, list[tuple[float, float]]] = {True: [], False: []}
+    found: list[tuple[float, float]] = []
     for trial in range(trials):
-        for settling in ((True, False) if trial % 2 == 0 else (False, True)):
-            first, p50 = await _trial(rows[:docs], questions, settling)
-            found[settling].append((first, p50))
-            print(f"trial {trial} settling={settling}: first {first:.1f} ms, next {n} p50 {p50:.1f} ms, "
-                  f"{first / p50:.2f}x", flush=True)
-    print(f"{name}, first {docs} documents, {trials} trials, medians:")
-    print("| finalize | first retrieve ms | p50 of the next questions ms | first / p50 |")
-    print("| - | - | - | - |")
-    for settling in (True, False):
-        firsts = [f for f, _ in found[settling]]
-        p50s = [p for _, p in found[settling]]
-        ratio = statistics.median(f / p for f, p in found[settling])
-        print(f"| {'as shipped (settles)' if settling else 'without the settling step'} | "
-              f"{statistics.median(firsts):.1f} | {statistics.median(p50s):.1f} | {ratio:.2f}x |")
+        first, p50 = await _trial(rows[:docs], questions)
+        found.append((first, p50))
+        print(f"trial {trial}: first {first:.1f} ms, next {n} p50 {p50:.1f} ms, {first / p50:.2f}x", flush=True)
+    print(f"{name}, first {docs} documents, {trials} trials, medians: first retrieve "
+          f"{statistics.median(f for f, _ in found):.1f} ms, p50 of the next questions "
+          f"{statistics.median(p for _, p in found):.1f} ms, "
+          f"first / p50 {statistics.median(f / p for f, p in found):.2f}x")
 
 
 def main() -> None:

@@ -36,7 +36,6 @@ from .ingest.ontology_store import DEFAULT_ONTOLOGY, load_ontology, merge_ontolo
 from .ingest.pipeline import IngestContext, run_ingest
 from .ingest.plan import IngestPlan, SourceDocument
 from .ingest.progress import Progress, want_progress
-from .ingest.ready import settle
 from .ingest.records import derived_id
 from .ingest.regroup import regroup_co_mentions
 from .ingest.report import DocumentStatus, IngestReport
@@ -415,7 +414,6 @@ class KnowledgeGraph:
                 await write_meta_field(self.store, "fact_vectors", rules.facts)
             forget_rules(self.store)
             await wait_for_indexes(self.store)
-            await settle(self.store)
             bars.advance("indexes")
         return FinalizeReport(embedded=embedded, status=await self.status(), merged=merged,
                               seconds=time.perf_counter() - started, regrouped=regrouped, relabelled=relabelled,
