@@ -235,8 +235,8 @@ def row_problems(row: MeasuredRow, root: Path = ROOT) -> list[str]:
                 continue
             command, commit = " ".join(header.group("command").split()), header.group("commit")
             script = Path(next((w for w in command.split() if w.endswith(".py")), "x")).stem
-            if Path(record).name != f"{script}-{commit}.txt":
-                problems.append(f"{where}: {record} should be named {script}-{commit}.txt, after its run")
+            if not re.fullmatch(rf"{re.escape(script)}-{re.escape(commit)}(?:-[\w.-]+)?\.txt", Path(record).name):
+                problems.append(f"{where}: {record} should be named {script}-{commit}[-<what>].txt, after its run")
             if row.command != command:
                 problems.append(f"{where}: the Command cell is {row.command!r}; {record} ran {command!r}")
             if not (row.commit.startswith(commit) or commit.startswith(row.commit)):
