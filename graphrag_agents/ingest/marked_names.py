@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from ..store.graph import GraphStore
@@ -50,6 +50,9 @@ _LOWER_RATIO = 20
 _BEFORE = re.compile(r"\b(on|in|at|from|near)\s+\Z", re.IGNORECASE)
 _CODE_SPAN = re.compile(r"`['\"]?([^`\s'\"]+)['\"]?`")
 """A whole inline code span, quotes dropped: `` `AbortSignal` ``, `` `'CONNECT'` ``."""
+_ARTICLE_BEFORE = re.compile(r"(?<![\w-])[Aa]n? \Z")
+_CAPITAL_BEFORE = re.compile(r"(?<![\w-])([A-Z][\w.-]*) \Z")
+_CAPITAL_AFTER = re.compile(r" ([A-Z][\w.-]*)(?![\w-])")
 _JSDOC_TYPE = re.compile(r"\{([\w.|<>\[\], ]+)\}")
 """A JSDoc type, each of whose alternatives is a code identifier: ``{AbortSignal}``, ``{string|Buffer}``."""
 
@@ -129,21 +132,42 @@ def code_identifier(name: str, corpus: CorpusText) -> bool:
     return 2 * corpus.code[name] >= max(2, corpus.prose.inline[name])
 
 
+def _occurrences(name: str, corpus: CorpusText) -> Iterator[tuple[int, int]]:
+    """Where the prose writes ``name`` as whole words (no letter, digit, ``_`` or ``-`` before it), found by a
+    plain substring search: each reading below looks at what stands around these, never scans with a pattern."""
+    text, at = corpus.masked, corpus.masked.find(name)
+    while at >= 0:
+        before = text[at - 1] if at else " "
+        if not (before.isalnum() or before in "_-"):
+            yield at, at + len(name)
+        at = text.find(name, at + 1)
+
+
 def plural_written(name: str, corpus: CorpusText) -> bool:
     """Whether the prose writes ``name`` of several words with a plural ending too: "the exported C APIs" beside
     "Node-API is a C API" (the Node.js docs' api/n-api.md). A name is one thing; what has a plural is a kind."""
     if " " not in name:
         return False
-    return re.search(rf"(?<![\w-]){re.escape(name)}e?s(?![\w-])", corpus.masked) is not None
+    text = corpus.masked
+    for _, end in _occurrences(name, corpus):
+        tail = end + (2 if text.startswith("es", end) else 1 if text.startswith("s", end) else 0)
+        if tail > end and not (text[tail:tail + 1].isalnum() or text[tail:tail + 1] in "_-"):
+            return True
+    return False
 
 
 def indefinite(name: str, corpus: CorpusText) -> bool:
     """Whether the prose writes ``name`` as the head of an indefinite noun phrase: after "a" or "an" and right
     before a stop or a comma that ends a word ("calls to other APIs that might trigger a GC.", the Node.js docs'
     api/n-api.md). One thing with a name is not "a" one; "a TCP connection" uses a name as a modifier."""
-    # A stop right after the name: masked code leaves blanks ("a JavaScript `Date`"), and a line's end inside a
-    # paragraph is a space ("refers to a JavaScript\nstring").
-    return re.search(rf"(?<![\w-])[Aa]n? {re.escape(name)}(?=[.,;:!?)](?:\s|\Z))", corpus.masked) is not None
+    text = corpus.masked
+    for start, end in _occurrences(name, corpus):
+        # A stop right after the name: masked code leaves blanks ("a JavaScript `Date`"), and a line's end inside
+        # a paragraph is a space ("refers to a JavaScript\nstring").
+        stop = text[end:end + 1] in tuple(".,;:!?)") and text[end + 1:end + 2] in ("", " ", "\t", "\n")
+        if stop and _ARTICLE_BEFORE.search(text, max(0, start - 4), start):
+            return True
+    return False
 
 
 def lone_person(name: str, corpus: CorpusText) -> bool:
@@ -153,11 +177,15 @@ def lone_person(name: str, corpus: CorpusText) -> bool:
     capitals where a sentence starts ("For"), is a platform or a product."""
     if " " in name or not name.isalpha():
         return False
-    word = re.escape(name)
-    for m in re.finditer(rf"(?<![\w-])([A-Z][\w.-]*) {word}(?![\w-])|(?<![\w-]){word} ([A-Z][\w.-]*)", corpus.masked):
-        beside = m.group(1) or m.group(2)
-        if not corpus.prose.lower[beside.lower()]:  # "For Linux", "Linux Foundation": only the second is a name's
-            return False
+    text = corpus.masked
+    for start, end in _occurrences(name, corpus):
+        if text[end:end + 1].isalnum():
+            continue
+        left = _CAPITAL_BEFORE.search(text, max(0, start - 60), start)
+        right = _CAPITAL_AFTER.match(text, end)
+        for beside in (left, right):
+            if beside is not None and not corpus.prose.lower[beside.group(1).lower()]:
+                return False  # "Linux Foundation"; "For Linux" is a sentence's common first word
     return True
 
 
