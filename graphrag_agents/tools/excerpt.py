@@ -4,11 +4,12 @@ A section of a manual runs to thousands of characters, and the answer to a quest
 stands past its first 1,200 (npm's docs: the config section copied onto each command page lists every option,
 and the one asked about is one paragraph of many). :func:`excerpt` reads the passage as units (its lines, a long
 line cut at its sentences), scores each by the question's content words it holds (folded and stemmed, as the
-claim rules compare words; each weighted by how few of the passage's units hold it), and shows the best unit with its neighbours, after it first, until
-the limit: the document's order is kept, and ``…`` marks what was left out before and after. The passage's first
-unit stays in front (cut to a third of the limit): it says what the passage is about (a
-Wikipedia paragraph names its subject there, "Timothy James McVeigh (April 23, 1968 – ...) was ..."). A passage that
-fits, or that holds none of the question's words, is shown from its head as before.
+claim rules compare words; each weighted by how few of the passage's units hold it), and shows the best unit with
+its neighbours, after it first, until the limit: the document's order is kept, and ``…`` marks what was left out
+before and after. The passage's first unit stays in front (cut to a third of the limit): it says what the passage
+is about (a Wikipedia paragraph names its subject there, "Timothy James McVeigh (April 23, 1968 – ...) was ...").
+A passage that fits, or that holds none of the question's words, is shown from its head as before. What a passage
+and a question give is kept (a few hundred of each), so rendering one result at several limits reads it once.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import math
 import re
 from collections import Counter
 from collections.abc import Iterable
+from functools import lru_cache
 
 from .._keys import QUERY_WORD, query_terms
 from ..evidence.render import shorten
@@ -53,6 +55,23 @@ def _scores(units: list[str], terms: frozenset[str]) -> list[float]:
     return [sum(math.log((len(units) + 1) / (df[t] + 0.5)) for t in words) for words in held]
 
 
+@lru_cache(maxsize=1024)
+def _flat(text: str) -> str:
+    return " ".join(text.split())
+
+
+@lru_cache(maxsize=1024)
+def _best_unit(text: str, terms: frozenset[str]) -> tuple[list[str], int]:
+    """The passage's units and the index of the best one (-1 when none holds a question word), kept for the
+    same passage and question: ``to_llm_text`` tries several limits, and a tool renders a result more than once."""
+    units = _units(text)
+    if not units:
+        return units, -1
+    scores = _scores(units, terms)
+    best = max(range(len(units)), key=lambda i: (scores[i], -i))
+    return units, best if scores[best] > 0 else -1
+
+
 def _window(units: list[str], best: int, limit: int) -> tuple[int, int]:
     """The widest run of units around ``best`` that fits ``limit`` characters, growing after it first."""
     lo = hi = best
@@ -71,14 +90,12 @@ def _window(units: list[str], best: int, limit: int) -> tuple[int, int]:
 def excerpt(text: str, terms: Iterable[str], limit: int) -> str:
     """``text`` within ``limit`` characters: whole when it fits; else the run of lines and sentences around the
     one holding most of ``terms`` (:func:`question_terms`), ``…`` marking each cut; else its head."""
-    flat = " ".join(text.split())
+    flat = _flat(text)
     wanted = frozenset(terms)
     if len(flat) <= limit or not wanted:
         return shorten(flat, limit)
-    units = _units(text)
-    scores = _scores(units, wanted)
-    best = max(range(len(units)), key=lambda i: (scores[i], -i)) if units else 0
-    if not units or scores[best] == 0:
+    units, best = _best_unit(text, wanted)
+    if best < 0:
         return shorten(flat, limit)
     lead = shorten(units[0], limit // 3) if best > 0 else ""
     room = limit - 2 * len(_GAP) - len(lead)
