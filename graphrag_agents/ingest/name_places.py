@@ -17,7 +17,7 @@ import re
 
 from .common_names import FUNCTION_WORDS
 
-__all__ = ["code_words", "glued", "in_structure", "section_links", "structure_spans"]
+__all__ = ["code_words", "glued", "in_structure", "link_text_around", "section_links", "structure_spans"]
 
 _HEADING = re.compile(r"^[ \t]{0,3}#{1,6}(?:[ \t]|$)")
 _UNDERLINE = re.compile(r"^[ \t]{0,3}([=\-~^*+#\"'`:.])\1{2,}[ \t]*$")

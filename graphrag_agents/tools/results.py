@@ -39,7 +39,6 @@ MIN_PASSAGE_CHARS = 600
 WHOLE_SHARE = 0.4
 """Share of the passages' room the best passages fill whole (up to :data:`PASSAGE_CHARS` each, at least the first)
 before the others are cut to fit: short paragraphs stay whole, long sections leave room for more of them."""
-"""Fewest characters of a passage's text a line is cut to so that more passages fit ``to_llm_text``'s budget."""
 COPIES_SHOWN = 3
 """Places a repeated passage's line names besides its own (the item and its evidence hold every one)."""
 PASSAGES_FIRST = 1.0
@@ -195,9 +194,10 @@ class RetrieveResult(ToolResult):
         of this result holds is named with that passage's number, not repeated.
 
         With ``focus`` (the default), a passage longer than its room shows the lines around the question's words
-        (:mod:`~graphrag_agents.tools.excerpt`), and when the passages do not all fit, each is cut to as few as
-        :data:`MIN_PASSAGE_CHARS` so that more of them are read; ``focus=False`` shows every passage's first
-        :data:`PASSAGE_CHARS` characters, as the previous release did.
+        (:mod:`~graphrag_agents.tools.excerpt`); the best passages keep :data:`PASSAGE_CHARS` while they fill
+        :data:`WHOLE_SHARE` of the passages' room, and the others are cut to as few as :data:`MIN_PASSAGE_CHARS`
+        so that more of them are read. ``focus=False`` shows every passage's first :data:`PASSAGE_CHARS`
+        characters, as the previous release did.
         """
         if not 0 < passages_share <= 1:
             raise ValueError("passages_share must be in (0, 1]")
@@ -226,7 +226,6 @@ class RetrieveResult(ToolResult):
             return shorten(f"Nothing found for {self.question!r}. " + self._footer(), max_chars)
         header = f"retrieve: {self.question!r} — cite evidence as [n]"
         return render_sections(header, sections, max_chars, self._footer())
-
 
     def _passage_lines(self, room: int, focus: bool) -> list[str]:
         """Each passage's line. With ``focus``, the best passages keep up to :data:`PASSAGE_CHARS` of their text
