@@ -170,3 +170,19 @@ async def test_the_extractor_names_the_whole_link_and_no_page_title() -> None:
     names = {e.name for e in got.entities}
     assert "Native Abstractions for Node.js" in names and "Native Abstractions" not in names
     assert "C++ Addons" not in names  # a page title (n-api.md:6678 links it to addons.md)
+
+
+@pytest.mark.skipif(not spacy_available(), reason="needs the ner extra")
+async def test_a_line_of_its_own_is_not_joined_to_the_name_below_it() -> None:
+    """Debian's /usr/share/doc/libnghttp2-14/AUTHORS lists one author a line, "Don" above "Dylan Plecki"
+    (lines 48-49), and /usr/share/doc/libgnutls30/copyright "Milo Casagrande" above "Mingye Wang (Arthur2e5)"
+    (lines 230-231): spaCy joins each pair into one name across the line break. The name below stands alone; a
+    name wrapped inside a line of prose (the Node.js docs' api/n-api.md:11-12) stays whole."""
+    authors = "Don\nDylan Plecki\n"
+    translators = "Milo Casagrande\nMingye Wang (Arthur2e5)\n"
+    wrapped = ("maintained as part of Node.js itself. This API will be Application Binary\n"
+               "Interface (ABI) stable across versions of Node.js.")
+    got = await NerExtractor().extract([[authors], [translators], [wrapped]], DEFAULT_ONTOLOGY)
+    names = [{e.name for e in g.entities} for g in got if not isinstance(g, Exception)]
+    assert all("\n" not in n and not n.startswith(("Don ", "Milo Casagrande ")) for n in set().union(*names))
+    assert "Application Binary Interface" in names[2]

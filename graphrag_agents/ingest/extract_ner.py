@@ -132,6 +132,18 @@ def _code_free(raw: str, prose: ProseWords) -> str:
     return name
 
 
+def _below_own_line(text: str, start: int, raw: str) -> str:
+    """spaCy's span ``raw`` (at ``start`` of ``text``) without its first line when that line is the span's alone: a
+    label, a heading or one item of a list set on a line of its own ("Don" above "Dylan Plecki" in the list of
+    authors of Debian's ``libnghttp2-14``, which spaCy joins into one organisation; a structured abstract in plain
+    text sets "Results" above its results the same way). A name that runs on over a wrapped line starts inside
+    its line ("This API will be Application Binary\nInterface") and is kept whole."""
+    first, newline, rest = raw.partition("\n")
+    if newline and rest.strip() and (start == 0 or text[start - 1] == "\n") and first.strip():
+        return rest.strip()
+    return raw
+
+
 def _glued_name(text: str, start: int, end: int, name: str) -> bool:
     """Whether ``name``, as it stands in spaCy's span ``start:end`` of ``text``, is a piece of a longer word
     (:func:`~graphrag_agents.ingest.name_places.glued`); a name the cleaning changed is not judged."""
@@ -243,7 +255,8 @@ def _entity_name(ent: Any, text: str, structure: list[tuple[int, int]], prose: P
     that reads as a name is read as that whole text."""
     if ent.label_ in _SKIPPED or any(in_structure(structure, at, at + 1) for at in (ent.start_char, ent.end_char - 1)):
         return None
-    name = _clean(ent.text) if prose is None else _code_free(ent.text, prose)
+    raw = _below_own_line(text, ent.start_char, ent.text)
+    name = _clean(raw) if prose is None else _code_free(raw, prose)
     if len(name) < 2 or not any(ch.isalpha() for ch in name) or _generic(name):
         return None
     if prose is not None and (_glued_name(text, ent.start_char, ent.end_char, name) or name.casefold() in titles):
