@@ -179,10 +179,9 @@ async def first_hop_candidates(store: GraphStore, bridge_seeds: Sequence[tuple[s
     titled_return = ", ".join(f"{value} AS {name}" for value, name in zip(
         ["c.id", "c.document_id", "d.title", "cos", "c.text", "c.heading", "d.path", "weight", "null", "parent",
          _TO_CHUNK], _COLUMNS, strict=True))
-    params = {**_titled_params(titled_seeds, vector, k, document_ids, written, to_chunk),
-              **_bridge_params(bridge_seeds, vector, k, exclude_entities, document_ids, to_chunk)}
-    params["titled_seeds"] = _titled_params(titled_seeds, vector, k, document_ids, written, to_chunk)["seeds"]
-    params["titled_hub"], params["titled_hub1"] = TITLE_HUB, TITLE_HUB + 1
+    titled_params = _titled_params(titled_seeds, vector, k, document_ids, written, to_chunk)
+    params = {**titled_params, **_bridge_params(bridge_seeds, vector, k, exclude_entities, document_ids, to_chunk),
+              "titled_seeds": titled_params["seeds"], "titled_hub": TITLE_HUB, "titled_hub1": TITLE_HUB + 1}
     rows = await store.ro_query(
         _bridge_query(document_ids) + "RETURN " + bridge_return + ", true AS bridged UNION ALL "
         + head + "RETURN " + titled_return + ", false AS bridged", params)

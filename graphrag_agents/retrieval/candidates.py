@@ -127,10 +127,7 @@ async def vector_candidates(store: GraphStore, vector: QueryVector, k: int,
     With ``document_ids``, the chunks of those documents are compared exactly (up to 20,000 of them) instead
     of asking the vector index, which cannot filter while it searches.
     """
-    params: dict[str, Any] = {"v": vector_param(vector), "k": int(k), "docs": list(document_ids or []),
-                              "scan": FILTER_SCAN, "search": index_breadth(k)}
-    query = _VECTOR_FILTERED if document_ids else _VECTOR
-    return (await _vector_search(store, query, params, ()))[0]
+    return (await vector_and_cosines(store, vector, k, document_ids, ()))[0]
 
 
 async def vector_and_cosines(store: GraphStore, vector: QueryVector, k: int, document_ids: Sequence[str] | None,

@@ -214,6 +214,7 @@ class RetrieveResult(ToolResult):
             return Section(title, [line for _, line in items], floor=floor, noun=noun, paths=paths)
 
         floors = sum(section_floor for items in (facts, related, entities) if any(u for u, _ in items))
+        # 60: the header's own words and the section's title, beside the question and the footer
         room = int(max_chars * (passages_share - floors)) - len(self.question) - len(self._footer()) - 60
         sections = [
             Section("Passages", self._passage_lines(room, focus), weight=2, first=passages_share,
@@ -236,12 +237,13 @@ class RetrieveResult(ToolResult):
             return [p.line() for p in self.passages]
         terms = question_terms(self.question)
         best: list[str] = []
+        used = 0
         for passage in self.passages:
             line = passage.line(PASSAGE_CHARS, terms)
-            if best and sum(len(b) + 1 for b in best) + len(line) + 1 > WHOLE_SHARE * room:
+            if best and used + len(line) + 1 > WHOLE_SHARE * room:
                 break
             best.append(line)
-        used = sum(len(line) + 1 for line in best)
+            used += len(line) + 1
         rest: list[str] = []
         for limit in range(PASSAGE_CHARS, MIN_PASSAGE_CHARS - 1, -100):
             rest = [p.line(limit, terms) for p in self.passages[len(best):]]
