@@ -331,6 +331,127 @@ def build_swaps(eval_dir: Path) -> list[dict[str, Any]]:
     return out
 
 
+MEANING_SEED = 4949
+"""The frozen seed of the moved-name and opposite-word classes (:func:`build_meaning`)."""
+_MEANING_OUT = Path(__file__).resolve().parent / "data" / "citation_meaning.jsonl"
+MEANING_SOURCES = 400
+"""Source sentences drawn for :func:`build_meaning`."""
+# The generator's own table of opposites (general English and software docs), written before the checker's rules
+# for this class and independently of them; checked against the checker's table in the results file.
+_OPPOSITE_PAIRS = [
+    ("enable", "disable"), ("enabled", "disabled"), ("enables", "disables"), ("add", "remove"),
+    ("added", "removed"), ("adds", "removes"), ("local", "global"), ("locally", "globally"),
+    ("include", "exclude"), ("included", "excluded"), ("includes", "excludes"), ("required", "optional"),
+    ("start", "stop"), ("starts", "stops"), ("read", "write"), ("reads", "writes"), ("allow", "prevent"),
+    ("allows", "prevents"), ("more", "fewer"), ("newer", "older"), ("newest", "oldest"), ("input", "output"),
+    ("valid", "invalid"), ("visible", "hidden"), ("same", "different"), ("automatically", "manually"),
+    ("top", "bottom"), ("beginning", "end"), ("internal", "external"), ("upstream", "downstream"),
+    ("left", "right"), ("permanent", "temporary"), ("permanently", "temporarily"), ("secure", "insecure"),
+    ("succeeds", "fails"), ("most", "least"), ("ascending", "descending"), ("lowercase", "uppercase"),
+    ("synchronous", "asynchronous"), ("install", "uninstall"), ("installed", "uninstalled"),
+    ("installs", "uninstalls"), ("publish", "unpublish"), ("published", "unpublished"), ("explicitly", "implicitly"),
+    ("explicit", "implicit"), ("ignored", "used"), ("ignores", "uses"), ("inside", "outside"), ("first", "last"),
+    ("before", "after"), ("true", "false"), ("public", "private"), ("minimum", "maximum"), ("higher", "lower"),
+    ("increase", "decrease"), ("earlier", "later"), ("success", "failure"), ("open", "closed"),
+    ("safe", "unsafe"), ("supported", "unsupported"), ("known", "unknown"), ("empty", "full"),
+    ("online", "offline"), ("production", "development"), ("root", "leaf"), ("parent", "child"),
+    ("child", "parent"), ("ancestor", "descendant"), ("import", "export"), ("imports", "exports"),
+    ("download", "upload"), ("downloads", "uploads"), ("major", "minor"), ("long", "short"),
+    ("shorter", "longer"), ("slow", "fast"), ("slower", "faster"), ("strict", "loose"), ("always", "sometimes"),
+]
+_OPPOSITE = {**dict(_OPPOSITE_PAIRS), **{b: a for a, b in _OPPOSITE_PAIRS}}
+_OPPOSITE_RE = re.compile(r"\b(" + "|".join(sorted(_OPPOSITE, key=len, reverse=True)) + r")\b", re.IGNORECASE)
+_NAME = re.compile(r"(?<![\w`.])[A-Z][\w.+-]*[A-Za-z0-9](?:\s+[A-Z][\w.+-]*[A-Za-z0-9])*")
+
+
+def _names(sentence: str) -> list[re.Match[str]]:
+    """The generator's own reading of names: capitalised words (runs of them) outside code, not opening the
+    sentence, and code spans (a command, a file, an option: the names of software docs), in order."""
+    code = list(re.finditer(r"`[^`]+`", sentence))
+    spans = [(m.start(), m.end()) for m in code]
+    caps = [m for m in _NAME.finditer(sentence) if m.start() > 0 and not any(a <= m.start() < b for a, b in spans)]
+    return sorted(caps + code, key=lambda m: m.start())
+
+
+def _moved(sentence: str, others: list[str], rng: random.Random) -> list[tuple[str, str]]:
+    """(form, draft): a name of the sentence replaced with a name of another sentence of its section (a code span
+    with a code span), and two names of the sentence exchanged (each takes the other's role)."""
+    own = _names(sentence)
+    out: list[tuple[str, str]] = []
+    words = {w.casefold() for w in re.findall(r"\w+", sentence)}
+    pool = sorted({m.group() for s in others for m in _names(s)
+                   if not {w.casefold() for w in re.findall(r"\w+", m.group())} & words})
+    if own and pool:
+        m = rng.choice(own)
+        fits = [p for p in pool if p.startswith("`") == m.group().startswith("`")]
+        if fits:
+            out.append(("name from another sentence",
+                        sentence[:m.start()] + rng.choice(fits) + sentence[m.end():]))
+    distinct = list({m.group(): m for m in own}.values())
+    if len(distinct) >= 2:
+        a, b = sorted(rng.sample(distinct, 2), key=lambda m: m.start())
+        if a.end() <= b.start():
+            out.append(("two names exchanged", sentence[:a.start()] + b.group() + sentence[a.end():b.start()]
+                        + a.group() + sentence[b.end():]))
+    return out
+
+
+def _opposed(sentence: str, rng: random.Random) -> tuple[str, str] | None:
+    """(form, draft): one word of the sentence (outside code) replaced with its opposite from the generator's
+    table, unless the opposite is already in the sentence."""
+    code = [(m.start(), m.end()) for m in re.finditer(r"`[^`]*`", sentence)]
+    words = {w.casefold() for w in re.findall(r"\w+", sentence)}
+    found = [m for m in _OPPOSITE_RE.finditer(sentence) if not any(a <= m.start() < b for a, b in code)
+             and _OPPOSITE[m.group().casefold()] not in words]
+    if not found:
+        return None
+    m = rng.choice(found)
+    new = _OPPOSITE[m.group().casefold()]
+    if m.group()[0].isupper():
+        new = new[0].upper() + new[1:]
+    return f"{m.group().casefold()} -> {new.casefold()}", sentence[:m.start()] + new + sentence[m.end():]
+
+
+def build_meaning(eval_dir: Path) -> list[dict[str, Any]]:
+    """The moved-name and opposite-word classes from ``techdocs_a.corpus.jsonl`` with :data:`MEANING_SEED` (no
+    parser needed).
+
+    Each draft is one sentence (by :func:`_sentences`) cited ``[1]`` against its whole section: **moved name** (a
+    name replaced with a name of another sentence of the section, or two of its names exchanged), **opposite
+    word** (one word replaced with its opposite from the generator's own table). Names are the generator's own
+    reading (:func:`_names`), code spans among them. Controls: the sentence itself,
+    and the sentence cut at its first clause break after five words (", " / " and " / " which ")."""
+    rng = random.Random(MEANING_SEED)
+    rows = [json.loads(line) for line in (eval_dir / "techdocs_a.corpus.jsonl").open(encoding="utf-8")]
+    seen: set[str] = set()
+    pool: list[tuple[str, str, str, list[str]]] = []
+    for row in rows:
+        if row["text"] in seen or len(row["text"]) > _MAX_SECTION:
+            continue
+        seen.add(row["text"])
+        sents = _sentences(row["text"])
+        pool += [(row["id"], row["text"], s, [o for o in sents if o != s]) for s in sents]
+    rng.shuffle(pool)
+    out: list[dict[str, Any]] = []
+    sections: set[str] = set()
+    for section_id, text, sentence, others in pool[:MEANING_SOURCES]:
+        drafts: list[tuple[str, str, str, bool]] = [("control", "itself", sentence, False)]
+        cut = re.search(r",\s|\s(?:and|which)\s", sentence)
+        if cut and len(sentence[:cut.start()].split()) >= 5 and sentence[:cut.start()].count("`") % 2 == 0:
+            drafts.append(("control", "cut at a clause", sentence[:cut.start()].rstrip(" ,;:") + ".", False))
+        drafts += [("moved name", form, claim, True) for form, claim in _moved(sentence, others, rng)]
+        opposed = _opposed(sentence, rng)
+        if opposed is not None:
+            drafts.append(("opposite word", opposed[0], opposed[1], True))
+        for kind, form, claim, flag in drafts:
+            if section_id not in sections:
+                sections.add(section_id)
+                out.append({"section": section_id, "text": text})
+            out.append({"section": section_id, "source": sentence, "kind": kind, "form": form, "claim": claim,
+                        "flag": flag})
+    return out
+
+
 def score(rows: list[dict[str, Any]], show: int = 0) -> dict[str, Any]:
     """Negation recall (by kind and form) and control precision of the default check on ``rows``."""
     per: dict[str, Counter[str]] = {}
@@ -390,10 +511,15 @@ def main() -> None:
                         help="also score the check with the clause-scoped negation rule switched off")
     parser.add_argument("--without-bound-values", action="store_true",
                         help="also score the swapped subjects with the subject-bound values rule switched off")
+    parser.add_argument("--write-meaning", action="store_true",
+                        help=f"rebuild only the moved-name and opposite-word set into {_MEANING_OUT.name}")
     parser.add_argument("--show", type=int, default=0, help="print this many misses per run")
     args = parser.parse_args()
-    if args.write:
-        for path, rows in ((_OUT, build(args.eval_dir)), (_SWAPS_OUT, build_swaps(args.eval_dir))):
+    builds = [(_OUT, build), (_SWAPS_OUT, build_swaps)] if args.write else []
+    if args.write or args.write_meaning:
+        builds.append((_MEANING_OUT, build_meaning))
+    if builds:
+        for path, rows in ((path, make(args.eval_dir)) for path, make in builds):
             with path.open("w", encoding="utf-8") as f:
                 for row in rows:
                     f.write(json.dumps(row, ensure_ascii=False) + "\n")
@@ -406,14 +532,25 @@ def main() -> None:
         from graphrag_agents.citations import _negation
 
         _report_without(_negation, "default check, clause-scoped negation rule off", rows, args.show)
-    _report("default check", score(rows, args.show))
+    negation = score(rows, args.show)
+    _report("default check", negation)
     print(f"{sum('claim' in r for r in swaps)} swapped-subject drafts and controls from "
           f"{sum('text' in r for r in swaps)} techdocs_a sections (seed {SWAP_SEED})")
     if args.without_bound_values:
         from graphrag_agents.citations import _bound
 
         _report_without(_bound, "default check, subject-bound values rule off", swaps, args.show)
-    _report("default check: swapped subjects", score(swaps, args.show))
+    swapped = score(swaps, args.show)
+    _report("default check: swapped subjects", swapped)
+    meaning = [json.loads(line) for line in _MEANING_OUT.open(encoding="utf-8")]
+    print(f"{sum('claim' in r for r in meaning)} moved-name and opposite-word drafts and controls from "
+          f"{sum('text' in r for r in meaning)} techdocs_a sections (seed {MEANING_SEED})")
+    moved = score(meaning, args.show)
+    _report("default check: moved names and opposite words", moved)
+    parts = (negation, swapped, moved)
+    tp, positives, fp = (sum(p[k] for p in parts) for k in ("tp", "positives", "fp"))
+    print(f"== all held-out classes: recall {tp / positives:.3f} ({tp}/{positives}); precision "
+          f"{tp / max(1, tp + fp):.3f} ({fp} of {sum(p['controls'] for p in parts)} controls flagged)")
 
 
 if __name__ == "__main__":
