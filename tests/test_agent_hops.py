@@ -417,3 +417,40 @@ def test_the_hop_chain_reads_the_agent_through_its_context() -> None:
                                                           as_packages=True)]
         assert not reaching, f"{reaching} import graphrag_agents.agent.{other}"
     assert list(inspect.signature(ChainNodes).parameters) == ["context"]
+
+
+# -- one hop is not split; a chain must hold together in what it cites ------------------------------------------
+
+
+def plan(*steps: str) -> AIMessage:
+    """The planning call's reply."""
+    return AIMessage(json.dumps({"steps": list(steps)}))
+
+
+async def test_a_model_plan_that_only_names_the_subject_again_takes_the_single_path(
+        graphs: dict[str, KnowledgeGraph]) -> None:
+    # One hop: the passage about Mara Lind says where she was born. A first step asking who she is resolves
+    # nothing, so the question is drafted once from one retrieve, not walked as a chain.
+    question = "Which city was the filmmaker Mara Lind born in?"
+    model = ScriptedChatModel(steps=[plan("Who is Mara Lind?", "Which city was #1 born in?"),
+                                     draft("Uppsala", "born in Uppsala"), pick("Uppsala")])
+    agent = build_grounded_agent(model, GraphRAGToolkit(graphs["full"], read_only=True), mode="retrieve_first")
+    state = await agent.ainvoke({"question": question})
+    result = GroundedAnswer.from_state(state)
+    assert not result.abstained and result.short_answer == "Uppsala" and result.chain == []
+    assert state["hops"] == [] and state["plan_by"] == "model" and len(model.calls) == 3
+    planned = [step for step in state["trace"] if step["node"] == "plan"]
+    assert planned and "only asks what 'Mara Lind' is" in planned[0]["detail"]
+
+
+async def test_a_chain_whose_cited_evidence_misses_a_name_of_the_question_is_refused(
+        graphs: dict[str, KnowledgeGraph]) -> None:
+    # Each hop is stated, but no cited passage says anything Norwegian: the chain answered another question.
+    question = "Where was the Norwegian director of film Blue Harbour born?"
+    result, _ = await run(graphs["full"], question,
+                          plan("Who is the director of film Blue Harbour?", "Where was #1 born?"),
+                          draft("Mara Lind", "directed by Mara Lind"), draft("Uppsala", "born in Uppsala"),
+                          pick("Uppsala"))
+    assert result.abstained and result.abstain_reason == "off_question"
+    assert any("'Norwegian'" in finding for finding in result.fit)
+    assert "Norwegian" in (result.reason or "")

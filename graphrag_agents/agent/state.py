@@ -139,6 +139,9 @@ class GroundedAgentState(TypedDict, total=False):
     compared; None for a chain or no plan."""
     plan_by: Literal["rules", "model"] | None
     """Who planned the hops (the relative-phrase rules, or the model's planning call); None: no plan was read."""
+    plan_note: str | None
+    """Why a planned split was not walked (:func:`~graphrag_agents.agent.hops.certain.not_a_chain`); None
+    otherwise."""
     chain: list[HopStep]
     """The hops walked, each checked: question, subject, answer and the evidence number stating them together."""
     missing_hop: MissingHop | None
@@ -146,6 +149,10 @@ class GroundedAgentState(TypedDict, total=False):
     choice: dict[str, Any] | None
     """The multiple-choice check (``choice_check``): ``options`` shown, the ``draft`` and the option ``picked``;
     None when it did not run."""
+    chain_gap: str | None
+    """What keeps a walked chain from holding together (:func:`~graphrag_agents.agent.hops.links.chain_gap`: a name
+    of the question no cited item holds, or two hops whose items share nothing); None when it holds, or was not
+    read."""
     labels: list[Any]
     """(name, labels) of the entity cards the chain's retrieves returned (the answer-kind rule reads them)."""
     hop_retried: bool

@@ -140,7 +140,8 @@ def describe_plan(node: str, update: Update) -> list[TraceStep]:
     """The hop plan: its hops and who read them, or the single-retrieve path."""
     hops = update.get("hops") or []
     if not hops:
-        return [_step(node, "one_hop", "plan: one hop (the single-retrieve path)")]
+        note = f" ({update['plan_note']})" if update.get("plan_note") else ""
+        return [_step(node, "one_hop", f"plan: one hop (the single-retrieve path){note}")]
     by = "rules" if update.get("plan_by") == "rules" else "the model"
     return [_step(node, "planned", f"plan ({by}): {len(hops)} hops: " + " | ".join(hops))]
 

@@ -40,10 +40,12 @@ from ..prompts import STRUCTURED_SYSTEM_PROMPT
 from ..reader import ReaderView, reader_evidence, reader_titles
 from ..state import GroundedAgentState, add_usage
 from ..structured import StructuredCaller
+from .certain import not_a_chain
 from .check import HopStep, MissingHop, chain_text, check_hop, hop_subject, same_name
 from .compare import decide
 from .compare_plan import Comparison, comparison_plan
 from .context import HopContext
+from .links import chain_gap
 from .plan import PLAN_SYSTEM_PROMPT, fill, is_comparison, parse_plan, plan_prompt, plan_response_format, rule_hops
 
 __all__ = ["ChainNodes"]
@@ -93,7 +95,8 @@ class ChainNodes:
         prompt = [SystemMessage(PLAN_SYSTEM_PROMPT), HumanMessage(plan_prompt(question))]
         response = await self.planner.ainvoke(prompt, config)
         planned = parse_plan(response.text) or []
-        return {"hops": planned if len(planned) > 1 else [], "plan_by": "model",
+        note = not_a_chain(question, planned)
+        return {"hops": planned if len(planned) > 1 and note is None else [], "plan_by": "model", "plan_note": note,
                 "llm_calls": state.get("llm_calls", 0) + 1, "tokens": add_usage(state.get("tokens"), response)}
 
     async def hop(self, state: State, config: RunnableConfig) -> Update:
@@ -150,7 +153,9 @@ class ChainNodes:
                        "tokens": add_usage(update.get("tokens", state.get("tokens")), response),
                        "context": "\n\n".join(filter(None, [update.get("context", state.get("context", "")),
                                                              evidence])),
-                       "shown": [*(update.get("shown", state.get("shown")) or []), *shown], "draft": response.text})
+                       "shown": [*(update.get("shown", state.get("shown")) or []), *shown], "draft": response.text,
+                       "shown_titles": [*(update.get("shown_titles", state.get("shown_titles")) or []),
+                                        *reader_titles(result, shown)]})
         draft = parse_draft(response.text)
         if draft is None or draft.declines:
             update["short_answer"] = draft.answer if draft else ""
@@ -192,16 +197,24 @@ class ChainNodes:
         question = state["question"]
         bridges = [b for b in [chain[0]["subject"], *(step["answer"] for step in chain[:-1])] if b]
         update: Update = {"short_answer": final["answer"], "fit": []}
+        ledger = context.session(state).ledger
         if context.answer_fit and (misfit := _chain_misfit(question, final["answer"], bridges, state)):
             return {**update, "fit": misfit, "verdict": "refused", **context.abstain("off_question")}
-        ledger = context.session(state).ledger
+        entities = [str(name) for name, _ in state.get("labels") or []]
+        gap = chain_gap(question, final["answer"], chain, ledger.get, dict(state.get("shown_titles") or []), entities)
+        update["chain_gap"] = gap
         cited = [(n, item.content) for step in chain for n in step["evidence"] if (item := ledger.get(n))]
+        picked: bool | None = None
         if context.choice_check:
+            # The choice call runs even when the chain has a gap, so the records say what each check alone would
+            # have refused (docs/agent-measured.md weighs one against the other).
             picked, choice_update = await choose(context.model, state, question, final["answer"], cited, bridges,
                                                  config)
             update.update(choice_update)
-            if picked is False:
-                return {**update, "verdict": "refused", **context.abstain("not_chosen")}
+        if context.answer_fit and gap is not None:
+            return {**update, "fit": [gap], "verdict": "refused", **context.abstain("off_question")}
+        if picked is False:
+            return {**update, "verdict": "refused", **context.abstain("not_chosen")}
         return {**update, **self.served(state, chain, final["answer"], final["evidence"])}
 
     def compared(self, state: State, comparison: Comparison, chain: list[HopStep]) -> Update:

@@ -27,6 +27,7 @@ from typing import Any
 
 from ..drafting import first_json_object
 from ..fit.sides import BOTH, choice_options
+from .certain import uncertain
 
 __all__ = ["MAX_HOPS", "PLAN_SCHEMA", "fill", "is_comparison", "parse_plan", "plan_prompt", "plan_response_format",
            "rule_hops"]
@@ -127,12 +128,10 @@ def rule_hops(question: str) -> list[str] | None:
     question = " ".join(question.split())
     if is_comparison(question):
         return None
-    if _RELATIVE.search(question):
-        return _relative_chain(question)
-    steps = _chain(question)
-    if steps is None and _ONE_HOP.match(question):
-        return [question]
-    return steps
+    steps = _relative_chain(question) if _RELATIVE.search(question) else _chain(question)
+    if steps is None:
+        return [question] if _ONE_HOP.match(question) and not _RELATIVE.search(question) else None
+    return None if uncertain(question, steps) else steps
 
 
 def _chain(question: str) -> list[str] | None:

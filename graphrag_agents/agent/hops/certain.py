@@ -1,0 +1,110 @@
+"""Whether a rule plan's reading of a question is certain enough to skip the model planner.
+
+A rule plan (:func:`.plan.rule_hops`) is final: the planning call is skipped, so a misread question is walked as a
+wrong chain. The rules read relative phrases by capitalisation, which wording outside the templates they were
+written from breaks. A plan is certain only when
+
+* **its first hop names a span the question writes in full**: the name the first hop asks about stands in the
+  question as written, and does not end in a possessive ("What is the headquarters city of Kentucky Tavern's?" was
+  read from "Kentucky Tavern's manufacturer"); and the later steps, where the question's words stand around
+  ``#k``, do not continue the name cut off there ("... of #1 fida ninfa?" when the title is "La fida ninfa");
+* **the span the first hop stands for is a name, not a common noun phrase**: the first hop's answer replaces a
+  phrase of the question; a phrase read as a point in time ("after #1", "before #1") is an event and an abstract
+  head noun ("-tion", "-ment", "-ness", "-ity", "-ance", "-ence", "-ism", "-sis") a quality: neither is an entity
+  the next hop can retrieve by name.
+
+Cases: the MuSiQue mix (``benchmarks/musique_mix.py``), whose free wording the rules were not written from.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+__all__ = ["not_a_chain", "uncertain"]
+
+_REFERENCE = re.compile(r"#(\d)")
+_FIRST_ASKS = re.compile(r"^(?:Who|What|Which)\s+is\s+(?:the\s+(?P<rel>.+?)\s+of\s+(?:the\s+)?(?P<of>.+)|"
+                         r"(?P<poss>.+?)['’]s\s+(?P<prel>[\w-]+(?:\s+[\w-]+)?))\?$")
+_POSSESSIVE_END = re.compile(r"['’]s$")
+_ABSTRACT = re.compile(r"(?:tion|sion|ment|ness|ity|ance|ence|ism|sis)$")
+# What may follow "#k" in a later step: the end, punctuation, a function word, a verb form, or one last lowercase
+# word (a verb: "Which award #1 won?"); a longer lowercase run is the rest of a name the rule cut off.
+_AFTER_FUNCTION = frozenset("""is was are were be been has have had do does did will would can could may might
+in on at of for from by with to as into onto during than and or but after before when where since until that
+which who named called""".split())
+_VERB_FORM = re.compile(r"^[a-z]+(?:ed|en|wn|ne|lt|pt|ght)$|^born$")
+_BEFORE_VERB = frozenset("do does did will would can could may might should to".split())
+_IDENTITY = re.compile(r"^(?:what|who|which)(?:'s|\s+(?:is|are|was|were))\s+(?:the\s+|a\s+|an\s+)?(?P<span>.+?)\s*\??$",
+                       re.IGNORECASE)
+_RELATING = frozenset("of in on at by for from with to under over behind".split())
+_TIME = frozenset("after before during since until following".split())
+_NAMING = frozenset("named called titled".split())  # "the prize named after #1": a name, not a time
+
+
+def uncertain(question: str, steps: Sequence[str]) -> str | None:
+    """Why the rule plan ``steps`` of ``question`` is not certain (a reason for the trace), or None when it is."""
+    if len(steps) < 2:
+        return None
+    if (first := _first_hop_problem(question, steps[0])) is not None:
+        return first
+    for step in steps[1:]:
+        for found in _REFERENCE.finditer(step):
+            if (problem := _reference_problem(step, found)) is not None:
+                return problem
+    return None
+
+
+def _first_hop_problem(question: str, first: str) -> str | None:
+    """Why the first hop's name is not one the question writes in full, or its relation not a name's."""
+    asked = _FIRST_ASKS.match(first)
+    if asked is None:
+        return None
+    name = (asked["of"] or asked["poss"] or "").strip()
+    relation = (asked["rel"] or asked["prel"] or "").strip()
+    if _POSSESSIVE_END.search(name):
+        return f"the first hop asks about {name!r}, a possessive, not a name written in full"
+    if relation and _ABSTRACT.search(relation.split()[-1]):
+        return f"the first hop asks for the {relation} of something, a common noun phrase, not a name"
+    if name and name not in question:
+        return f"the first hop's name {name!r} is not written in full in the question"
+    return None
+
+
+def _reference_problem(step: str, found: re.Match[str]) -> str | None:
+    """Why the words around ``#k`` in a later step show the rule cut a name off or read an event."""
+    before = step[:found.start()].split()
+    after = step[found.end():].split()
+    if before and before[-1].lower() in _TIME and not (len(before) > 1 and before[-2].lower() in _NAMING):
+        return f"the step {step!r} reads #{found[1]} as a point in time, an event, not a name"
+    if not after:
+        return None
+    nxt = after[0].strip("?.,;:!").lower()
+    last = len(after) == 1 and after[0].rstrip("?.!").islower()  # "Which award #1 won?"
+    if not nxt or nxt[0] in "'’" or nxt in _AFTER_FUNCTION or _VERB_FORM.match(nxt) or last or (
+            before and before[-1].lower() in _BEFORE_VERB):
+        return None
+    return f"the step {step!r} continues #{found[1]} with {after[0]!r}: the name was cut off"
+
+
+def _units(text: str) -> list[str]:
+    return re.findall(r"[\w.@/:-]+", text.casefold().replace("`", " "))
+
+
+def not_a_chain(question: str, steps: Sequence[str]) -> str | None:
+    """Why a planned ``steps`` is one hop split in two (a reason for the trace), or None: a first step that only
+    asks what a span of the question is, with no relation of it ("What is the save option?" for a question about
+    that option, against "Who is the director of X?"), resolves nothing the next step could not look up itself,
+    so the question takes the single path."""
+    if len(steps) < 2:
+        return None
+    found = _IDENTITY.match(steps[0].strip())
+    if found is None:
+        return None
+    span, said = _units(found["span"]), _units(question)
+    size = len(span)
+    if _RELATING & set(span):
+        return None  # "the director of film X": a relation of a name, a hop of its own
+    if size and any(said[i:i + size] == span for i in range(len(said) - size + 1)):
+        return f"the first step only asks what {found['span']!r} is, which the question names itself"
+    return None
