@@ -1,7 +1,7 @@
 """One table for several ``graphrag-agents eval`` runs of the reference agent, over the questions they all asked.
 
     python benchmarks/agent_runs_table.py [--questions FIRST-LAST] [--without-choice] [--without-retry]
-        LABEL=OUT_DIR [...]
+        [--without-gap] LABEL=OUT_DIR [...]
 
 Each ``OUT_DIR`` is an eval output folder (``results.jsonl``). Runs asked back to back on the same graph with
 the same ``--limit`` may still differ in how far they got (an interrupted run resumes later); the table counts only
@@ -18,6 +18,11 @@ positions, 1-based, of the first run's records). Per run it prints:
 ``--without-choice`` adds, for each run made with the multiple-choice check, the row that run would have given
 without it, computed exactly from its records: a ``not_chosen`` refusal is its draft served (the check runs last,
 so nothing before it changes).
+
+``--without-gap`` adds the row without the chain's evidence check (``chain_gap``): an ``off_question`` refusal
+of a chain whose ``chain_gap`` is set becomes what the multiple-choice check decided (it runs before the gap's
+refusal, so it is recorded): its draft served when the model picked it or no choice was made, else ``not_chosen``.
+With ``--without-choice`` beside it, the two rows show each check alone.
 
 ``--without-retry`` adds the row without the hop chain's second look at a failed hop (its subject's own passage
 only): a run that retried would have ended in ``missing_hop`` at that hop (the retry only follows a failed hop),
@@ -85,6 +90,20 @@ def without_choice(record: dict[str, Any]) -> dict[str, Any]:
     return {**record, "agent": served}
 
 
+def without_gap(record: dict[str, Any]) -> dict[str, Any]:
+    """``record`` as the run would have written it without the chain's evidence check: a chain refused for its gap
+    is what the multiple-choice check decided."""
+    agent = record["agent"]
+    if agent.get("abstain_reason") != "off_question" or not agent.get("chain_gap"):
+        return record
+    draft = str(agent.get("short_answer") or "")
+    choice = agent.get("choice")
+    if choice and choice.get("picked") != choice.get("draft"):
+        return {**record, "agent": {**agent, "abstain_reason": "not_chosen"}}
+    return without_choice({**record, "agent": {**agent, "abstain_reason": "not_chosen",
+                                               "choice": choice or {"draft": draft}}})
+
+
 def without_retry(record: dict[str, Any]) -> dict[str, Any]:
     """``record`` as the run would have written it without the retry of a failed hop: the ``missing_hop``
     refusal at that hop."""
@@ -104,6 +123,8 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--questions", default=None, help="FIRST-LAST: only these positions (1-based)")
     parser.add_argument("--without-choice", action="store_true",
                         help="add each choice-checked run's row without the check (computed from its records)")
+    parser.add_argument("--without-gap", action="store_true",
+                        help="add each run's row without the chain's evidence check (computed from its records)")
     parser.add_argument("--without-retry", action="store_true",
                         help="add each run's row without the retry of a failed hop (computed from its records)")
     args = parser.parse_args(argv)
@@ -129,6 +150,9 @@ def main(argv: list[str]) -> int:
         config = json.loads((folder / "config.json").read_text(encoding="utf-8"))
         if args.without_choice and config.get("choice_check"):
             print(_row(f"{label}, without the choice check", [without_choice(loaded[label][i]) for i in order]))
+        if args.without_gap:
+            print(_row(f"{label}, without the chain's evidence check", [without_gap(loaded[label][i])
+                                                                        for i in order]))
         if args.without_retry:
             print(_row(f"{label}, without the hop retry", [without_retry(loaded[label][i]) for i in order]))
     settings = {label: json.loads((folder / "config.json").read_text(encoding="utf-8")) for label, folder in runs}

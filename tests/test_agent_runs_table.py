@@ -34,3 +34,17 @@ def test_a_retried_hop_is_the_missing_hop_refusal_without_the_retry() -> None:
     assert refused["abstained"] and refused["abstain_reason"] == "missing_hop" and not refused["served_right"]
     plain = {**served, "agent": {**served["agent"], "hop_retried": False}}
     assert table.without_retry(plain) is plain  # only runs that retried change
+
+
+def test_a_chain_refused_for_its_gap_is_what_the_choice_check_decided_without_the_gap() -> None:
+    table = _table()
+    gap = {"id": "q", "answerable": True, "answers": ["Uppsala"],
+           "agent": {"abstained": True, "abstain_reason": "off_question", "short_answer": "Uppsala",
+                     "chain_gap": "no cited evidence holds 'Norwegian', which the question names",
+                     "choice": {"options": ["Uppsala", "Mara Lind"], "draft": "Uppsala", "picked": "Uppsala"}}}
+    served = table.without_gap(gap)["agent"]
+    assert not served["abstained"] and served["served_right"]
+    picked_other = {**gap, "agent": {**gap["agent"], "choice": {**gap["agent"]["choice"], "picked": "Mara Lind"}}}
+    assert table.without_gap(picked_other)["agent"]["abstain_reason"] == "not_chosen"
+    bridge = {**gap, "agent": {**gap["agent"], "chain_gap": None}}
+    assert table.without_gap(bridge) is bridge  # an off_question refusal of another rule stays
