@@ -5,11 +5,14 @@ The table pairs words that cannot both describe one fact (born/died, won/lost, b
 increased/decreased, husband/wife, ...); ordinals form one family in which every rank excludes the others
 ("second son" where the evidence says "eldest son"; "first" and "eldest" count as one rank). A claim word is
 reported only when no word of its own group is in the supporting evidence and a word of an opposite group is.
+A word of no group is read for an opposite made with an affix (:mod:`._affixes`: "disabled" / "enabled").
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+
+from ._affixes import affix_opposites
 
 __all__ = ["OPPOSITES", "OPPOSITE_WORDS", "ORDINALS", "ORDINAL_WORDS", "opposite_findings"]
 
@@ -108,4 +111,10 @@ def opposite_findings(claim_words: Iterable[str], sentence_words: frozenset[str]
             if said:
                 out.append(f'"{word}" where the evidence says "{said[0]}"')
                 break
+        else:
+            # no table word: an opposite made with an affix ("disabled" where the evidence says "enabled")
+            if word not in sentence_words and len(word) >= 4:
+                affixed = sorted(affix_opposites(word) & sentence_words)
+                if affixed:
+                    out.append(f'"{word}" where the evidence says "{affixed[0]}"')
     return out

@@ -23,6 +23,7 @@ from ._figures import missing_figures
 from ._lack import is_lack_statement
 from ._literal import common_opening, defined_acronym_spans, known_names, name_found
 from ._meaning import meaning_findings
+from ._moved import moved_name_finding
 from ._negation import negation_clause_finding
 from ._number_words import missing_count_words
 from ._prose import blank_evidence_references, is_about_answer, is_title, strip_list_marker, to_24_hours
@@ -158,6 +159,12 @@ def sentences(reading: ClaimReading) -> Outcome:
     return None if reading.support else SUPPORTED
 
 
+def moved_names(reading: ClaimReading) -> Outcome:
+    """An evidence sentence repeated with a name put in another's place or two names exchanged (:mod:`._moved`)."""
+    found = moved_name_finding(reading.raw or reading.text, reading.evid)
+    return None if found is None else Lacking(conflicts=[ClaimConflict(rule="together", detail=found)])
+
+
 def direction(reading: ClaimReading) -> Outcome:
     """Roles reversed between two names an evidence sentence states together (:mod:`._direction`)."""
     names = reading.names
@@ -210,5 +217,6 @@ def support_finding(words: list[str]) -> Outcome:
 def claim_rules(added: dict[Slot, Sequence[Rule]] | None = None) -> tuple[Rule, ...]:
     """The ordered rules, with a pack's rules (``added``, by slot) in their places."""
     extra = added or {}
-    return (prose, literal, *extra.get("literal", ()), meaning_gate, sentences, direction, bound_values, record_values,
+    return (prose, literal, *extra.get("literal", ()), meaning_gate, sentences, moved_names, direction, bound_values,
+            record_values,
             *extra.get("record", ()), counts, *extra.get("support", ()), support_words)

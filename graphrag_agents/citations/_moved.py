@@ -1,0 +1,143 @@
+"""A name moved in a sentence the claim repeats: put in another name's place, or exchanged with another (private).
+
+"Run `npm ci` to install from the lockfile" where the passage says "Run `npm install` ..." and names `npm ci`
+in another sentence keeps every name and every word the literal and support rules read, and states another fact.
+So does a sentence whose two names trade places ("A depends on B" for "B depends on A"). The sentence rules
+(:mod:`._meaning`) compare names only when they are capitalised words and one clause restates most of one
+sentence's content; this reads the claim's frame instead: the claim is one evidence sentence, word for word,
+except for one name put in another name's place, or two names exchanged (their roles swapped).
+
+A name here is a code span or a capitalised word that the evidence writes capitalised inside a sentence (or
+that does not open the sentence). Another name for the same thing is no move: one name's words inside the
+other's ("Warner Bros" / "Warner Bros Pictures", `npm` / `npm install`), or an acronym of the other. Names joined
+only by "and" / "or" or stated as equal ("the same as", "between") trade places without changing the fact. The
+moved name must be in the cited evidence (else the literal rules speak), and the claim must keep
+:data:`KEPT_FRAME` of its words as the sentence's start and end around the change.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from ..text.words import LETTERS, fold
+from ._evidence import FUNCTION_WORDS, EvidenceIndex
+
+__all__ = ["KEPT_FRAME", "moved_name_finding"]
+
+KEPT_FRAME = 0.6
+"""The share of the claim's words that must be the evidence sentence's start and end around a replaced name."""
+_TOKEN = re.compile(r"`[^`\n]+`|[^\W_]+(?:[.'’+-][^\W_]+)*")
+_MIN_TOKENS = 4
+_MAX_NAME = 4
+_SHARED = 0.6
+_SYMMETRIC = frozenset("and or nor vs versus same equal equals equivalent identical similar alias aliases both "
+                       "between".split())
+_Token = tuple[str, str]
+"""(folded word or code span, as written)."""
+
+
+def _tokens(text: str) -> list[_Token]:
+    return [(m.group() if m.group().startswith("`") else fold(m.group()), m.group()) for m in _TOKEN.finditer(text)]
+
+
+def _is_name(token: _Token, index: int, known: frozenset[str]) -> bool:
+    """A code span, or a capitalised word that is no function word and, opening the sentence, a word the evidence
+    writes capitalised inside one."""
+    key, written = token
+    if written.startswith("`"):
+        return True
+    return written[0].isupper() and key not in FUNCTION_WORDS and (index > 0 or key in known)
+
+
+def _name_run(tokens: Sequence[_Token], start: int, end: int, known: frozenset[str]) -> bool:
+    return 0 < end - start <= _MAX_NAME and all(_is_name(tokens[i], i, known) for i in range(start, end))
+
+
+def _same_thing(a: Sequence[_Token], b: Sequence[_Token]) -> bool:
+    """Two names of one thing: one's words inside the other's, or one the other's acronym."""
+    words_a = {w for key, _ in a for w in re.findall(r"[^\W_]+", key.casefold())}
+    words_b = {w for key, _ in b for w in re.findall(r"[^\W_]+", key.casefold())}
+    if words_a <= words_b or words_b <= words_a:
+        return True
+    initials_a = "".join(w[0] for w in re.findall(r"[^\W_]+", " ".join(k for k, _ in a)))
+    initials_b = "".join(w[0] for w in re.findall(r"[^\W_]+", " ".join(k for k, _ in b)))
+    return initials_a in words_b or initials_b in words_a
+
+
+def _frame(claim: Sequence[_Token], other: Sequence[_Token]) -> tuple[int, int]:
+    """The lengths of the common start and end of two token lists (not overlapping)."""
+    limit = min(len(claim), len(other))
+    head = 0
+    while head < limit and claim[head][0] == other[head][0]:
+        head += 1
+    tail = 0
+    while tail < limit - head and claim[-1 - tail][0] == other[-1 - tail][0]:
+        tail += 1
+    return head, tail
+
+
+def _finding(claim: Sequence[_Token], other: Sequence[_Token], known: frozenset[str],
+             cited: str) -> str | None:
+    head, tail = _frame(claim, other)
+    middle, said = claim[head:len(claim) - tail], other[head:len(other) - tail]
+    if not middle or not said:
+        return None
+    if (_name_run(claim, head, len(claim) - tail, known) and _name_run(other, head, len(other) - tail, known)
+            and head + tail >= KEPT_FRAME * len(claim) and not _same_thing(middle, said)
+            and all(written in cited for _, written in middle)):
+        return (f"the claim puts {' '.join(w for _, w in middle)} where the evidence sentence says "
+                f"{' '.join(w for _, w in said)}")
+    return _exchanged(claim, head, middle, said, known)
+
+
+def _exchanged(claim: Sequence[_Token], head: int, middle: Sequence[_Token], said: Sequence[_Token],
+               known: frozenset[str]) -> str | None:
+    """Two names of the evidence sentence in each other's places, with the same words between them."""
+    if len(middle) != len(said) or len(middle) < 3:
+        return None
+    keys, said_keys = [k for k, _ in middle], [k for k, _ in said]
+    for a in range(1, _MAX_NAME + 1):
+        for b in range(1, min(_MAX_NAME, len(middle) - a - 1) + 1):
+            end = len(middle) - b
+            if keys[:a] != said_keys[-a:] or keys[end:] != said_keys[:b] or keys[a:end] != said_keys[b:-a]:
+                continue
+            if _trade(claim, (head, head + a), (head + end, head + len(middle)), known):
+                return (f"roles reversed: the claim exchanges {' '.join(w for _, w in middle[:a])} and "
+                        f"{' '.join(w for _, w in middle[end:])} of the evidence sentence")
+    return None
+
+
+def _trade(claim: Sequence[_Token], first: tuple[int, int], last: tuple[int, int], known: frozenset[str]) -> bool:
+    """Whether the claim's token runs ``first`` and ``last`` are two different names whose exchange changes the
+    fact: not joined by "and" / "or" or stated as equal ("the same as", "between A and B")."""
+    between = {k for k, _ in claim[first[1]:last[0]]}
+    return (_name_run(claim, *first, known) and _name_run(claim, *last, known)
+            and [k for k, _ in claim[first[0]:first[1]]] != [k for k, _ in claim[last[0]:last[1]]]
+            and bool(between) and not between & _SYMMETRIC
+            and not (first[0] and claim[first[0] - 1][0] in _SYMMETRIC))
+
+
+def moved_name_finding(raw: str, items: Sequence[EvidenceIndex]) -> str | None:
+    """The finding for a claim that is an evidence sentence with a name moved, or None.
+
+    Args:
+        raw: The claim with its code spans (NFKC-normalised, markers removed).
+        items: The cited evidence.
+    """
+    claim = _tokens(raw)
+    if len(claim) < _MIN_TOKENS:
+        return None
+    known = frozenset().union(*(item.capitalised for item in items))
+    cited = "\n".join(item.text for item in items)
+    # a code span is one word of the claim, and its words are the sentence's words (which hold no backticks)
+    plain = frozenset(fold(w) for w in LETTERS.findall(raw))
+    for item in items:
+        for (start, end), sentence in zip(item.bounds, item.sentences, strict=False):
+            if len(plain & sentence.words) < _SHARED * len(plain):
+                continue
+            # the sentence as written: its code spans are names
+            found = _finding(claim, _tokens(item.text[start:end]), known, cited)
+            if found is not None:
+                return found
+    return None
