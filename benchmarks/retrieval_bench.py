@@ -52,6 +52,7 @@ from graphrag_agents.retrieval.names import Anchor, anchors_from, exact_names, f
 from graphrag_agents.retrieval.passages import (
     LINKED_WEIGHTS,
     PER_DOCUMENT,
+    POOL_WEIGHTS,
     WEIGHTS,
     PassageWeights,
     dense_passages,
@@ -90,7 +91,7 @@ def _item(hit: PassageHit) -> list[str]:
     return [hit.document_id, *(c.document_id for c in getattr(hit, "copies", ()))]
 
 
-SWITCHED = {"default"}
+SWITCHED = {"default", "pool-statistics", "graph-statistics-cosine-1.5"}
 """Variants scored as ``retrieve`` does: ``LINKED_WEIGHTS`` when the first hop finds a graph link, else theirs. The
 others score with their weights alone."""
 SPREAD = {"per-document-0": 0, "per-document-1": 1, "per-document-2": 2}
@@ -146,6 +147,9 @@ VARIANTS: dict[str, tuple[PassageWeights, ChainSettings]] = {
     "feedback-3": (replace(WEIGHTS, feedback=3.0), CHAINS),
     "feedback-shift-0.5": (replace(WEIGHTS, feedback_shift=0.5), CHAINS),  # the vector moved half as far
     "feedback-shift-2": (replace(WEIGHTS, feedback_shift=2.0), CHAINS),
+    # the keyword feature's statistics (retrieval/corpus_stats.py): the candidates' own, as before the graph's
+    "pool-statistics": (POOL_WEIGHTS, CHAINS),
+    "graph-statistics-cosine-1.5": (replace(WEIGHTS, cosine=1.5), CHAINS),
 }
 """``--variants``: the passages path with one part changed (an ablation), each over every question."""
 EXPERIMENTS = {"ppr-0.5": Experiments(ppr=0.5), "ppr-1": Experiments(ppr=1.0), "ppr-2": Experiments(ppr=2.0),

@@ -30,6 +30,7 @@ from .ingest.embedding import (
 )
 from .ingest.extract_ner import NerExtractor
 from .ingest.key_upgrade import KeyClash, upgrade_document_keys
+from .ingest.keyword_stats import upgrade_keyword_stats
 from .ingest.marked_names import read_marked_names
 from .ingest.ontology import EntityType, Ontology, OntologyChanges, RelationType
 from .ingest.ontology_store import DEFAULT_ONTOLOGY, load_ontology, merge_ontology, to_ontology
@@ -399,6 +400,7 @@ class KnowledgeGraph:
                 if retyped:  # a name moved to Unknown joins the one typed entity of its name, as above
                     merged += await merge_unknown_duplicates(self.store)
                 step()
+                await upgrade_keyword_stats(self.store)  # a graph without them, or under another term rule
             # The counts only size the progress bars: without bars, embed_missing's own walk is the only pass.
             missing = await self._missing_vectors(rules) if show else {}
             for kind, total in missing.items():

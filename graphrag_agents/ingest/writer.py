@@ -26,7 +26,9 @@ from typing import Any
 
 from .._keys import KEY_RULE
 from ..store.graph import GraphStore
+from ..text.keyword_terms import TERM_RULE
 from .doc_keys import stored_rule
+from .keyword_stats import COUNT_SECTIONS, UNCOUNT_DOCUMENT, section_rows
 from .ontology import quote_label
 from .records import DocumentBatch, content_hash
 
@@ -80,6 +82,8 @@ def _write_parts(batches: Sequence[DocumentBatch]) -> tuple[list[str], dict[str,
         "mentions": [[e.id, cid] for b in batches for e in b.entities for cid in e.chunk_ids],
         "rels": _relation_rows(batches),
         "facts": fact_rows(batches),
+        "sections": section_rows(batches),  # the keyword statistics (keyword_stats.py)
+        "term_rule": TERM_RULE,
     }
     parts = [
         # The claim: none of the documents is stored, or only by this very query (a retry after a lost reply).
@@ -94,6 +98,7 @@ def _write_parts(batches: Sequence[DocumentBatch]) -> tuple[list[str], dict[str,
         "SET ch.index = c.index, ch.text = c.text, ch.heading = c.heading, ch.document_id = c.doc, "
         "ch.version = c.version, ch.section_size = c.section\n"
         "MERGE (d)-[:HAS_CHUNK]->(ch)",
+        COUNT_SECTIONS,
         "UNWIND $next AS p MATCH (a:Chunk {id: p[0]}), (b:Chunk {id: p[1]}) MERGE (a)-[:NEXT]->(b)",
     ]
     for i, (label, ents) in enumerate(sorted(_entity_rows(batches).items())):
@@ -190,12 +195,14 @@ def _entity_label(label: str) -> str:
 
 
 def delete_document_query() -> list[str]:
-    """Steps that remove a document, its chunks and mentions, its facts, and entities left with no mention.
+    """Steps that remove a document, its chunks and mentions, its facts, and entities left with no mention, and
+    subtract its sections from the keyword statistics (:mod:`.keyword_stats`).
 
     Relations and fact nodes are shared between documents when the same fact is extracted twice; one only loses
     the deleted document's chunk ids and is removed when none are left. Expects ``$doc_id``.
     """
     return [
+        UNCOUNT_DOCUMENT,  # while its chunks are there to say what they counted
         "OPTIONAL MATCH (:Document {id: $doc_id})-[:HAS_CHUNK]->(c:Chunk)\n"
         "WITH collect(c.id) AS cids\n"
         # Reached from the document (an index seek), not by filtering every chunk on c.id IN cids.

@@ -65,6 +65,7 @@ from .candidates import (
     vector_candidates,
 )
 from .chain import CHAINS, TEXT_POOL, ChainSettings, extend_chains, idf_of, read_words
+from .corpus_stats import CorpusStats, corpus_bm25, read_corpus_stats
 from .distinct import pick
 from .feedback import FEATURE_POOL, SHIFT, Feedback, feedback_and_cosines, feedback_cosines
 from .fulltext import label_size
@@ -75,7 +76,7 @@ from .ppr import ppr_feature
 from .term_frequency import Section, section_bm25, section_texts
 from .written_names import written_names
 
-__all__ = ["LINKED_WEIGHTS", "SEEDS", "WEIGHTS", "ChainSettings", "PassageWeights", "dense_passages",
+__all__ = ["LINKED_WEIGHTS", "POOL_WEIGHTS", "SEEDS", "WEIGHTS", "ChainSettings", "PassageWeights", "dense_passages",
            "fetch_passages", "few_entities", "keywords_first", "passages"]
 
 
@@ -97,6 +98,10 @@ class PassageWeights:
     section_keywords: bool = True
     """The keyword feature is BM25 over each candidate's section (:mod:`.term_frequency`); False: the share of the
     question's idf the keyword search found in the chunk, only for the chunks it returned."""
+    statistics: str = "graph"
+    """Where the section feature's BM25 statistics come from: ``"graph"``, the document frequencies and mean
+    section length of every section, written at ingest (:mod:`.corpus_stats`; a graph without them scores as
+    ``"pool"``); ``"pool"``, the candidates' own (:mod:`.term_frequency`)."""
 
     @property
     def total(self) -> float:
@@ -104,7 +109,12 @@ class PassageWeights:
         return self.cosine + self.lexical + self.title + self.bridge + self.hop + self.feedback
 
 
-WEIGHTS = PassageWeights()
+WEIGHTS = PassageWeights(cosine=3.0)
+"""The weights when no graph link reaches a candidate (the text decides): the section keyword feature with the
+graph's statistics, cosine 3.0 (picked on npm's docs, ``techdocs_a``: ``docs/retrieval.md``)."""
+POOL_WEIGHTS = PassageWeights(statistics="pool")
+"""The text weights of the release before the graph's keyword statistics: the candidates' own statistics, cosine
+1.5 (``weights=POOL_WEIGHTS``)."""
 LINKED_WEIGHTS = PassageWeights(lexical=0.5, feedback=1.0, section_keywords=False)
 """The weights when the graph carries signal: the first hop reached a candidate through a graph link (a titled hop
 or bridge expansion). The keyword feature is the chunk's share of the question's idf, as the weights were picked
@@ -202,17 +212,19 @@ async def passages(store: GraphStore, question: str, vector: QueryVector, top_k:
     ranked = sorted(direct.values(), key=lambda c: -_relevance(c, keys, first))
     seeds = [(c.chunk_id, 1.0 / (i + 1)) for i, c in enumerate(ranked[:max(SEEDS, HOP_SEEDS)])]
     words: dict[str, frozenset[str]] = {}  # the direct matches' words are read alongside the first hop
-    hop = _FirstHop(store, vector, pool, top_k, document_ids, text_names, (first, weights), measured.entity)
+    hop = _FirstHop(store, vector, pool, top_k, document_ids, text_names, (first, weights), measured.entity,
+                    question if weights.statistics == "graph" else None)
     # the text weights read sections: on a graph of few entities (a manual), read them beside the first hop
     early = weights.section_keywords and weights.lexical > 0 and bool(word_idf) and await few_entities(store)
     merged, feedback = await hop.run(direct, ranked, seeds, found_anchors, words, idf if chained else None, early)
     linked = any(c.hop > 0 or c.bridge_via for c in merged.values())
     fusion = _Fusion(keys, first if linked else weights, chains, merged,  # no graph link: the text decides
                      entity=measured.entity)
-    coverage, beside = await _rounds(store, fusion, feedback, word_idf, idf, vector, seeds, pool, document_ids,
-                                     words, text_names, chained)
+    coverage, beside, stats = await _rounds(store, fusion, feedback, word_idf, idf, vector, seeds, pool,
+                                            document_ids, words, text_names, chained,
+                                            None if hop.stats_read else hop.question)
     if beside is not None:  # the chunks a chain round added are read alone: their neighbours were not asked for
-        fusion.rescore_keywords(beside, word_idf)
+        fusion.rescore_keywords(beside, word_idf, stats or hop.stats)
     score = fusion.scores(coverage, feedback)
     if measured.ppr > 0:  # benchmarks/ only (ppr.py)
         walk = await ppr_feature(store, merged, found_anchors)
@@ -279,6 +291,11 @@ class _FirstHop:
     """The linked and the text weights: a query runs when either set weighs its feature."""
     entity: float = 0.0
     """The entity-mention feature's weight (:mod:`._experiments`; at 0 its query is not run)."""
+    question: str | None = None
+    """The question, when the keyword feature reads the graph's statistics (read with the sections)."""
+    stats: CorpusStats | None = None
+    """The graph's keyword statistics, when this round read them."""
+    stats_read: bool = False
 
     async def run(self, direct: dict[str, Candidate], ranked: Sequence[Candidate], seeds: Sequence[tuple[str, float]],
                   anchors: Sequence[Anchor], words: dict[str, frozenset[str]],
@@ -294,7 +311,7 @@ class _FirstHop:
         named = {a.entity_id for a in anchors if a.named}
         # the feedback's seed: every candidate of this round comes with its cosine to it (the feature's input)
         fed = ranked[0].chunk_id if max(w.feedback for w in self.weights) > 0 and ranked else None
-        by_entity, (bridged, titled), _, (feedback, by_feedback, to_seed), _ = await all_or_none(
+        by_entity, (bridged, titled), _, (feedback, by_feedback, to_seed), _, stats = await all_or_none(
             entity_candidates(store, anchors, vector, pool, document_ids=docs)
             if self.entity > 0 else _nothing(),
             first_hop_candidates(store, seeds[:SEEDS], seeds[:HOP_SEEDS], vector, pool, named, docs,
@@ -304,7 +321,9 @@ class _FirstHop:
             feedback_and_cosines(store, vector, ranked[0], self.top_k, list(direct), docs,
                                  self.weights[0].feedback_shift) if fed is not None else _no_feedback(),
             section_texts(store, [c.chunk_id for c in ranked if not c.alone],
-                          {cid: c.text for cid, c in direct.items() if c.loaded}) if sections else _no_texts())
+                          {cid: c.text for cid, c in direct.items() if c.loaded}) if sections else _no_texts(),
+            read_corpus_stats(store, self.question) if sections and self.question is not None else _no_stats())
+        self.stats, self.stats_read = stats, sections and self.question is not None
         for cid, cos in to_seed.items():
             direct[cid].seed_cosine = cos
         return _merge([list(direct.values()), by_entity, bridged, titled, by_feedback]), feedback
@@ -342,10 +361,13 @@ class _Fusion:
         self.merged.update(_merge([list(self.merged.values()), found]))
         self.base.clear()
 
-    def rescore_keywords(self, beside: Mapping[str, Sequence[str]], idf: Mapping[str, float]) -> None:
-        """The keyword feature of every candidate from its section (:mod:`.term_frequency`)."""
-        keyword = section_bm25({cid: Section([c.text, *beside.get(cid, ())], f"{c.title} {c.heading}")
-                                for cid, c in self.merged.items()}, idf)
+    def rescore_keywords(self, beside: Mapping[str, Sequence[str]], idf: Mapping[str, float],
+                         stats: CorpusStats | None = None) -> None:
+        """The keyword feature of every candidate from its section: with the graph's statistics when given
+        (:mod:`.corpus_stats`), else with the candidates' own and the keyword search's idf (:mod:`.term_frequency`)."""
+        sections = {cid: Section([c.text, *beside.get(cid, ())], f"{c.title} {c.heading}")
+                    for cid, c in self.merged.items()}
+        keyword = corpus_bm25(sections, stats) if stats is not None else section_bm25(sections, idf)
         for cid, c in self.merged.items():
             c.lexical = keyword[cid]
         self.base.clear()
@@ -362,25 +384,28 @@ class _Fusion:
 async def _rounds(store: GraphStore, fusion: _Fusion, feedback: Feedback | None, word_idf: Mapping[str, float],
                   idf: Mapping[str, float], vector: VectorParam, seeds: Sequence[tuple[str, float]], pool: int,
                   document_ids: Sequence[str] | None, words: dict[str, frozenset[str]], text_names: bool,
-                  chained: bool) -> tuple[dict[str, float], dict[str, list[str]] | None]:
+                  chained: bool, question: str | None,
+                  ) -> tuple[dict[str, float], dict[str, list[str]] | None, CorpusStats | None]:
     """The chain rounds, the feedback cosines of the best candidates and (when the keyword feature reads sections)
-    the candidates' neighbours, run together: each candidate's chain coverage, and the neighbours' texts (None
-    when the feature does not read them)."""
+    the candidates' neighbours and (given the ``question``) the graph's keyword statistics, run together: each
+    candidate's chain coverage, the neighbours' texts (None when the feature does not read them) and the
+    statistics (None when not read or the graph has none)."""
     merged, weights = fusion.merged, fusion.weights
     # the feature of the best candidates before the chain rounds, from the cosines to the seed the first hop read
     # (a query only for any it did not): a chunk a round finds has it only if the feedback search found it too
     # (the same recall@5 on the samples as after them)
     best_so_far = sorted(merged, key=lambda cid: (-fusion(merged[cid], 0.0), cid))[:FEATURE_POOL] if feedback else []
     sectioned = weights.section_keywords and weights.lexical > 0 and bool(word_idf)
-    coverage, _, beside = await all_or_none(
+    coverage, _, beside, stats = await all_or_none(
         extend_chains(store, idf, vector, merged, fusion, [cid for cid, _ in seeds[:max(SEEDS, HOP_SEEDS)]], pool,
                       fusion.grow, document_ids, fusion.chains, words, text_names) if chained else _no_values(),
         feedback_cosines(store, feedback, [merged[cid] for cid in best_so_far]) if feedback else _nothing(),
         section_texts(store, [cid for cid in sorted(merged, key=lambda cid: (-fusion(merged[cid], 0.0), cid))
                               [:SECTION_POOL] if not merged[cid].alone],  # as a rule read with the first hop
                       {cid: c.text for cid, c in merged.items() if c.loaded})
-        if sectioned else _no_texts())
-    return coverage, beside if sectioned else None
+        if sectioned else _no_texts(),
+        read_corpus_stats(store, question) if sectioned and question is not None else _no_stats())
+    return coverage, beside if sectioned else None, stats
 
 
 def _hits(best: Sequence[str], copies: Mapping[str, Sequence[str]], merged: Mapping[str, Candidate],
@@ -426,6 +451,10 @@ async def _no_feedback() -> tuple[Feedback | None, list[Candidate], dict[str, fl
 
 async def _no_texts() -> dict[str, list[str]]:
     return {}
+
+
+async def _no_stats() -> CorpusStats | None:
+    return None
 
 
 async def _no_values() -> dict[str, float]:

@@ -32,7 +32,8 @@ __all__ = [
 ]
 
 _RANGE_INDEXES = [("Document", "id"), ("Document", "title"), ("Chunk", "id"), ("Chunk", "document_id"),
-                  ("__Entity__", "id"), ("__Entity__", "name_key"), ("__Fact__", "id")]
+                  ("__Entity__", "id"), ("__Entity__", "name_key"), ("__Fact__", "id"),
+                  ("__Term__", "term")]  # the keyword statistics (ingest/keyword_stats.py)
 VECTOR_INDEXES: tuple[tuple[str, str], ...] = (("Chunk", "node"), ("__Entity__", "node"), ("RELATES", "edge"),
                                                ("__Fact__", "node"))
 """(label or relation type, ``node`` / ``edge``) of every vector index, each on ``embedding``."""
