@@ -80,3 +80,17 @@ def test_affix_opposites_read_the_derivation(word: str, opposite: str) -> None:
 ])
 def test_words_that_only_look_negated_have_no_affix_opposite(word: str, not_opposite: str) -> None:
     assert not_opposite not in affix_opposites(word)
+
+
+@pytest.mark.parametrize(("passage", "answer"), [
+    # ragtruth-summary-15702-llama-2-70b-chat (clean): the claim says "able" too, in its other clause
+    ("Eventually he was able to rig a makeshift mast and sail, but he could make little headway against the "
+     "currents.",
+     "He was able to rig a makeshift mast and sail, but he was unable to make much headway against the currents [1]."),
+    # ragtruth-summary-11860-gpt-4-0613 (clean): "likely unable" is "unlikely ... able"
+    ("A doctor's capacity declaration stated that Mitchell will likely be unable, due to her medical condition, to "
+     "attend any court hearings for the next four to six months.",
+     "Mitchell is unlikely to attend any court hearings due to her medical condition [1]."),
+])
+def test_a_negating_prefix_that_restates_a_negation_is_no_opposite(passage: str, answer: str) -> None:
+    assert check_citations(answer, [Evidence(n=1, tool="retrieve", kind="passage", content=passage)]).verified

@@ -15,7 +15,7 @@ opposite rule reports a word only when the sentence it restates holds the opposi
 
 from __future__ import annotations
 
-__all__ = ["affix_opposites"]
+__all__ = ["affix_opposites", "negated_word"]
 
 _PREFIX_PAIRS = (("dis", "en"), ("in", "ex"), ("im", "ex"), ("up", "down"), ("in", "out"), ("over", "under"),
                  ("pre", "post"), ("inter", "intra"))
@@ -36,9 +36,10 @@ _MIN_PAIRED_BASE = 3
 """A base between two prefixes (or suffixes) of opposite meaning may be shorter: "input" / "output"."""
 
 
-def affix_opposites(word: str) -> frozenset[str]:
+def affix_opposites(word: str, *, negations: bool = True) -> frozenset[str]:
     """The words that ``word`` (folded) is the affixed opposite of: "disabled" -> {"enabled"}, "invalid" ->
-    {"valid"}, "valid" -> {"invalid"}, "uninstall" -> {"install"}, "install" -> {"uninstall"}."""
+    {"valid"}, "valid" -> {"invalid"}, "uninstall" -> {"install"}, "install" -> {"uninstall"}; without
+    ``negations``, only the pairs of opposite prefixes or suffixes ("disabled" -> {"enabled"})."""
     out: set[str] = set()
     for a, b in _PREFIX_PAIRS:
         for have, other in ((a, b), (b, a)):
@@ -48,7 +49,8 @@ def affix_opposites(word: str) -> frozenset[str]:
         for have, other in ((a, b), (b, a)):
             if word.endswith(have) and len(word) - len(have) >= _MIN_PAIRED_BASE:
                 out.add(word[:-len(have)] + other)
-    out |= _negations(word)
+    if negations:
+        out |= _negations(word)
     return frozenset(out - {word})
 
 
@@ -80,3 +82,9 @@ def _adjective(base: str) -> bool:
             base = base[:-len(ending)]
             break
     return base.endswith(_ADJECTIVE_ENDS)
+
+
+def negated_word(word: str) -> bool:
+    """Whether ``word`` (folded) is a base with a negating ``un-`` or ``non-`` ("unable", "unlikely"): a negation
+    written in the word."""
+    return any(word.startswith(p) and len(word) - len(p) >= _MIN_BASE for p in _NEGATING) and word not in _NOT_NEGATED

@@ -20,7 +20,7 @@ from ._evidence import FUNCTION_WORDS, EvidenceIndex, EvidenceSentence, content_
 from ._figures import extract_figures
 from ._lack import is_lack_statement
 from ._opposites import OPPOSITE_WORDS, ORDINAL_WORDS, opposite_findings
-from ._polarity import polarity_finding
+from ._polarity import is_negated, polarity_finding
 from ._prose import is_instruction
 from ._together import find_support
 
@@ -165,7 +165,8 @@ def _part(text: str, start: int, end: int, names: Sequence[Name], items: Sequenc
         return [("together", support.finding)] if kept else []
     if support.sentence is None:
         return []
-    return _meaning_findings(clause, words, terms, stems, support.sentence, items, anchored)
+    said = frozenset(fold(w) for w in LETTERS.findall(text))
+    return _meaning_findings(clause, words, terms, stems, support.sentence, items, anchored, said)
 
 
 def _kept_apart(text: str, items: Sequence[EvidenceIndex], restated: EvidenceSentence | None,
@@ -183,14 +184,17 @@ def _kept_apart(text: str, items: Sequence[EvidenceIndex], restated: EvidenceSen
 
 
 def _meaning_findings(clause: str, words: Sequence[str], terms: frozenset[str], stems: frozenset[str],
-                      sentence: EvidenceSentence, items: Sequence[EvidenceIndex], anchored: bool) -> list[Finding]:
+                      sentence: EvidenceSentence, items: Sequence[EvidenceIndex], anchored: bool,
+                      said: frozenset[str] = frozenset()) -> list[Finding]:
     """The polarity and opposite-word findings of a clause against its supporting sentence."""
     out: list[Finding] = []
     negated = sentence.negated or (anchored and _negated_nearby(stems, items))
     polarity = polarity_finding(clause, terms, sentence, negated, scoped=anchored)
     if polarity is not None:
         out.append(("negation", polarity))
-    out += [("opposite", f) for f in opposite_findings(list(words), sentence.words)]
+    # "unable" says "not able": a negation on either side lets a negating prefix say the same
+    out += [("opposite", f) for f in opposite_findings(list(words), sentence.words, said=said,
+                                                       negated=sentence.negated or is_negated(clause))]
     return out
 
 

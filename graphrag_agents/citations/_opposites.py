@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ._affixes import affix_opposites
+from ._affixes import affix_opposites, negated_word
 
 __all__ = ["OPPOSITES", "OPPOSITE_WORDS", "ORDINALS", "ORDINAL_WORDS", "opposite_findings"]
 
@@ -94,27 +94,39 @@ def _build() -> dict[str, list[tuple[frozenset[str], frozenset[str]]]]:
 _TABLE = _build()
 
 
-def opposite_findings(claim_words: Iterable[str], sentence_words: frozenset[str]) -> list[str]:
+def opposite_findings(claim_words: Iterable[str], sentence_words: frozenset[str], *,
+                      negated: bool = False, said: frozenset[str] = frozenset()) -> list[str]:
     """``"died" where the evidence says "born"`` for each claim word whose opposite the evidence states instead.
 
     Args:
         claim_words: The claim clause's folded words, in order.
         sentence_words: The folded words of the supporting sentence: the claim word's own group must be absent
             from it, and an opposite present.
+        negated: Whether the claim or the sentence holds a negation cue: then a negating prefix is no opposite
+            ("unable" for "not able"); nor is it where the other side holds another negated word ("unlikely to
+            attend" for "likely unable to attend").
+        said: The folded words of the whole claim sentence: an affixed opposite it also says ("able to rig ...,
+            but unable to make headway") is no finding.
     """
     out: list[str] = []
-    for word in dict.fromkeys(claim_words):
+    words = dict.fromkeys(claim_words)
+    for word in words:
         for group, opposite in _TABLE.get(word, ()):
             if group & sentence_words:
                 continue
-            said = sorted(opposite & sentence_words)
-            if said:
-                out.append(f'"{word}" where the evidence says "{said[0]}"')
+            stated = sorted(opposite & sentence_words)
+            if stated:
+                out.append(f'"{word}" where the evidence says "{stated[0]}"')
                 break
         else:
             # no table word: an opposite made with an affix ("disabled" where the evidence says "enabled")
             if word not in sentence_words and len(word) >= 4:
-                affixed = sorted(affix_opposites(word) & sentence_words)
+                # a claim that says both ("indoor and outdoor seating") opposes nothing
+                found = (affix_opposites(word) & sentence_words) - words.keys() - said
+                others = (sentence_words - found) | (words.keys() - {word})
+                if found and (negated or any(negated_word(w) for w in others)):
+                    found &= affix_opposites(word, negations=False)
+                affixed = sorted(found)
                 if affixed:
                     out.append(f'"{word}" where the evidence says "{affixed[0]}"')
     return out
