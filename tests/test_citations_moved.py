@@ -94,3 +94,38 @@ def test_words_that_only_look_negated_have_no_affix_opposite(word: str, not_oppo
 ])
 def test_a_negating_prefix_that_restates_a_negation_is_no_opposite(passage: str, answer: str) -> None:
     assert check_citations(answer, [Evidence(n=1, tool="retrieve", kind="passage", content=passage)]).verified
+
+
+def test_a_sentence_said_word_for_word_is_no_move_however_like_another_it_is() -> None:
+    # techdocs_a-7fd82c98adc2 (npm's package.json defaults): two items open with the same words and another file
+    defaults = Evidence(n=1, tool="retrieve", kind="passage", content="""\
+npm will default some values based on package contents.
+
+* `"scripts": {"start": "node server.js"}`
+
+  If there is a `server.js` file in the root of your package, then npm will default the `start` command to \
+`node server.js`.
+
+* `"scripts":{"install": "node-gyp rebuild"}`
+
+  If there is a `binding.gyp` file in the root of your package and you have not defined an `install` or \
+`preinstall` script, npm will default the `install` command to compile using node-gyp.
+""")
+    for claim in ("If there is a `server.js` file in the root of your package [1].",
+                  "If there is a `binding.gyp` file in the root of your package [1]."):
+        assert check_citations(claim, [defaults]).verified
+
+
+def test_a_moved_name_in_a_sentence_the_splitter_joined_to_the_next() -> None:
+    # hotpotqa-48bfa7807de9 (its first 390 characters, as written): "s of 2013" joins the first sentence to the second
+    femmes = Evidence(n=1, tool="retrieve", kind="passage", content=(
+        "Violent Femmes is an American folk punk band from Milwaukee, Wisconsin, initially active from 1980 to 2009. "
+        "s of 2013 , the band is active again. The band is a trio, including singer, guitarist and songwriter Gordon "
+        "Gano, bassist Brian Ritchie, and various drummers: Victor DeLorenzo (1980–1993, 2002–2009 and 2013), Guy "
+        "Hoffman (1993–2002), Brian Viglione (2013–2016), and John Sparrow (2016-present)."))
+    answer = ("Violent Femmes is an American folk punk band from Milwaukee, Brian Viglione, initially active from 1980 "
+              "to 2009 [1].")
+    assert findings(answer, femmes) == [
+        ("together", "the claim puts Brian Viglione where the evidence sentence says Wisconsin")]
+    assert check_citations("Violent Femmes is an American folk punk band from Milwaukee, Wisconsin, initially active "
+                           "from 1980 to 2009 [1].", [femmes]).verified

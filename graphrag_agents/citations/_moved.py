@@ -33,6 +33,7 @@ _MAX_NAME = 4
 _SHARED = 0.6
 _SYMMETRIC = frozenset("and or nor vs versus same equal equals equivalent identical similar alias aliases both "
                        "between".split())
+_JOINING = frozenset("of the and de da von van del la le du".split())
 _Token = tuple[str, str]
 """(folded word or code span, as written)."""
 
@@ -51,7 +52,14 @@ def _is_name(token: _Token, index: int, known: frozenset[str]) -> bool:
 
 
 def _name_run(tokens: Sequence[_Token], start: int, end: int, known: frozenset[str]) -> bool:
-    return 0 < end - start <= _MAX_NAME and all(_is_name(tokens[i], i, known) for i in range(start, end))
+    """Whether ``tokens[start:end]`` is one name: names, capitalised function words ("All About Eve") and, inside,
+    the lowercase words that join a title's words ("The Sound of Music"), with at least one name among them."""
+    if not 0 < end - start <= _MAX_NAME:
+        return False
+    run = range(start, end)
+    return any(_is_name(tokens[i], i, known) for i in run) and all(
+        _is_name(tokens[i], i, known) or (tokens[i][1][0].isupper() and i > 0)
+        or (start < i < end - 1 and tokens[i][0] in _JOINING) for i in run)
 
 
 def _same_thing(a: Sequence[_Token], b: Sequence[_Token]) -> bool:
@@ -83,12 +91,44 @@ def _finding(claim: Sequence[_Token], other: Sequence[_Token], known: frozenset[
     middle, said = claim[head:len(claim) - tail], other[head:len(other) - tail]
     if not middle or not said:
         return None
-    if (_name_run(claim, head, len(claim) - tail, known) and _name_run(other, head, len(other) - tail, known)
-            and head + tail >= KEPT_FRAME * len(claim) and not _same_thing(middle, said)
+    found = _replaced(claim, (head, len(claim) - tail), other, (head, len(other) - tail), known, cited)
+    found = found or _exchanged(claim, head, middle, said, known)
+    # the claim may be a cut of the sentence (or the splitter joined the sentence to the next): its rest then
+    # follows the changed name
+    return found or _cut(claim, other, head, known, cited)
+
+
+def _replaced(claim: Sequence[_Token], changed: tuple[int, int], other: Sequence[_Token], said: tuple[int, int],
+              known: frozenset[str], cited: str) -> str | None:
+    """The finding for the claim's name ``changed`` where the sentence says the name ``said``, around a frame of
+    :data:`KEPT_FRAME` of the claim's words."""
+    middle, stated = claim[changed[0]:changed[1]], other[said[0]:said[1]]
+    if (_name_run(claim, *changed, known) and _name_run(other, *said, known)
+            and len(claim) - len(middle) >= KEPT_FRAME * len(claim) and not _same_thing(middle, stated)
             and all(written in cited for _, written in middle)):
         return (f"the claim puts {' '.join(w for _, w in middle)} where the evidence sentence says "
-                f"{' '.join(w for _, w in said)}")
-    return _exchanged(claim, head, middle, said, known)
+                f"{' '.join(w for _, w in stated)}")
+    return None
+
+
+def _cut(claim: Sequence[_Token], other: Sequence[_Token], head: int, known: frozenset[str],
+         cited: str) -> str | None:
+    """A moved name in a claim whose words after the change go on as the sentence's do, to the claim's end."""
+    keys, other_keys = [k for k, _ in claim], [k for k, _ in other]
+    for size in range(1, min(_MAX_NAME, len(claim) - head) + 1):
+        rest = keys[head + size:]
+        for said in range(1, _MAX_NAME + 1):
+            if rest and other_keys[head + said:head + said + len(rest)] == rest:
+                found = _replaced(claim, (head, head + size), other, (head, head + said), known, cited)
+                if found:
+                    return found
+    for span in range(3, len(claim) - head):
+        rest = keys[head + span:]
+        if other_keys[head + span:head + span + len(rest)] == rest:
+            found = _exchanged(claim, head, claim[head:head + span], other[head:head + span], known)
+            if found:
+                return found
+    return None
 
 
 def _exchanged(claim: Sequence[_Token], head: int, middle: Sequence[_Token], said: Sequence[_Token],
@@ -132,12 +172,23 @@ def moved_name_finding(raw: str, items: Sequence[EvidenceIndex]) -> str | None:
     cited = "\n".join(item.text for item in items)
     # a code span is one word of the claim, and its words are the sentence's words (which hold no backticks)
     plain = frozenset(fold(w) for w in LETTERS.findall(raw))
-    for item in items:
-        for (start, end), sentence in zip(item.bounds, item.sentences, strict=False):
-            if len(plain & sentence.words) < _SHARED * len(plain):
-                continue
-            # the sentence as written: its code spans are names
-            found = _finding(claim, _tokens(item.text[start:end]), known, cited)
-            if found is not None:
-                return found
+    # the sentences as written: their code spans are names
+    others = [_tokens(item.text[start:end]) for item in items
+              for (start, end), sentence in zip(item.bounds, item.sentences, strict=False)
+              if len(plain & sentence.words) >= _SHARED * len(plain)]
+    keys = [k for k, _ in claim]
+    # a claim one sentence says word for word is no move, however like another sentence it is ("If there is a
+    # `server.js` file ..." where the next sentence says "If there is a `binding.gyp` file ...")
+    if any(_holds_run([k for k, _ in other], keys) for other in others):
+        return None
+    for other in others:
+        found = _finding(claim, other, known, cited)
+        if found is not None:
+            return found
     return None
+
+
+def _holds_run(words: Sequence[str], run: Sequence[str]) -> bool:
+    """Whether ``run`` is a contiguous part of ``words``."""
+    size = len(run)
+    return any(words[i:i + size] == run for i in range(len(words) - size + 1) if words[i] == run[0])
