@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from graphrag_agents.agent.hops.certain import uncertain
+from graphrag_agents.agent.hops.certain import not_a_chain, uncertain
 from graphrag_agents.agent.hops.links import chain_gap, question_spans
 from graphrag_agents.agent.hops.plan import rule_hops
 from graphrag_agents.evidence.ledger import EvidenceLedger
@@ -45,6 +45,18 @@ def test_uncertain_says_why() -> None:
     reason = uncertain("Where is the office of Anna Berg's firm?", ["What is the office of Anna Berg's?",
                                                                     "Where is #1 firm?"])
     assert reason is not None and "possessive" in reason
+
+
+@pytest.mark.parametrize("steps", [
+    # the question asked twice, the second time with "#1" added (the 1.5B model's split of one-hop questions)
+    ["Which folder holds the npm cache index?", "Which folder holds the npm cache index? #1"],
+    ["Where does npm write its debug log?", "Where does #1 write its debug log?"],
+])
+def test_a_plan_that_asks_the_same_thing_twice_is_one_hop(steps: list[str]) -> None:
+    reason = not_a_chain("Where does npm write its debug log, and which folder holds the npm cache index?", steps)
+    assert reason is not None and "asks again" in reason
+    assert not_a_chain("Where was the director of film Blue Harbour born?",
+                       ["Who is the director of film Blue Harbour?", "Where was #1 born?"]) is None
 
 
 def _ledger(*texts: str) -> EvidenceLedger:

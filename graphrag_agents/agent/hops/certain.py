@@ -37,6 +37,7 @@ _VERB_FORM = re.compile(r"^[a-z]+(?:ed|en|wn|ne|lt|pt|ght)$|^born$")
 _BEFORE_VERB = frozenset("do does did will would can could may might should to".split())
 _IDENTITY = re.compile(r"^(?:what|who|which)(?:'s|\s+(?:is|are|was|were))\s+(?:the\s+|a\s+|an\s+)?(?P<span>.+?)\s*\??$",
                        re.IGNORECASE)
+_FUNCTION_WORDS = frozenset("what which who whom whose where when how is are was were does do did the a an".split())
 _RELATING = frozenset("of in on at by for from with to under over behind".split())
 _TIME = frozenset("after before during since until following".split())
 _NAMING = frozenset("named called titled".split())  # "the prize named after #1": a name, not a time
@@ -92,12 +93,19 @@ def _units(text: str) -> list[str]:
 
 
 def not_a_chain(question: str, steps: Sequence[str]) -> str | None:
-    """Why a planned ``steps`` is one hop split in two (a reason for the trace), or None: a first step that only
+    """Why a planned ``steps`` is one hop split in two (a reason for the trace), or None: a step that asks again
+    what the step before it asks (the 1.5B model's usual split of a one-hop question: the question, then the
+    question with ``#1`` added, techdocs_a tuning half), or a first step that only
     asks what a span of the question is, with no relation of it ("What is the save option?" for a question about
     that option, against "Who is the director of X?"), resolves nothing the next step could not look up itself,
     so the question takes the single path."""
     if len(steps) < 2:
         return None
+    for k in range(1, len(steps)):
+        later = set(_units(_REFERENCE.sub(" ", steps[k]))) - _FUNCTION_WORDS
+        earlier = set(_units(steps[k - 1])) - _FUNCTION_WORDS
+        if later <= earlier or earlier <= later:
+            return f"step {k + 1} asks again what step {k} asks"
     found = _IDENTITY.match(steps[0].strip())
     if found is None:
         return None
