@@ -57,7 +57,7 @@ _FINALIZE_EVERY = 5000
 async def used_memory(kg: KnowledgeGraph) -> int:
     """``INFO memory`` used_memory of the server, bytes (the store has no public accessor for it)."""
     client: Any = kg.store._client
-    info = await client.db().connection.info("memory")
+    info = await client.db().primary.info("memory")
     return int(info["used_memory"])
 
 
