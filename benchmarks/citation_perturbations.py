@@ -1,8 +1,8 @@
 """A held-out perturbation set for the negation rule and the subject-bound values rule of ``check_citations``,
 built from ``techdocs_a`` passages (npm's docs), and its scores: recall per kind and control precision.
 
-    python benchmarks/citation_perturbations.py [--write] [--eval-dir ../shared/eval] [--show N]
-        [--without-negation-clause] [--without-bound-values]
+    python benchmarks/citation_perturbations.py [--write] [--write-meaning] [--eval-dir ../shared/eval] [--show N]
+        [--without-negation-clause] [--without-bound-values] [--without-moved-and-affixes]
 
 The set was built before the rule it measures was tuned, from text the rules were not written from (the rules'
 cases come from HotpotQA, 2WikiMultihopQA and RAGTruth). ``--write`` rebuilds it with the frozen seed
@@ -29,6 +29,16 @@ A second file, ``benchmarks/data/citation_swaps.jsonl``, holds the swapped-subje
 :func:`build_swaps` with its own frozen seed (:data:`SWAP_SEED`) and no parser: a value a section binds to one
 subject paired with another (see :func:`build_swaps`), and the lines and items as written as controls. It is
 scored on its own; ``--without-bound-values`` also scores it with the subject-bound values rule switched off.
+
+A third file, ``benchmarks/data/citation_meaning.jsonl``, holds the moved-name and opposite-word classes, built by
+:func:`build_meaning` with its own frozen seed (:data:`MEANING_SEED`) and no parser, before the rules that read
+them were written: a name (a capitalised word or a code span) replaced with one of another sentence of the
+section, two names of the sentence exchanged, and one word replaced with its opposite from the generator's own
+table; the sentence itself and the sentence cut at a clause as controls. ``--write-meaning`` rebuilds only this
+file (``--write`` rebuilds all three; the first two seeds and files are unchanged). The last line pools every
+class; ``--without-moved-and-affixes`` also scores every class with the moved-name rule
+(:mod:`graphrag_agents.citations._moved`) and the affix opposites (:mod:`graphrag_agents.citations._affixes`)
+switched off, in the same run.
 
 A draft counts as flagged when the check does not verify it. ``--without-negation-clause`` scores the check with
 the clause-scoped negation rule (:mod:`graphrag_agents.citations._negation`) switched off, in the same run.
@@ -511,6 +521,8 @@ def main() -> None:
                         help="also score the check with the clause-scoped negation rule switched off")
     parser.add_argument("--without-bound-values", action="store_true",
                         help="also score the swapped subjects with the subject-bound values rule switched off")
+    parser.add_argument("--without-moved-and-affixes", action="store_true",
+                        help="also score every class with the moved-name rule and the affix opposites switched off")
     parser.add_argument("--write-meaning", action="store_true",
                         help=f"rebuild only the moved-name and opposite-word set into {_MEANING_OUT.name}")
     parser.add_argument("--show", type=int, default=0, help="print this many misses per run")
@@ -545,11 +557,31 @@ def main() -> None:
     meaning = [json.loads(line) for line in _MEANING_OUT.open(encoding="utf-8")]
     print(f"{sum('claim' in r for r in meaning)} moved-name and opposite-word drafts and controls from "
           f"{sum('text' in r for r in meaning)} techdocs_a sections (seed {MEANING_SEED})")
+    if args.without_moved_and_affixes:
+        _pooled("moved-name rule and affix opposites off", _without_moved(rows, swaps, meaning, args.show))
     moved = score(meaning, args.show)
     _report("default check: moved names and opposite words", moved)
-    parts = (negation, swapped, moved)
+    _pooled("default check", (negation, swapped, moved))
+
+
+def _without_moved(rows: list[dict[str, Any]], swaps: list[dict[str, Any]], meaning: list[dict[str, Any]],
+                   show: int) -> tuple[dict[str, Any], ...]:
+    """Every class scored with the moved-name rule and the affix opposites switched off, then put back."""
+    from graphrag_agents.citations import _affixes, _moved
+
+    _moved.ENABLED = _affixes.ENABLED = False
+    try:
+        parts = (score(rows), score(swaps), score(meaning, show))
+        _report("default check: moved names and opposite words, moved-name rule and affix opposites off", parts[2])
+        return parts
+    finally:
+        _moved.ENABLED = _affixes.ENABLED = True
+
+
+def _pooled(label: str, parts: tuple[dict[str, Any], ...]) -> None:
+    """Recall and precision over every held-out class at once."""
     tp, positives, fp = (sum(p[k] for p in parts) for k in ("tp", "positives", "fp"))
-    print(f"== all held-out classes: recall {tp / positives:.3f} ({tp}/{positives}); precision "
+    print(f"== all held-out classes, {label}: recall {tp / positives:.3f} ({tp}/{positives}); precision "
           f"{tp / max(1, tp + fp):.3f} ({fp} of {sum(p['controls'] for p in parts)} controls flagged)")
 
 

@@ -15,7 +15,10 @@ opposite rule reports a word only when the sentence it restates holds the opposi
 
 from __future__ import annotations
 
-__all__ = ["affix_opposites", "negated_word"]
+__all__ = ["ENABLED", "affix_opposites", "negated_word"]
+
+ENABLED = True
+"""The reading's switch (the perturbation benchmark scores the check with it off, in the same run)."""
 
 _PREFIX_PAIRS = (("dis", "en"), ("in", "ex"), ("im", "ex"), ("up", "down"), ("in", "out"), ("over", "under"),
                  ("pre", "post"), ("inter", "intra"))
@@ -41,6 +44,8 @@ def affix_opposites(word: str, *, negations: bool = True) -> frozenset[str]:
     {"valid"}, "valid" -> {"invalid"}, "uninstall" -> {"install"}, "install" -> {"uninstall"}; without
     ``negations``, only the pairs of opposite prefixes or suffixes ("disabled" -> {"enabled"})."""
     out: set[str] = set()
+    if not ENABLED:
+        return frozenset()
     for a, b in _PREFIX_PAIRS:
         for have, other in ((a, b), (b, a)):
             if word.startswith(have) and len(word) - len(have) >= _MIN_PAIRED_BASE:

@@ -23,7 +23,10 @@ from collections.abc import Sequence
 from ..text.words import LETTERS, fold
 from ._evidence import FUNCTION_WORDS, EvidenceIndex
 
-__all__ = ["KEPT_FRAME", "moved_name_finding"]
+__all__ = ["ENABLED", "KEPT_FRAME", "moved_name_finding"]
+
+ENABLED = True
+"""The rule's switch (the perturbation benchmark scores the check with it off, in the same run)."""
 
 KEPT_FRAME = 0.6
 """The share of the claim's words that must be the evidence sentence's start and end around a replaced name."""
@@ -166,7 +169,7 @@ def moved_name_finding(raw: str, items: Sequence[EvidenceIndex]) -> str | None:
         items: The cited evidence.
     """
     claim = _tokens(raw)
-    if len(claim) < _MIN_TOKENS:
+    if not ENABLED or len(claim) < _MIN_TOKENS:
         return None
     known = frozenset().union(*(item.capitalised for item in items))
     cited = "\n".join(item.text for item in items)
