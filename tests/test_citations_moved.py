@@ -129,3 +129,13 @@ def test_a_moved_name_in_a_sentence_the_splitter_joined_to_the_next() -> None:
         ("together", "the claim puts Brian Viglione where the evidence sentence says Wisconsin")]
     assert check_citations("Violent Femmes is an American folk punk band from Milwaukee, Wisconsin, initially active "
                            "from 1980 to 2009 [1].", [femmes]).verified
+
+
+def test_worst_known_where_the_evidence_says_best_known_is_an_opposite() -> None:
+    # hotpotqa-96dfccd8aace (its first sentence, as written)
+    bonham = Evidence(n=1, tool="retrieve", kind="passage", content=(
+        "John Henry Bonham (31 May 1948 – 25 September 1980) was an English musician and songwriter, best known as "
+        "the drummer for the British rock band Led Zeppelin."))
+    found = findings("John Henry Bonham was an English musician and songwriter, worst known as the drummer for the "
+                     "British rock band Led Zeppelin [1].", bonham)
+    assert found == [("opposite", '"worst" where the evidence says "best"')]

@@ -28,6 +28,8 @@ OPPOSITES: list[tuple[str, str]] = [
     ("increase increased increases increasing rose rise rises risen",
      "decrease decreased decreases decreasing fell fall falls fallen declined decline declines"),
     ("higher highest", "lower lowest"),
+    ("best better", "worst worse"),
+    ("longest", "shortest"),
     ("larger largest bigger biggest", "smaller smallest"),
     ("maximum", "minimum"),
     ("older elder", "younger"),
