@@ -19,7 +19,7 @@ from section_rows import ingest_sections, read_rows
 from graphrag_agents.ingest.keyword_stats import rebuild_keyword_stats
 from graphrag_agents.ingest.plan import IngestPlan, SourceDocument
 from graphrag_agents.kg import KnowledgeGraph
-from graphrag_agents.retrieval.corpus_stats import CorpusStats, corpus_bm25, read_corpus_stats
+from graphrag_agents.retrieval.corpus_stats import CorpusStats, corpus_bm25, read_corpus_stats, sections_and_stats
 from graphrag_agents.retrieval.passages import passages
 from graphrag_agents.retrieval.term_frequency import Section
 from graphrag_agents.text.keyword_terms import question_terms, stem, text_terms
@@ -133,3 +133,51 @@ def test_the_score_of_a_section_does_not_depend_on_the_other_candidates() -> Non
     assert alone["audit"] == 1.0 > alone["fund"] > 0
     assert abs(three["fund"] / three["audit"] - alone["fund"] / alone["audit"]) < 1e-9
     assert corpus_bm25(two, CorpusStats(sections=10, mean_length=50.0, df={})) == {"audit": 0.0, "fund": 0.0}
+
+
+async def test_statistics_read_once_are_not_asked_again_until_a_write(kg: KnowledgeGraph) -> None:
+    """Row techdocs_a-8d57c360f458 (``audit``): a second question of the same terms sends no query; a write by this
+    process makes the next read ask again, and it sees the new section."""
+    await ingest_sections(kg, [AUDIT], "none")
+    sent: list[str] = []
+    real = kg.store.ro_query
+
+    async def counted(query: str, params: Any = None, **kwargs: Any) -> Any:
+        if "__Term__" in query:
+            sent.append(query)
+        return await real(query, params, **kwargs)
+
+    kg.store.ro_query = counted  # type: ignore[method-assign]
+    question = "Does npm ci submit audit reports?"  # written for this test
+    first = await read_corpus_stats(kg.store, question)
+    again = await read_corpus_stats(kg.store, "Which audit reports does npm ci submit?")
+    assert first is not None and again is not None and len(sent) == 1
+    assert first.sections == 1 and again.df == first.df
+    await kg.ingest_documents([SourceDocument(FUND["id"], FUND["id"], text=FUND["text"] + " audit",
+                                              title=FUND["title"])], IngestPlan(extractor="none"))
+    after = await read_corpus_stats(kg.store, question)
+    assert after is not None and len(sent) == 2 and after.sections == 2
+    assert after.df[stem("audit")] == first.df[stem("audit")] + 1
+
+
+async def test_the_statistics_come_in_the_query_that_reads_the_sections(kg: KnowledgeGraph) -> None:
+    """Row techdocs_a-de14859ae787 (six chunks under one heading): its first chunk's neighbours and the question's
+    statistics come back from one query; asked again, neither is sent; a new word asks for its count alone."""
+    await ingest_sections(kg, PKG, "none")
+    first = str((await kg.store.ro_query("MATCH (c:Chunk {document_id: 'techdocs_a-de14859ae787'}) "
+                                         "RETURN c.id ORDER BY c.index LIMIT 1"))[0][0])
+    sent: list[str] = []
+    real = kg.store.ro_query
+
+    async def counted(query: str, params: Any = None, **kwargs: Any) -> Any:
+        sent.append(query)
+        return await real(query, params, **kwargs)
+
+    kg.store.ro_query = counted  # type: ignore[method-assign]
+    question = "How do I append to an array in package.json with npm pkg set?"  # written for this test
+    texts, stats = await sections_and_stats(kg.store, [first], None, question)
+    assert len(sent) == 1 and len(texts[first]) == 3
+    assert stats is not None and stats.sections == len(PKG) and stats.df[stem("array")] >= 1
+    assert await sections_and_stats(kg.store, [first], None, question) == (texts, stats) and len(sent) == 1
+    _, more = await sections_and_stats(kg.store, [first], None, question + " Or delete a key?")
+    assert len(sent) == 2 and more is not None and stem("delete") in more.df

@@ -115,11 +115,11 @@ async def _section_reads(kg: KnowledgeGraph, monkeypatch, link: bool) -> list[li
     import graphrag_agents.retrieval.passages as passages_module
 
     calls: list[list[str]] = []
-    real_texts, real_hop = passages_module.section_texts, passages_module.first_hop_candidates
+    real_texts, real_hop = passages_module._sections, passages_module.first_hop_candidates
 
-    async def texts(store, ids, known=None):  # type: ignore[no-untyped-def]
+    async def texts(store, ids, known, question):  # type: ignore[no-untyped-def]
         calls.append(list(ids))
-        return await real_texts(store, ids, known)
+        return await real_texts(store, ids, known, question)
 
     async def hop(*args, **kwargs):  # type: ignore[no-untyped-def]
         found, titled = await real_hop(*args, **kwargs)
@@ -133,7 +133,7 @@ async def _section_reads(kg: KnowledgeGraph, monkeypatch, link: bool) -> list[li
                                text=hit.text, heading=hit.heading, loaded=True, bridge_via=[("npm", 1.0)])]
         return found, titled
 
-    monkeypatch.setattr(passages_module, "section_texts", texts)
+    monkeypatch.setattr(passages_module, "_sections", texts)
     monkeypatch.setattr(passages_module, "first_hop_candidates", hop)
     await ingest_sections(kg, [*PKG.values(), FUND], "none")
     hits = (await kg.retrieve(QUESTION, paths=["passages"], top_k=5)).passages

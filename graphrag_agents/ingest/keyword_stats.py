@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..store.graph import GraphStore
+from ..store.schema import create_range_index
 from ..text.keyword_terms import TERM_RULE, text_terms
 from .records import DocumentBatch
 
@@ -101,6 +102,7 @@ class StatsBuild:
 async def rebuild_keyword_stats(store: GraphStore) -> StatsBuild:
     """Count every stored section anew (the statistics node is removed first and written last, so a build cut
     short leaves none, and ``retrieve`` falls back until the next ``finalize``). Run under the write lock."""
+    await create_range_index(store, "__Term__", "term")  # the writes' MERGE and the questions' reads seek by term
     await store.query("MATCH (m:__Meta__ {key: 'keyword_stats'}) DELETE m", idempotent=True)
     await store.query("MATCH (t:__Term__) DELETE t", idempotent=True)
     await store.query("MATCH (c:Chunk) WHERE c.section_terms IS NOT NULL "

@@ -17,24 +17,31 @@ graph's mean section length. Divided by the best candidate's, so in [0, 1].
 
 from __future__ import annotations
 
+import time
+import weakref
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from ..store.graph import GraphStore
 from ..text.keyword_terms import TERM_RULE, question_terms, text_terms
 from .fulltext import idf
-from .term_frequency import K1, B, Section
+from .term_frequency import K1, B, Section, sections_and
 
-__all__ = ["HEADING_WEIGHT", "CorpusStats", "corpus_bm25", "read_corpus_stats"]
+__all__ = ["HEADING_WEIGHT", "STATS_TTL_S", "CorpusStats", "corpus_bm25", "read_corpus_stats", "sections_and_stats",
+           "stats_from", "stats_query"]
 
 HEADING_WEIGHT = 3.0
 """A term of the heading trail (document title and heading) counts this many times a term of the text."""
 
 _READ = (
     "MATCH (m:__Meta__ {key: 'keyword_stats'}) WHERE m.rule = $rule\n"
-    "UNWIND $terms AS x OPTIONAL MATCH (t:__Term__ {term: x})\n"
-    "RETURN m.sections, m.words, collect([x, t.df])"
+    "UNWIND CASE WHEN size($terms) = 0 THEN [null] ELSE $terms END AS x OPTIONAL MATCH (t:__Term__ {term: x})\n"
+    "WITH m, collect([x, t.df]) AS pairs\n"
+    "RETURN null AS cid, [[m.sections, m.words]] + pairs AS found"
 )
+"""The statistics of ``$terms``: one row, ``null`` (so it can follow a section read, ``UNION ALL``) and
+``[[sections, words], [term, df or null], ...]``; no row when the graph has none under ``$rule``."""
 
 
 @dataclass(frozen=True)
@@ -51,19 +58,78 @@ class CorpusStats:
         return {term: idf(self.sections, n) for term, n in self.df.items() if n > 0}
 
 
+STATS_TTL_S = 10.0
+"""How long the statistics read are trusted when this process has not written the graph since (as
+``fulltext.LABEL_SIZE_TTL_S``): another process's write moves a term's idf by its share of the sections."""
+_TERMS_KEPT = 20_000
+
+
+class _Known:
+    """One store's statistics as read: the section count and length, and each term's count (0: in no section)."""
+
+    def __init__(self) -> None:
+        self.totals: tuple[int, int] | None = None
+        self.df: dict[str, int] = {}
+        self.writes = -1
+        self.since = 0.0
+
+    def current(self, store: GraphStore) -> _Known:
+        now = time.monotonic()
+        if store.writes != self.writes or now - self.since > STATS_TTL_S or len(self.df) > _TERMS_KEPT:
+            self.totals, self.df, self.writes, self.since = None, {}, store.writes, now
+        return self
+
+
+_known: weakref.WeakKeyDictionary[GraphStore, _Known] = weakref.WeakKeyDictionary()
+
+
 async def read_corpus_stats(store: GraphStore, question: str) -> CorpusStats | None:
-    """The statistics of the question's terms, in one query; None when the graph has none under the current term
-    rule (a graph written by the previous release and not finalized since: the caller scores with its candidates'
-    statistics then)."""
+    """The statistics of the question's terms, in one query (none when every term was read in the last
+    :data:`STATS_TTL_S` and this process has not written since); None when the graph has none under the current
+    term rule (a graph written by the previous release and not finalized since: the caller scores with its
+    candidates' statistics then)."""
+    query = stats_query(store, question)
+    return stats_from(store, question, await store.ro_query(*query) if query is not None else None)
+
+
+async def sections_and_stats(store: GraphStore, chunk_ids: Sequence[str], known: Mapping[str, str] | None,
+                             question: str) -> tuple[dict[str, list[str]], CorpusStats | None]:
+    """:func:`~.term_frequency.section_texts` and :func:`read_corpus_stats` in one query (either alone when the
+    other needs none)."""
+    query = stats_query(store, question)
+    texts, rows = await sections_and(store, chunk_ids, known, query)
+    return texts, stats_from(store, question, rows)
+
+
+def stats_query(store: GraphStore, question: str) -> tuple[str, dict[str, Any]] | None:
+    """The read of the question's terms not remembered (:data:`_READ` and its parameters), or None when every
+    one is."""
     terms = question_terms(question)
-    if not terms:
+    known = _known.setdefault(store, _Known()).current(store)
+    missing = [t for t in terms if t not in known.df]
+    if not terms or (not missing and known.totals is not None):
         return None
-    rows = await store.ro_query(_READ, {"rule": TERM_RULE, "terms": terms})
-    if not rows or not rows[0][0]:
+    return _READ, {"rule": TERM_RULE, "terms": missing}
+
+
+def stats_from(store: GraphStore, question: str, rows: Sequence[Sequence[Any]] | None) -> CorpusStats | None:
+    """The question's statistics from what :func:`stats_query`'s read returned (None: it was not sent, every
+    term being remembered), remembering them."""
+    terms = question_terms(question)
+    known = _known.setdefault(store, _Known()).current(store)
+    if rows is not None:
+        if not rows:
+            return None
+        (sections, words), *pairs = rows[0][1]
+        if not sections:
+            return None
+        known.totals = (int(sections), int(words or 0))
+        known.df.update((str(term), int(n or 0)) for term, n in pairs if term is not None)
+    if not terms or known.totals is None:
         return None
-    sections, words, pairs = rows[0]
-    return CorpusStats(sections=int(sections), mean_length=max(1.0, float(words or 0) / int(sections)),
-                       df={str(term): int(n) for term, n in pairs if n})
+    sections, words = known.totals
+    return CorpusStats(sections=sections, mean_length=max(1.0, words / sections),
+                       df={t: known.df[t] for t in terms if known.df.get(t)})
 
 
 def corpus_bm25(sections: Mapping[str, Section], stats: CorpusStats) -> dict[str, float]:

@@ -12,8 +12,9 @@ features that all lie in [0, 1]:
 ============  ======  ==============================================================================
 feature       weight  value
 ============  ======  ==============================================================================
-cosine        1.5     cosine similarity of the chunk's stored embedding (title + text) to the question
-lexical       1.0     BM25 of the chunk's section with its heading trail, / the best's (:mod:`.term_frequency`)
+cosine        3.0     cosine similarity of the chunk's stored embedding (title + text) to the question
+                      (linked: 1.5)
+lexical       1.0     BM25 of the chunk's section with its heading trail, / the best's (:mod:`.corpus_stats`)
                       (linked: 0.5, the share of the question's idf mass the chunk holds, BM25 length factor)
 title         1.0     1 when the question names the chunk's document title, written as a name ("Rush (band)")
 bridge        0.8     bridge weight (x2 through an entity its document's title names), capped at 2, / 2
@@ -35,8 +36,9 @@ PageRank over the entity-passage graph there (the entity-mention feature and the
 ``benchmarks/`` only: :mod:`._experiments`). Those are :data:`LINKED_WEIGHTS`, which score whenever the first hop
 reaches a candidate through a graph link. When it reaches none (a manual's sections, which no entity links),
 :data:`WEIGHTS` score instead: the keyword feature is BM25 over the candidate's whole section
-(:mod:`.term_frequency`), weight 1.0, and feedback 0.5. Measured on npm's docs (``techdocs_a``), HotpotQA, 2Wiki and
-the MuSiQue samples (``docs/retrieval.md``)."""
+(:mod:`.term_frequency` reads it) with the graph's statistics (:mod:`.corpus_stats`), weight 1.0, cosine 3.0, and
+feedback 0.5. Measured on npm's docs (``techdocs_a``), HotpotQA, 2Wiki and the MuSiQue samples
+(``docs/retrieval-passages.md``)."""
 
 from __future__ import annotations
 
@@ -65,7 +67,7 @@ from .candidates import (
     vector_candidates,
 )
 from .chain import CHAINS, TEXT_POOL, ChainSettings, extend_chains, idf_of, read_words
-from .corpus_stats import CorpusStats, corpus_bm25, read_corpus_stats
+from .corpus_stats import CorpusStats, corpus_bm25, sections_and_stats
 from .distinct import pick
 from .feedback import FEATURE_POOL, SHIFT, Feedback, feedback_and_cosines, feedback_cosines
 from .fulltext import label_size
@@ -311,7 +313,7 @@ class _FirstHop:
         named = {a.entity_id for a in anchors if a.named}
         # the feedback's seed: every candidate of this round comes with its cosine to it (the feature's input)
         fed = ranked[0].chunk_id if max(w.feedback for w in self.weights) > 0 and ranked else None
-        by_entity, (bridged, titled), _, (feedback, by_feedback, to_seed), _, stats = await all_or_none(
+        by_entity, (bridged, titled), _, (feedback, by_feedback, to_seed), (_, stats) = await all_or_none(
             entity_candidates(store, anchors, vector, pool, document_ids=docs)
             if self.entity > 0 else _nothing(),
             first_hop_candidates(store, seeds[:SEEDS], seeds[:HOP_SEEDS], vector, pool, named, docs,
@@ -320,9 +322,9 @@ class _FirstHop:
             if idf is not None else _nothing(),
             feedback_and_cosines(store, vector, ranked[0], self.top_k, list(direct), docs,
                                  self.weights[0].feedback_shift) if fed is not None else _no_feedback(),
-            section_texts(store, [c.chunk_id for c in ranked if not c.alone],
-                          {cid: c.text for cid, c in direct.items() if c.loaded}) if sections else _no_texts(),
-            read_corpus_stats(store, self.question) if sections and self.question is not None else _no_stats())
+            _sections(store, [c.chunk_id for c in ranked if not c.alone],
+                      {cid: c.text for cid, c in direct.items() if c.loaded}, self.question) if sections
+            else _no_sections())
         self.stats, self.stats_read = stats, sections and self.question is not None
         for cid, cos in to_seed.items():
             direct[cid].seed_cosine = cos
@@ -396,15 +398,14 @@ async def _rounds(store: GraphStore, fusion: _Fusion, feedback: Feedback | None,
     # (the same recall@5 on the samples as after them)
     best_so_far = sorted(merged, key=lambda cid: (-fusion(merged[cid], 0.0), cid))[:FEATURE_POOL] if feedback else []
     sectioned = weights.section_keywords and weights.lexical > 0 and bool(word_idf)
-    coverage, _, beside, stats = await all_or_none(
+    coverage, _, (beside, stats) = await all_or_none(
         extend_chains(store, idf, vector, merged, fusion, [cid for cid, _ in seeds[:max(SEEDS, HOP_SEEDS)]], pool,
                       fusion.grow, document_ids, fusion.chains, words, text_names) if chained else _no_values(),
         feedback_cosines(store, feedback, [merged[cid] for cid in best_so_far]) if feedback else _nothing(),
-        section_texts(store, [cid for cid in sorted(merged, key=lambda cid: (-fusion(merged[cid], 0.0), cid))
-                              [:SECTION_POOL] if not merged[cid].alone],  # as a rule read with the first hop
-                      {cid: c.text for cid, c in merged.items() if c.loaded})
-        if sectioned else _no_texts(),
-        read_corpus_stats(store, question) if sectioned and question is not None else _no_stats())
+        _sections(store, [cid for cid in sorted(merged, key=lambda cid: (-fusion(merged[cid], 0.0), cid))
+                          [:SECTION_POOL] if not merged[cid].alone],  # as a rule read with the first hop
+                  {cid: c.text for cid, c in merged.items() if c.loaded}, question)
+        if sectioned else _no_sections())
     return coverage, beside if sectioned else None, stats
 
 
@@ -449,12 +450,16 @@ async def _no_feedback() -> tuple[Feedback | None, list[Candidate], dict[str, fl
     return None, [], {}
 
 
-async def _no_texts() -> dict[str, list[str]]:
-    return {}
+async def _no_sections() -> tuple[dict[str, list[str]], CorpusStats | None]:
+    return {}, None
 
 
-async def _no_stats() -> CorpusStats | None:
-    return None
+async def _sections(store: GraphStore, chunk_ids: Sequence[str], known: Mapping[str, str],
+                    question: str | None) -> tuple[dict[str, list[str]], CorpusStats | None]:
+    """The sections' texts, and the graph's keyword statistics when ``question`` is given (in the same query)."""
+    if question is None:
+        return await section_texts(store, chunk_ids, known), None
+    return await sections_and_stats(store, chunk_ids, known, question)
 
 
 async def _no_values() -> dict[str, float]:

@@ -1,4 +1,6 @@
-"""The keyword feature of a passage: BM25 over its whole section, with term frequency and the heading trail.
+"""The sections the keyword feature reads (:func:`section_texts`), and the feature scored with the candidates' own
+statistics (:func:`section_bm25`): what ``PassageWeights(statistics="pool")`` and a graph without the write-time
+statistics use; the graph's statistics score by default (:mod:`.corpus_stats`).
 
 Why: the keyword search (:mod:`.candidates`) finds chunks by the share of the question's idf they hold, each word
 counted once, and only the chunks it returns carried a keyword score. On technical text that loses what BM25 keeps:
@@ -27,6 +29,7 @@ from collections import Counter, OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 from .._keys import QUERY_WORD as _WORD
 from ..store.graph import GraphStore
@@ -42,6 +45,7 @@ __all__ = [
     "fold",
     "section_bm25",
     "section_texts",
+    "sections_and",
     "term_counts",
 ]
 
@@ -144,7 +148,7 @@ _NEIGHBOURS = (
     "WITH cid, c, collect([after.id, CASE WHEN after.id IN $have THEN null ELSE after.text END]) AS later "
     f"OPTIONAL MATCH (before:Chunk)-[:NEXT*1..{SECTION_REACH}]->(c) WHERE before.heading = c.heading "
     "WITH cid, later, collect([before.id, CASE WHEN before.id IN $have THEN null ELSE before.text END]) AS earlier "
-    "RETURN cid, later + earlier"
+    "RETURN cid, later + earlier AS found"
 )
 
 
@@ -186,24 +190,42 @@ _sections: weakref.WeakKeyDictionary[GraphStore, _Sections] = weakref.WeakKeyDic
 
 async def section_texts(store: GraphStore, chunk_ids: Sequence[str],
                         known: Mapping[str, str] | None = None) -> dict[str, list[str]]:
+    """:func:`sections_and` without a query beside it."""
+    return (await sections_and(store, chunk_ids, known))[0]
+
+
+async def sections_and(store: GraphStore, chunk_ids: Sequence[str], known: Mapping[str, str] | None = None,
+                       beside: tuple[str, dict[str, Any]] | None = None,
+                       ) -> tuple[dict[str, list[str]], list[Any] | None]:
     """Per chunk id, the texts of the chunks beside it under the same heading (up to :data:`SECTION_REACH` on
     each side), in one query. Only the chunks whose section holds more than one chunk (``Chunk.section_size``,
     written at ingest) are walked from; a chunk alone under its heading is left out. What a query read is
     remembered a while (:data:`ALONE_TTL_S`, until this process writes the graph; the neighbours' texts of
     :data:`SECTIONS_KEPT` chunks): a later question's candidates are mostly chunks asked for before, so most
     questions ask for a few chunks or none (no query is sent when every candidate is known). ``known``: texts the
-    caller has read already, by chunk id (a neighbour among them is not sent again)."""
+    caller has read already, by chunk id (a neighbour among them is not sent again).
+
+    ``beside``: another read (a query returning ``null AS cid, ... AS found`` rows, and its parameters) sent in the
+    same query as ``UNION ALL`` when the sections need one, else alone; its rows are returned with the texts (None
+    when ``beside`` is None)."""
     cache = _sections.setdefault(store, _Sections()).current(store)
     asked = [cid for cid in chunk_ids if cid not in cache.alone and cid not in cache.beside]
+    other: list[Any] | None = None
     if asked:
         known = known or {}
-        rows = await store.ro_query(_NEIGHBOURS, {"ids": asked, "have": list(known)})
+        query, params = _NEIGHBOURS, {"ids": asked, "have": list(known)}
+        if beside is not None:
+            query, params = f"{query}\nUNION ALL\n{beside[0]}", {**beside[1], **params}
+        rows = await store.ro_query(query, params)
+        other = [row for row in rows if row[0] is None] if beside is not None else None
         found = {str(cid): [str(text) if text is not None else known[str(nid)]
                             for nid, text in pairs if nid is not None and (text or str(nid) in known)]
-                 for cid, pairs in rows}
+                 for cid, pairs in rows if cid is not None}
         for cid in asked:
             if found.get(cid):
                 cache.remember(cid, found[cid])
             else:
                 cache.alone.add(cid)
-    return {cid: cache.beside[cid] for cid in chunk_ids if cid in cache.beside}
+    elif beside is not None:
+        other = await store.ro_query(*beside)
+    return {cid: cache.beside[cid] for cid in chunk_ids if cid in cache.beside}, other

@@ -23,6 +23,7 @@ __all__ = [
     "VECTOR_INDEXES",
     "GraphMeta",
     "check_embedder",
+    "create_range_index",
     "drop_vector_index_statement",
     "ensure_schema",
     "read_meta",
@@ -155,6 +156,14 @@ async def _create_indexes(store: GraphStore, dim: int) -> None:
     for key, statement in wanted:
         if key not in have:
             await _create_index(store, statement)
+
+
+async def create_range_index(store: GraphStore, label: str, prop: str) -> None:
+    """Create the range index on ``label.prop`` unless it exists (one of :data:`_RANGE_INDEXES`, for a step that
+    needs it before the next :func:`ensure_schema`)."""
+    assert (label, prop) in _RANGE_INDEXES
+    if (label, prop, "RANGE") not in await _existing_indexes(store):
+        await _create_index(store, f"CREATE INDEX FOR (n:{label}) ON (n.{prop})")
 
 
 def vector_index_statement(label: str, pattern: str, dim: int, *, ef_construction: int = EF_CONSTRUCTION) -> str:

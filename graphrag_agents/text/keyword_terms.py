@@ -30,7 +30,7 @@ __all__ = ["TERM_RULE", "question_terms", "stem", "text_terms"]
 
 TERM_RULE = 1
 """The version of the term rule above; stored with the statistics (``ingest/keyword_stats.py``)."""
-_JOINED = re.compile(r"[^\W_]+(?:[-_./][^\W_]+)+")
+_JOINED = re.compile(r"(?<![^\W_])[^\W_]+(?:[-_./][^\W_]+)+")
 """A run of words joined by ``-``, ``_``, ``.`` or ``/`` without a space: an identifier written whole."""
 _CAMEL = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
 _STEMMER = Stemmer.Stemmer("english")
@@ -52,25 +52,29 @@ def _camel_parts(word: str) -> list[str]:
     return parts if len(parts) > 1 else []
 
 
+@lru_cache(maxsize=131_072)
+def _word_terms(word: str) -> tuple[str, ...]:
+    """The terms one word of a text gives: its stem and its camel-case parts' (none for a stop word)."""
+    low = word.lower()
+    terms = [stem(low)] if len(low) > 1 and low not in STOPWORDS else []
+    return (*terms, *(stem(p) for p in _camel_parts(word) if len(p) > 1 and p.lower() not in STOPWORDS))
+
+
 @lru_cache(maxsize=4_096)
 def text_terms(text: str) -> tuple[dict[str, int], int]:
     """Every term of ``text`` with its count (stop words left out), and the text's length in plain words.
 
     Remembered per text: a query reads the same chunks question after question."""
-    counts: Counter[str] = Counter()
-    length = 0
-    for word in QUERY_WORD.findall(text):
-        length += 1
-        low = word.lower()
-        if len(low) > 1 and low not in STOPWORDS:
-            counts[stem(low)] += 1
-        for part in _camel_parts(word):
-            if len(part) > 1 and part.lower() not in STOPWORDS:
-                counts[stem(part)] += 1
+    counts: dict[str, int] = {}
+    words = Counter(QUERY_WORD.findall(text))  # each distinct word read once
+    for word, n in words.items():
+        for term in _word_terms(word):
+            counts[term] = counts.get(term, 0) + n
     for joined in _JOINED.findall(text):
         if len(joined) <= _MAX_JOINED:
-            counts[joined.lower()] += 1
-    return dict(counts), length
+            key = joined.lower()
+            counts[key] = counts.get(key, 0) + 1
+    return counts, words.total()
 
 
 def question_terms(question: str) -> list[str]:
