@@ -139,3 +139,24 @@ def test_worst_known_where_the_evidence_says_best_known_is_an_opposite() -> None
     found = findings("John Henry Bonham was an English musician and songwriter, worst known as the drummer for the "
                      "British rock band Led Zeppelin [1].", bonham)
     assert found == [("opposite", '"worst" where the evidence says "best"')]
+
+
+def test_a_name_put_with_a_few_words_in_place_of_another_is_a_moved_name() -> None:
+    # 2wiki-0f7dbd08409d (as written): the remake's title put where the first sentence says "Norwegian comedy- drama"
+    film = Evidence(n=1, tool="retrieve", kind="passage", content=(
+        "Aldri annet enn bråk is a 1954 Norwegian comedy- drama film, edited by Edith Carlmar. It takes place in a "
+        "working- class setting in the city of Oslo. The English title is\" Nothing but trouble\". A 1955 Danish "
+        "remake,\" Altid ballade\", was directed by Gabriel Axel."))
+    found = findings("Aldri annet enn bråk is a 1954 Altid ballade, edited by Edith Carlmar [1].", film)
+    assert found and found[0][0] == "together" and found[0][1].startswith("the claim puts Altid ballade where")
+
+
+def test_a_time_dropped_and_a_place_added_is_no_moved_name() -> None:
+    # ragtruth-summary-12060-gpt-3.5-turbo-0613 (clean): the passage's sentence, as written, and the summary's
+    passage = Evidence(n=1, tool="retrieve", kind="passage", content=(
+        "As Iraqi forces, aided by Shiite militiamen, took control Wednesday of the northern city of Tikrit, they "
+        "found vehicles laden with explosives and buildings that might be booby-trapped. Iraqi  Prime Minister "
+        "Haider al-Abadi arrived Wednesday to claim the victory, which took place a year after the city was first "
+        "attacked by ISIS."))
+    assert check_citations("Iraqi Prime Minister Haider al-Abadi arrived in Tikrit to claim the victory [1].",
+                           [passage]).verified

@@ -5,7 +5,11 @@ in another sentence keeps every name and every word the literal and support rule
 So does a sentence whose two names trade places ("A depends on B" for "B depends on A"). The sentence rules
 (:mod:`._meaning`) compare names only when they are capitalised words and one clause restates most of one
 sentence's content; this reads the claim's frame instead: the claim is one evidence sentence, word for word,
-except for one name put in another name's place, or two names exchanged (their roles swapped).
+except for one name put in another name's place, or two names exchanged (their roles swapped). A name may come
+with a few words of its own ("is a 1954 Altid ballade, edited by" for "is a 1954 Norwegian comedy- drama film,
+edited by") when each side holds a name the other lacks; a day or a month is no name there (a time dropped and a
+place added is a summary's rewording). The claim may be a cut of the sentence: its words after the change go on as
+the sentence's do.
 
 A name here is a code span or a capitalised word that the evidence writes capitalised inside a sentence (or
 that does not open the sentence). Another name for the same thing is no move: one name's words inside the
@@ -33,10 +37,14 @@ KEPT_FRAME = 0.6
 _TOKEN = re.compile(r"`[^`\n]+`|[^\W_]+(?:[.'’+-][^\W_]+)*")
 _MIN_TOKENS = 4
 _MAX_NAME = 4
+_MAX_REGION = 6
+"""The most words a change of a name and the words around it may span on either side."""
 _SHARED = 0.6
 _SYMMETRIC = frozenset("and or nor vs versus same equal equals equivalent identical similar alias aliases both "
                        "between".split())
 _JOINING = frozenset("of the and de da von van del la le du".split())
+_TIMES = frozenset("monday tuesday wednesday thursday friday saturday sunday january february march april may june "
+                   "july august september october november december".split())
 _Token = tuple[str, str]
 """(folded word or code span, as written)."""
 
@@ -106,21 +114,35 @@ def _replaced(claim: Sequence[_Token], changed: tuple[int, int], other: Sequence
     """The finding for the claim's name ``changed`` where the sentence says the name ``said``, around a frame of
     :data:`KEPT_FRAME` of the claim's words."""
     middle, stated = claim[changed[0]:changed[1]], other[said[0]:said[1]]
-    if (_name_run(claim, *changed, known) and _name_run(other, *said, known)
-            and len(claim) - len(middle) >= KEPT_FRAME * len(claim) and not _same_thing(middle, stated)
+    names = ((_name_run(claim, *changed, known) and _name_run(other, *said, known))
+             or _names_traded(claim, changed, other, said, known))
+    if (names and len(claim) - len(middle) >= KEPT_FRAME * len(claim) and not _same_thing(middle, stated)
             and all(written in cited for _, written in middle)):
         return (f"the claim puts {' '.join(w for _, w in middle)} where the evidence sentence says "
                 f"{' '.join(w for _, w in stated)}")
     return None
 
 
+def _names_traded(claim: Sequence[_Token], changed: tuple[int, int], other: Sequence[_Token], said: tuple[int, int],
+                  known: frozenset[str]) -> bool:
+    """Whether a few changed words put a name of the claim's own in place of a name of the sentence ("is a 1954
+    Altid ballade, edited by" for "is a 1954 Norwegian drama film directed by"), each absent from the other side."""
+    if changed[1] - changed[0] > _MAX_REGION or said[1] - said[0] > _MAX_REGION:
+        return False
+    mine = {claim[i][0] for i in range(*changed)}
+    theirs = {other[i][0] for i in range(*said)}
+    # a day or a month says when, not who: "arrived in Tikrit" for "arrived Wednesday" drops a time, adds a place
+    return (any(_is_name(claim[i], i, known) and claim[i][0] not in theirs | _TIMES for i in range(*changed))
+            and any(_is_name(other[i], i, known) and other[i][0] not in mine | _TIMES for i in range(*said)))
+
+
 def _cut(claim: Sequence[_Token], other: Sequence[_Token], head: int, known: frozenset[str],
          cited: str) -> str | None:
     """A moved name in a claim whose words after the change go on as the sentence's do, to the claim's end."""
     keys, other_keys = [k for k, _ in claim], [k for k, _ in other]
-    for size in range(1, min(_MAX_NAME, len(claim) - head) + 1):
+    for size in range(1, min(_MAX_REGION, len(claim) - head) + 1):
         rest = keys[head + size:]
-        for said in range(1, _MAX_NAME + 1):
+        for said in range(1, _MAX_REGION + 1):
             if rest and other_keys[head + said:head + said + len(rest)] == rest:
                 found = _replaced(claim, (head, head + size), other, (head, head + said), known, cited)
                 if found:
