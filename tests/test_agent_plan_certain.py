@@ -51,10 +51,12 @@ def test_uncertain_says_why() -> None:
     # the question asked twice, the second time with "#1" added (the 1.5B model's split of one-hop questions)
     ["Which folder holds the npm cache index?", "Which folder holds the npm cache index? #1"],
     ["Where does npm write its debug log?", "Where does #1 write its debug log?"],
+    # reworded, but the earlier answer stands after the question mark: the step does not ask about it
+    ["Which folder holds the npm cache index?", "Where is the index of the npm cache kept? #1"],
 ])
 def test_a_plan_that_asks_the_same_thing_twice_is_one_hop(steps: list[str]) -> None:
     reason = not_a_chain("Where does npm write its debug log, and which folder holds the npm cache index?", steps)
-    assert reason is not None and "asks again" in reason
+    assert reason is not None and ("asks again" in reason or "after its question" in reason)
     assert not_a_chain("Where was the director of film Blue Harbour born?",
                        ["Who is the director of film Blue Harbour?", "Where was #1 born?"]) is None
 

@@ -94,14 +94,18 @@ def _units(text: str) -> list[str]:
 
 def not_a_chain(question: str, steps: Sequence[str]) -> str | None:
     """Why a planned ``steps`` is one hop split in two (a reason for the trace), or None: a step that asks again
-    what the step before it asks (the 1.5B model's usual split of a one-hop question: the question, then the
-    question with ``#1`` added, techdocs_a tuning half), or a first step that only
+    what the step before it asks, or names the earlier answer only after its question mark (the 1.5B model's
+    usual split of a one-hop question: the question, then the question again with ``#1`` added after it,
+    techdocs_a tuning half), or a first step that only
     asks what a span of the question is, with no relation of it ("What is the save option?" for a question about
     that option, against "Who is the director of X?"), resolves nothing the next step could not look up itself,
     so the question takes the single path."""
     if len(steps) < 2:
         return None
     for k in range(1, len(steps)):
+        asked = steps[k].rsplit("?", 1)
+        if len(asked) == 2 and _REFERENCE.search(asked[1]) and not _REFERENCE.search(asked[0]):
+            return f"step {k + 1} puts the earlier answer after its question, so it does not ask about it"
         later = set(_units(_REFERENCE.sub(" ", steps[k]))) - _FUNCTION_WORDS
         earlier = set(_units(steps[k - 1])) - _FUNCTION_WORDS
         if later <= earlier or earlier <= later:
