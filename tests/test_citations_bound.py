@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from graphrag_agents.citations import _bound
+from graphrag_agents.citations import _bound, _moved
 from graphrag_agents.evidence import Evidence
 from graphrag_agents.tools.citations import CitationCheck, check_citations
 
@@ -60,8 +60,10 @@ def test_a_value_the_passage_gives_for_another_subject(row_id: str, swapped: str
 
 
 def test_the_rule_is_what_flags_the_swap(monkeypatch: pytest.MonkeyPatch) -> None:
-    # with the rule off, the swapped claim passes every other rule: each of its words and values is in the row
+    # with the rule off, the swapped claim passes every other rule but the moved-name rule (which reads the same
+    # swap as `cmd.exe` put in the place of `/bin/sh`): each of its words and values is in the row
     monkeypatch.setattr(_bound, "ENABLED", False)
+    monkeypatch.setattr(_moved, "ENABLED", False)
     assert check("Scripts are run by passing the line as a script argument to `cmd.exe` on POSIX systems [1].",
                  "techdocs_a-5a082605a8fe").verified
 

@@ -4,7 +4,8 @@ Each rule reads a :class:`ClaimReading` (the sentence, its cited evidence, the o
 found: its names, the words they checked) and returns a finding (:class:`Lacking`, which ends the check of the
 sentence), :data:`SUPPORTED` (the sentence needs no further rule), or None (the next rule reads it). The order is
 the rule book's: prose that is no claim, the literal rules (figures and names), the sentence rules (together,
-negation, opposite), relation direction, values bound to their subject, records, counts in words, claim support.
+negation, opposite), relation direction, values bound to their subject, a name moved in a sentence the claim
+repeats, records, counts in words, claim support.
 A pack (:mod:`._packs`) adds its rules at named places of this list, so the default path runs only the general
 rules.
 """
@@ -217,6 +218,6 @@ def support_finding(words: list[str]) -> Outcome:
 def claim_rules(added: dict[Slot, Sequence[Rule]] | None = None) -> tuple[Rule, ...]:
     """The ordered rules, with a pack's rules (``added``, by slot) in their places."""
     extra = added or {}
-    return (prose, literal, *extra.get("literal", ()), meaning_gate, sentences, moved_names, direction, bound_values,
-            record_values,
-            *extra.get("record", ()), counts, *extra.get("support", ()), support_words)
+    # the moved-name rule reads what direction and the subject rule read too, and says it less precisely: after them
+    return (prose, literal, *extra.get("literal", ()), meaning_gate, sentences, direction, bound_values, moved_names,
+            record_values, *extra.get("record", ()), counts, *extra.get("support", ()), support_words)
