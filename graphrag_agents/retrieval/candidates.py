@@ -24,7 +24,17 @@ from typing import Any
 from .._keys import name_key, unaccented
 from ..store.graph import GraphStore
 from ._cypher import QueryVector, cosine, vector_param
-from .fulltext import MAX_DF, POSTINGS_CAP, cached_counts, query_terms, remember_counts, term_weights, weights_of
+from .fulltext import (
+    CHUNK_COUNTS,
+    MAX_DF,
+    POSTINGS_CAP,
+    cached_counts,
+    counts_params,
+    query_terms,
+    remember_counts,
+    term_weights,
+    weights_of,
+)
 from .names import Anchor
 
 __all__ = ["CHUNK_COLUMNS", "FILTER_SCAN", "FUZZY_MIN", "INDEX_BREADTH", "WITH_TITLE", "Candidate", "TermWeights",
@@ -209,30 +219,29 @@ _UNCAPPED_LEXICAL = (
 """:data:`_LEXICAL` for terms none of which has more postings than the cap: the same postings, read faster."""
 
 
-def _counting_lexical(all_postings: bool) -> str:
-    """The keyword search that counts the terms not yet counted ($dfs[i] = -1) itself, in the question's order (as
-    term_weights does). ``all_postings``: only the terms under the cap are searched, each with all its postings
-    read unsorted (a term found over it sends the caller back to the capped search, the first time it is seen);
-    otherwise every term, its best postings by full-text score up to the cap."""
-    postings, cap = (_ALL_POSTINGS, "AND x[1] <= $cap ") if all_postings else (_POSTINGS, "")
-    return (
-        "UNWIND range(0, size($terms) - 1) AS i WITH i, $terms[i] AS t, $dfs[i] AS known "
-        "CALL { WITH t, known WITH t, known WHERE known < 0 "
-        "CALL db.idx.fulltext.queryNodes('Chunk', t) YIELD node RETURN count(node) AS counted } "
-        "WITH i, t, CASE WHEN known < 0 THEN counted ELSE known END AS df ORDER BY i "
-        "WITH collect([t, df]) AS counts "
-        f"WITH counts, [x IN counts WHERE x[1] > 0 AND x[1] < $maxdf {cap}"
-        "| [x[0], log(1 + ($n - x[1] + 0.5) / (x[1] + 0.5))]] AS weights "
-        "WITH counts, weights, reduce(a = 0.0, w IN weights | a + w[1]) AS total "
-        # the search in a subquery of that one row, so the counts are not carried through its aggregations (as a
-        # grouping key of every posting they made it slower than the count and the search apart)
-        "CALL { WITH weights, total UNWIND weights AS w " + postings.replace("{filter}", "{filter:total, }")
-        + _ranked("total, ", "total") + "RETURN c, lex ORDER BY lex DESC LIMIT $k } " + _RETURN + ", counts"
-    )
+_EITHER_POSTINGS = (
+    # per term, the shape its count calls for: all its postings unsorted under the cap, its best ones over it
+    "CALL { WITH w WITH w WHERE w[2] <= $cap CALL db.idx.fulltext.queryNodes('Chunk', w[0]) YIELD node RETURN node "
+    "UNION ALL WITH w WITH w WHERE w[2] > $cap CALL db.idx.fulltext.queryNodes('Chunk', w[0]) YIELD node, score "
+    "WITH node, score ORDER BY score DESC LIMIT $cap RETURN node } "
+    "{filter:total, }"
+)
 
-
-_COUNTING_LEXICAL = _counting_lexical(all_postings=False)
-_COUNTING_UNCAPPED_LEXICAL = _counting_lexical(all_postings=True)
+_COUNTING_LEXICAL = (
+    # the terms not counted yet ($dfs[i] = -1) counted, or estimated from the keyword statistics, in the query
+    CHUNK_COUNTS + "WITH collect([t, df]) AS counts "
+    "WITH counts, [x IN counts WHERE x[1] > 0 AND x[1] < $maxdf "
+    "| [x[0], log(1 + ($n - x[1] + 0.5) / (x[1] + 0.5)), x[1]]] AS weights "
+    "WITH counts, weights, reduce(a = 0.0, w IN weights | a + w[1]) AS total "
+    # the search in a subquery of that one row, so the counts are not carried through its aggregations (as a
+    # grouping key of every posting they made it slower than the count and the search apart)
+    "CALL { WITH weights, total UNWIND weights AS w " + _EITHER_POSTINGS
+    + _ranked("total, ", "total") + "RETURN c, lex ORDER BY lex DESC LIMIT $k } " + _RETURN + ", counts"
+)
+"""The keyword search that counts the terms not yet counted itself (:data:`~.fulltext.CHUNK_COUNTS`), in the
+question's order (as term_weights does), and reads each term's postings as its count calls for: all of them
+unsorted when it has at most the cap, its best ones by full-text score up to the cap otherwise (what
+:data:`_LEXICAL` reads of every term), so no second search follows whatever the counts turn out to be."""
 
 
 TermWeights = tuple[list[list[str | float]], float]
@@ -321,9 +330,10 @@ async def keyword_search(store: GraphStore, question: str, vector: QueryVector |
     formula; the weights returned are computed here from the same counts.
 
     A word no chunk holds (a typo, or a name typed without its accents: "Tekeze" for "Tekezé") is searched one
-    letter off (:func:`spelled_near`); the first time such a word is seen that takes a second round trip. So
-    does a word in more than ``POSTINGS_CAP`` chunks seen for the first time: the counting query reads every
-    posting of the words under the cap, without sorting them, and the words over it need the capped search.
+    letter off (:func:`spelled_near`); the first time such a word is seen that takes a second round trip. A
+    word in more than ``POSTINGS_CAP`` chunks is searched by its best postings up to the cap, in the same query;
+    a word the keyword statistics put in ``MAX_DF`` chunks or more is not counted but estimated from them, and
+    left out (:data:`~.fulltext.CHUNK_COUNTS`).
 
     ``vector`` None: the candidates' ``cosine`` is left at 0, so the search can run while the question is being
     embedded (:func:`vector_and_cosines` reads their cosines with the vector search)."""
@@ -334,13 +344,12 @@ async def keyword_search(store: GraphStore, question: str, vector: QueryVector |
     terms = [spelled_near(t) if df == 0 and may_misspell(t) else t for t, df in zip(words, dfs, strict=True)]
     if terms != words:
         n, dfs = await cached_counts(store, "Chunk", terms)
-    under_cap = not _over_cap(dfs, document_ids)  # a word known to be over the cap needs the capped search
     if min(dfs) >= 0:
         weighted = weights_of(n, terms, dfs)
+        under_cap = not _over_cap(dfs, document_ids)  # a word known to be over the cap needs the capped search
         return await _search(store, weighted, vector, k, document_ids, under_cap=under_cap), weighted
-    template = _COUNTING_UNCAPPED_LEXICAL if under_cap else _COUNTING_LEXICAL
-    rows = await store.ro_query(_query(template, document_ids, vector), {
-        "terms": terms, "dfs": dfs, "n": n, "maxdf": MAX_DF, **_params(vector, k, document_ids)})
+    rows = await store.ro_query(_query(_COUNTING_LEXICAL, document_ids, vector), {
+        **counts_params(n, terms, dfs), "maxdf": MAX_DF, **_params(vector, k, document_ids)})
     if rows:
         counts = {str(t): int(df) for t, df in rows[0][9]}
         remember_counts(store, "Chunk", n, counts)
@@ -352,9 +361,6 @@ async def keyword_search(store: GraphStore, question: str, vector: QueryVector |
     if not _respelled and any(counts.get(t) == 0 and may_misspell(t) for t in terms):
         # a word no chunk holds, seen for the first time: search again, that word now spelled one letter off
         return await keyword_search(store, question, vector, k, document_ids, _respelled=True)
-    if under_cap and _over_cap(counts.values(), document_ids):
-        # the counting query searched only the terms under the cap: now that every count is known, all of them
-        found = await _search(store, weighted, vector, k, document_ids)
     return found, weighted
 
 

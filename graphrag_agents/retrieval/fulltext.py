@@ -9,10 +9,11 @@ from collections import OrderedDict
 
 from .._keys import STOPWORDS, fulltext_query, query_terms
 from ..store.graph import GraphStore
-from ._tasks import all_or_none
+from ..text.keyword_terms import TERM_RULE, stem
 
-__all__ = ["LABEL_SIZE_TTL_S", "MAX_DF", "POSTINGS_CAP", "STOPWORDS", "cached_counts", "fulltext_query", "label_count",
-           "label_size", "query_terms", "remember_counts", "term_weights", "weighted_terms_query", "weights_of"]
+__all__ = ["CHUNK_COUNTS", "LABEL_SIZE_TTL_S", "MAX_DF", "POSTINGS_CAP", "STOPWORDS", "cached_counts", "counts_params",
+           "fulltext_query", "label_count", "label_size", "query_terms", "remember_counts", "term_weights",
+           "weighted_terms_query", "weights_of"]
 
 MAX_DF = 5_000
 """A term found in this many nodes or more is skipped: reading its postings costs most and it weighs least."""
@@ -81,6 +82,31 @@ async def label_size(store: GraphStore, label: str) -> int:
 
 POSTINGS_CAP = 1_000
 """Postings read per term by the chunk keyword search, best full-text score first (see :func:`term_weights`)."""
+
+CHUNK_COUNTS = (
+    "OPTIONAL MATCH (m:__Meta__ {key: 'keyword_stats'}) WHERE m.rule = $rule "
+    "WITH CASE WHEN m.sections > 0 THEN toFloat($n) / m.sections ELSE null END AS scale "
+    "UNWIND range(0, size($terms) - 1) AS i WITH scale, i, $terms[i] AS t, $dfs[i] AS known, $stems[i] AS st "
+    "OPTIONAL MATCH (s:__Term__ {term: st}) WHERE known < 0 AND scale IS NOT NULL "
+    "WITH i, t, known, CASE WHEN s IS NULL THEN -1 ELSE toInteger(round(s.df * scale)) END AS est "
+    "CALL { WITH t, known, est WITH t, known, est WHERE known < 0 AND est <= $countcap "
+    "CALL db.idx.fulltext.queryNodes('Chunk', t) YIELD node RETURN count(node) AS counted } "
+    "WITH i, t, CASE WHEN known >= 0 THEN known WHEN est > $countcap THEN est ELSE counted END AS df ORDER BY i "
+)
+"""Cypher: each of ``$terms`` (chunk full-text words, in the question's order ``i``) with its document frequency
+``df``: ``$dfs[i]`` when known (>= 0); else, when the graph's keyword statistics (``ingest/keyword_stats.py``,
+under ``$rule``) put its stem ``$stems[i]`` in more than ``$countcap`` chunks (its section count scaled by chunks
+per section, ``$n`` chunks), that estimate, read from one index seek; else counted from its postings (about
+``$countcap`` at most, or a word the statistics do not hold: a respelled one, or a graph without them).
+:func:`counts_params` sets ``$countcap`` below ``MAX_DF``: a word in ``MAX_DF`` chunks or more is left out of the
+keyword search, and it is the graph's common words that have the most postings ("american": 21,752 of 100k
+synthetic chunks), so none is counted to be dropped. A graph under ``MAX_DF`` chunks has every word counted."""
+
+
+def counts_params(n: int, terms: list[str], dfs: list[int]) -> dict[str, object]:
+    """The parameters of :data:`CHUNK_COUNTS` (a respelled ``%word%`` has no stem: it is counted)."""
+    return {"terms": terms, "dfs": dfs, "n": n, "rule": TERM_RULE, "countcap": MAX_DF - 1,
+            "stems": [None if t.startswith("%") else stem(t) for t in terms]}
 _DF_CACHE_TERMS = 20_000
 
 
@@ -112,9 +138,12 @@ def idf(n: int, df: int) -> float:
     return math.log(1 + (n - df + 0.5) / (df + 0.5))
 
 
-async def _count(store: GraphStore, label: str, terms: list[str]) -> dict[str, int]:
+async def _count(store: GraphStore, label: str, terms: list[str], n: int) -> dict[str, int]:
     if not terms:
         return {}
+    if label == "Chunk":
+        rows = await store.ro_query(CHUNK_COUNTS + "RETURN t, df", counts_params(n, terms, [-1] * len(terms)))
+        return {str(t): int(df) for t, df in rows}
     rows = await store.ro_query(
         f"UNWIND $terms AS t CALL {{ WITH t CALL db.idx.fulltext.queryNodes('{label}', t) YIELD node "
         "RETURN count(node) AS df } RETURN t, df", {"terms": terms})
@@ -129,20 +158,17 @@ async def term_weights(store: GraphStore, label: str, terms: list[str]) -> tuple
     Terms in no node, and terms in ``MAX_DF`` nodes or more, are left out (as :func:`weighted_terms_query`
     does). Document frequencies are remembered per store, label and term with the label's size they were
     counted at (the size changes whenever nodes are added or removed, so a grown graph counts again): a
-    question's common words are counted once, not on every call, and counting reads every posting of a term,
-    the costliest part of a keyword search on a large graph. The label's size is :func:`label_size` (remembered
-    a short while, so usually no query); when it has to be asked, the terms not yet counted are asked
-    concurrently. (Counted whole, not up to ``MAX_DF``: a LIMIT after a procedure inside ``CALL {}`` is not
-    reset per term in FalkorDB 4.x, so a capped count gives the next terms wrong counts.)
+    question's words are counted once, not on every call. The label's size is :func:`label_size` (remembered
+    a short while, so usually no query). For chunks, a word the graph's keyword statistics put in ``MAX_DF``
+    chunks or more takes their estimate instead of a count (:data:`CHUNK_COUNTS`): counting reads every
+    posting of a word, the costliest part of a keyword search on a large graph. (Counted whole, not up to a
+    limit: a LIMIT after a procedure inside ``CALL {}`` is not reset per term in FalkorDB 4.x, so a capped count
+    gives the next terms wrong counts.)
     """
     assert label in ("Chunk", "__Entity__")
     known = _frequencies.setdefault(store, _Frequencies())
-    seen = known.size.get(label)
-    missing = [t for t in terms if not known.fresh(label, t, seen[0] if seen else None)]
-    n, counts = await all_or_none(label_size(store, label), _count(store, label, missing))
-    known.store(label, n, counts)
-    stale = [t for t in terms if not known.fresh(label, t, n)]  # counted before the graph changed
-    known.store(label, n, await _count(store, label, stale))
+    n = await label_size(store, label)
+    known.store(label, n, await _count(store, label, [t for t in terms if not known.fresh(label, t, n)], n))
     return weights_of(n, terms, [known.df[(label, term)][1] for term in terms])
 
 

@@ -1,0 +1,79 @@
+"""The keyword search at scale: a word the graph's keyword statistics put in ``MAX_DF`` chunks or more (left out of
+the search) is never counted by reading its postings; its document frequency is the statistics' estimate, read by one index seek
+in the search query itself. Built on rows of the shared ``techdocs_a`` corpus copied to ``tests/data/`` (license in
+``tests/data/NOTICE.md``): ``npm_pkg_sections.jsonl`` (``commands/npm-pkg.md``, its Description section six chunks
+long, row ``techdocs_a-de14859ae787``) and ``npm_ci_install_sections.jsonl`` (``commands/npm-ci.md``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from section_rows import ingest_sections, read_rows
+
+from graphrag_agents.kg import KnowledgeGraph
+from graphrag_agents.retrieval import candidates, fulltext
+from graphrag_agents.retrieval._cypher import VectorParam
+from graphrag_agents.text.keyword_terms import stem
+
+ROWS = read_rows("npm_pkg_sections.jsonl") + read_rows("npm_ci_install_sections.jsonl")
+QUESTION = "How do I read a nested field of package.json with npm pkg get?"  # written for these tests
+CAP = 4
+"""``MAX_DF`` here: "npm" and "package" stand in more chunks of these rows."""
+
+
+async def _truth(kg: KnowledgeGraph, words: list[str]) -> tuple[dict[str, int], dict[str, int]]:
+    """Per word, its postings (counted whole) and the estimate of the keyword statistics (sections holding its stem
+    times chunks per section, rounded)."""
+    counted = {w: int((await kg.store.ro_query(
+        "CALL db.idx.fulltext.queryNodes('Chunk', $t) YIELD node RETURN count(node)", {"t": w}))[0][0]) for w in words}
+    n = int((await kg.store.ro_query("MATCH (c:Chunk) RETURN count(c)"))[0][0])
+    sections = int((await kg.store.ro_query("MATCH (m:__Meta__ {key: 'keyword_stats'}) RETURN m.sections"))[0][0])
+    stored = {str(t): int(df) for t, df in await kg.store.ro_query(
+        "UNWIND $s AS s MATCH (t:__Term__ {term: s}) RETURN t.term, t.df", {"s": [stem(w) for w in words]})}
+    estimate = {w: round(stored[stem(w)] * n / sections) for w in words if stem(w) in stored}
+    return counted, estimate
+
+
+def _sent(kg: KnowledgeGraph) -> list[str]:
+    sent: list[str] = []
+    query = kg.store.ro_query
+
+    async def spy(statement: str, params: dict[str, Any] | None = None, *args: Any, **kwargs: Any) -> Any:
+        sent.append(statement)
+        return await query(statement, params, *args, **kwargs)
+
+    kg.store.ro_query = spy  # type: ignore[method-assign,assignment]
+    return sent
+
+
+async def test_a_word_too_common_to_search_is_estimated_from_the_statistics_not_counted(
+        kg: KnowledgeGraph, monkeypatch: pytest.MonkeyPatch) -> None:
+    await ingest_sections(kg, ROWS, "none")
+    monkeypatch.setattr(fulltext, "MAX_DF", CAP + 1)
+    words = fulltext.query_terms(QUESTION)
+    counted, estimate = await _truth(kg, words)
+    common = [w for w in words if estimate.get(w, 0) > CAP]
+    assert "npm" in common and any(counted[w] != estimate[w] for w in common)  # a count would show
+    sent = _sent(kg)
+    vector = VectorParam(kg.embedder.embed([QUESTION])[0].tolist())
+    found, weighted = await candidates.keyword_search(kg.store, QUESTION, vector, 30)
+    assert len([q for q in sent if "fulltext" in q]) == 1  # counted, estimated and searched in one query
+    remembered = {w: fulltext._frequencies[kg.store].df[("Chunk", w)][1] for w in words}
+    assert remembered == {w: estimate[w] if w in common else counted[w] for w in words}
+    assert found and {str(w[0]) for w in weighted[0]} == {w for w in words if 0 < remembered[w] <= CAP}
+
+
+async def test_term_weights_estimate_a_word_too_common_to_search_too(kg: KnowledgeGraph,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """The path ``content_words`` and the chain scoring take when the search has not counted the words."""
+    await ingest_sections(kg, ROWS, "none")
+    monkeypatch.setattr(fulltext, "MAX_DF", CAP + 1)
+    words = fulltext.query_terms(QUESTION)
+    counted, estimate = await _truth(kg, words)
+    n = await fulltext.label_size(kg.store, "Chunk")
+    weights, _ = await fulltext.term_weights(kg.store, "Chunk", words)
+    df = {w: estimate[w] if estimate.get(w, 0) > CAP else counted[w] for w in words}
+    assert weights == [[w, pytest.approx(fulltext.idf(n, df[w]))] for w in words if 0 < df[w] < fulltext.MAX_DF]
+    assert {w: fulltext._frequencies[kg.store].df[("Chunk", w)][1] for w in words} == df  # what content_words reads
+    assert any(df[w] != counted[w] for w in words)
