@@ -22,7 +22,9 @@ What it does, in order:
 3. At each size: ``redis-server`` memory (``INFO memory`` used_memory) against the empty server, write and
    finalize throughput, and on ``--questions`` planted questions (answer paragraph known) recall@10 and latency
    p50/p95 of ``retrieve`` (all paths, top_k 10) against the dense-only baseline (chunk vector search alone).
-   Question embeddings are real (ONNX) and included in both latencies.
+   Question embeddings are real (ONNX) and included in both latencies. Per search, also the client's CPU, the
+   round trips and FalkorDB's own execution time (each query replayed once after the timing), and where
+   retrieve's server time goes by kind of query.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ import argparse
 import asyncio
 import json
 import random
+import statistics
 import sys
 import time
 from pathlib import Path
@@ -117,29 +120,88 @@ async def grow(kg: KnowledgeGraph, source: Source, lookup: LookupEmbedder, vecto
     return write_s, finalize_s, embedded
 
 
+_KINDS = (("queryNodes('Chunk', t) YIELD node RETURN count", "keyword search (counting its new words)"),
+          ("queryNodes('Chunk', w[0])", "keyword search"), ("vector.queryNodes('Chunk'", "chunk vector search"),
+          ("__Term__", "sections and keyword statistics"), ("queryNodes('__Entity__'", "entity names"),
+          ("MENTIONED_IN", "entity mentions, bridges, titled hop"), ("RELATES", "facts and links"))
+
+
+def _kind(query: str) -> str:
+    """What a retrieve query does, for the table of where the server time goes."""
+    return next((name for key, name in _KINDS if key in query), "other")
+
+
+class _Recorder:
+    """The read queries sent while on, replayed afterwards for FalkorDB's own execution time."""
+
+    def __init__(self, kg: KnowledgeGraph) -> None:
+        from falkordb import FalkorDB
+
+        self.sent: list[tuple[str, Any]] = []
+        self.on = False
+        server = kg.store._client.server
+        self.raw = (FalkorDB(unix_socket_path=str(server.socket_path)).select_graph(kg.store.name)
+                    if server is not None else None)
+        ro_query = kg.store.ro_query
+
+        async def recorded(query: str, params: Any = None, *args: Any, **kwargs: Any) -> Any:
+            if self.on:
+                self.sent.append((query, params))
+            return await ro_query(query, params, *args, **kwargs)
+
+        kg.store.ro_query = recorded  # type: ignore[method-assign]
+
+    def replay(self, per_kind: dict[str, list[float]]) -> float:
+        """Server milliseconds of the queries recorded (each run once more), added to ``per_kind``; then forgets."""
+        total = 0.0
+        for query, params in self.sent if self.raw is not None else []:
+            ms = float(self.raw.ro_query(query, params).run_time_ms)
+            per_kind.setdefault(_kind(query), []).append(ms)
+            total += ms
+        self.sent = []
+        return total
+
+
 async def ask(kg: KnowledgeGraph, real: OnnxMiniLMEmbedder, source: Source, seed: int, size: int,
               count: int) -> dict[str, Any]:
-    """Planted questions on paragraphs 0..size-1: recall@10 and latency of retrieve vs dense-only."""
+    """Planted questions on paragraphs 0..size-1: recall@10 and latency of retrieve vs dense-only; per search, the
+    client's CPU (this process, the embedder's threads included), the round trips and the server's own execution
+    time (each query replayed once after the timing)."""
     picks = random.Random(f"{seed}:questions:{size}").sample(range(size), min(count, size))
     paras = [source.paragraph(seed, i) for i in picks]
     await kg.retrieve(paras[0].question(), top_k=10)  # warm-up
-    out: dict[str, list[float]] = {"ours_ms": [], "dense_ms": [], "ours_r": [], "dense_r": []}
+    out: dict[str, list[float]] = {"ours_ms": [], "dense_ms": [], "ours_r": [], "dense_r": [], "ours_cpu": [],
+                                   "dense_cpu": [], "ours_trips": [], "ours_server": [], "dense_server": []}
+    recorder, per_kind = _Recorder(kg), {}
     for p in paras:
         question = p.question()
-        started = time.perf_counter()
+        recorder.on = True
+        started, cpu = time.perf_counter(), time.process_time()
         vector = (await real.aembed([question]))[0]
         dense = await dense_passages(kg.store, vector, 10)
         out["dense_ms"].append((time.perf_counter() - started) * 1000)
-        started = time.perf_counter()
+        out["dense_cpu"].append((time.process_time() - cpu) * 1000)
+        out["dense_server"].append(recorder.replay({}))
+        recorder.on = True
+        started, cpu = time.perf_counter(), time.process_time()
         hits = await kg.retrieve(question, top_k=10)
         out["ours_ms"].append((time.perf_counter() - started) * 1000)
+        out["ours_cpu"].append((time.process_time() - cpu) * 1000)
+        recorder.on = False
+        out["ours_trips"].append(len(recorder.sent))
+        out["ours_server"].append(recorder.replay(per_kind))
         out["dense_r"].append(recall_at_k(unique(h.document_id for h in dense), [p.doc_id], 10))
         out["ours_r"].append(recall_at_k(unique(h.document_id for h in hits.passages), [p.doc_id], 10))
+    mean = statistics.fmean
     return {
         "recall_ours": sum(out["ours_r"]) / len(paras), "recall_dense": sum(out["dense_r"]) / len(paras),
         "p50_ours": percentile(out["ours_ms"], .5), "p95_ours": percentile(out["ours_ms"], .95),
         "p50_dense": percentile(out["dense_ms"], .5), "p95_dense": percentile(out["dense_ms"], .95),
         "p50_ratio": percentile(out["ours_ms"], .5) / percentile(out["dense_ms"], .5),
+        "cpu_ours": mean(out["ours_cpu"]), "cpu_dense": mean(out["dense_cpu"]), "trips": mean(out["ours_trips"]),
+        "server_ours": mean(out["ours_server"]), "server_dense": mean(out["dense_server"]),
+        "server_by_kind": {k: [round(sum(v) / len(paras), 2), round(len(v) / len(paras), 2)]
+                           for k, v in sorted(per_kind.items(), key=lambda kv: -sum(kv[1]))},
     }
 
 
@@ -227,6 +289,18 @@ async def main() -> None:
               f"| {_rate(r['embedded'], r['finalize_s'])} | {r['memory'] / 2**20:,.0f} ({grown / 2**20:+,.0f}) "
               f"| {grown / r['chunks'] / 1024:.1f} | {r['p50_ours']:.0f} / {r['p95_ours']:.0f} "
               f"| {r['p50_dense']:.0f} / {r['p95_dense']:.0f} | {r['recall_ours']:.2f} | {r['recall_dense']:.2f} |")
+    print("\nPer search, means: the client's CPU (this process, the question's embedding included), the round trips "
+          "and FalkorDB's own execution time (each query replayed once after the timing)")
+    print("| chunks | retrieve client CPU ms | dense client CPU ms | retrieve round trips | retrieve server ms "
+          "| dense server ms |")
+    print("|" + " - |" * 6)
+    for r in rows:
+        print(f"| {r['chunks']:,} | {r['cpu_ours']:.1f} | {r['cpu_dense']:.1f} | {r['trips']:.1f} "
+              f"| {r['server_ours']:.1f} | {r['server_dense']:.1f} |")
+    for r in rows:
+        print(f"\nwhere retrieve's server time goes at {r['chunks']:,} chunks (ms per retrieve, queries per retrieve)")
+        for kind, (ms, queries) in r["server_by_kind"].items():
+            print(f"  {kind}: {ms:.2f} ms, {queries:.2f} queries")
 
 
 if __name__ == "__main__":
