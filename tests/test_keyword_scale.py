@@ -1,6 +1,7 @@
-"""The keyword search at scale: a word the graph's keyword statistics put in ``MAX_DF`` chunks or more (left out of
-the search) is never counted by reading its postings; its document frequency is the statistics' estimate, read by one index seek
-in the search query itself. Built on rows of the shared ``techdocs_a`` corpus copied to ``tests/data/`` (license in
+"""The keyword search at scale. A word the graph's keyword statistics put in ``MAX_DF`` chunks or more (left out of
+the search) is never counted by reading its postings: its document frequency is the statistics' estimate, read by
+one index seek in the search query itself. A word first seen under the postings cap has its postings read once, for
+its count and its search. Built on rows of the shared ``techdocs_a`` corpus copied to ``tests/data/`` (license in
 ``tests/data/NOTICE.md``): ``npm_pkg_sections.jsonl`` (``commands/npm-pkg.md``, its Description section six chunks
 long, row ``techdocs_a-de14859ae787``) and ``npm_ci_install_sections.jsonl`` (``commands/npm-ci.md``)."""
 
@@ -77,3 +78,32 @@ async def test_term_weights_estimate_a_word_too_common_to_search_too(kg: Knowled
     assert weights == [[w, pytest.approx(fulltext.idf(n, df[w]))] for w in words if 0 < df[w] < fulltext.MAX_DF]
     assert {w: fulltext._frequencies[kg.store].df[("Chunk", w)][1] for w in words} == df  # what content_words reads
     assert any(df[w] != counted[w] for w in words)
+
+
+async def _postings_read(kg: KnowledgeGraph, query: str, params: dict[str, Any]) -> int:
+    """The postings the full-text procedure calls of ``query`` yield (``GRAPH.PROFILE``: records each produced)."""
+    plan = await kg.store._graph().profile(query, params)
+    return sum(int(line.split("Records produced: ")[1].split(",")[0]) for line in map(str, plan.plan)
+               if "ProcedureCall" in line.replace(" ", ""))
+
+
+async def test_a_word_first_seen_under_the_cap_has_its_postings_read_once_for_its_count_and_its_search(
+        kg: KnowledgeGraph) -> None:
+    await ingest_sections(kg, ROWS, "none")
+    question = "Which nested field does pkg get read?"  # every word under the cap of 1,000 postings
+    words = fulltext.query_terms(question)
+    counted, _ = await _truth(kg, words)
+    assert 0 < max(counted.values()) <= fulltext.POSTINGS_CAP
+    sent: list[tuple[str, dict[str, Any]]] = []
+    query = kg.store.ro_query
+
+    async def spy(statement: str, params: dict[str, Any] | None = None, *args: Any, **kwargs: Any) -> Any:
+        sent.append((statement, params or {}))
+        return await query(statement, params, *args, **kwargs)
+
+    kg.store.ro_query = spy  # type: ignore[method-assign]
+    vector = VectorParam(kg.embedder.embed([question])[0].tolist())
+    found, _ = await candidates.keyword_search(kg.store, question, vector, 30)
+    searched = [(q, p) for q, p in sent if "fulltext" in q]
+    assert found and len(searched) == 1
+    assert await _postings_read(kg, *searched[0]) == sum(counted.values())  # not twice: count, then search

@@ -25,7 +25,7 @@ from .._keys import name_key, unaccented
 from ..store.graph import GraphStore
 from ._cypher import QueryVector, cosine, vector_param
 from .fulltext import (
-    CHUNK_COUNTS,
+    CHUNK_ESTIMATES,
     MAX_DF,
     POSTINGS_CAP,
     cached_counts,
@@ -219,29 +219,46 @@ _UNCAPPED_LEXICAL = (
 """:data:`_LEXICAL` for terms none of which has more postings than the cap: the same postings, read faster."""
 
 
+_READ_ONCE = (
+    # a term the statistics put under the cap (or do not hold), not counted yet: its postings read once, unsorted,
+    # for both its count and its search
+    "CALL { WITH t, known, est WITH t, known, est WHERE known < 0 AND est <= $cap "
+    "CALL db.idx.fulltext.queryNodes('Chunk', t) YIELD node RETURN collect(node) AS found } "
+    # a term over the cap: counted here, searched by its best postings below
+    "CALL { WITH t, known, est WITH t, known, est WHERE known < 0 AND est > $cap AND est <= $countcap "
+    "CALL db.idx.fulltext.queryNodes('Chunk', t) YIELD node RETURN count(node) AS counted } "
+    "WITH i, t, found, CASE WHEN known >= 0 THEN known WHEN est > $countcap THEN est WHEN est > $cap THEN counted "
+    "ELSE size(found) END AS df ORDER BY i "
+    "WITH collect([t, df, CASE WHEN size(found) > 0 AND df <= $cap THEN found ELSE null END]) AS read "
+)
 _EITHER_POSTINGS = (
-    # per term, the shape its count calls for: all its postings unsorted under the cap, its best ones over it
-    "CALL { WITH w WITH w WHERE w[2] <= $cap CALL db.idx.fulltext.queryNodes('Chunk', w[0]) YIELD node RETURN node "
-    "UNION ALL WITH w WITH w WHERE w[2] > $cap CALL db.idx.fulltext.queryNodes('Chunk', w[0]) YIELD node, score "
+    # per term: the postings read with its count; else all of them unsorted under the cap, its best ones over it
+    "CALL { WITH w WITH w WHERE w[3] IS NOT NULL UNWIND w[3] AS node RETURN node "
+    "UNION ALL WITH w WITH w WHERE w[3] IS NULL AND w[2] <= $cap "
+    "CALL db.idx.fulltext.queryNodes('Chunk', w[0]) YIELD node RETURN node "
+    "UNION ALL WITH w WITH w WHERE w[3] IS NULL AND w[2] > $cap "
+    "CALL db.idx.fulltext.queryNodes('Chunk', w[0]) YIELD node, score "
     "WITH node, score ORDER BY score DESC LIMIT $cap RETURN node } "
     "{filter:total, }"
 )
 
 _COUNTING_LEXICAL = (
     # the terms not counted yet ($dfs[i] = -1) counted, or estimated from the keyword statistics, in the query
-    CHUNK_COUNTS + "WITH collect([t, df]) AS counts "
-    "WITH counts, [x IN counts WHERE x[1] > 0 AND x[1] < $maxdf "
-    "| [x[0], log(1 + ($n - x[1] + 0.5) / (x[1] + 0.5)), x[1]]] AS weights "
+    CHUNK_ESTIMATES + _READ_ONCE
+    + "WITH [x IN read | [x[0], x[1]]] AS counts, [x IN read WHERE x[1] > 0 AND x[1] < $maxdf "
+    "| [x[0], log(1 + ($n - x[1] + 0.5) / (x[1] + 0.5)), x[1], x[2]]] AS weights "
     "WITH counts, weights, reduce(a = 0.0, w IN weights | a + w[1]) AS total "
     # the search in a subquery of that one row, so the counts are not carried through its aggregations (as a
     # grouping key of every posting they made it slower than the count and the search apart)
     "CALL { WITH weights, total UNWIND weights AS w " + _EITHER_POSTINGS
     + _ranked("total, ", "total") + "RETURN c, lex ORDER BY lex DESC LIMIT $k } " + _RETURN + ", counts"
 )
-"""The keyword search that counts the terms not yet counted itself (:data:`~.fulltext.CHUNK_COUNTS`), in the
-question's order (as term_weights does), and reads each term's postings as its count calls for: all of them
-unsorted when it has at most the cap, its best ones by full-text score up to the cap otherwise (what
-:data:`_LEXICAL` reads of every term), so no second search follows whatever the counts turn out to be."""
+"""The keyword search that counts the terms not yet counted itself, in the question's order (as term_weights does:
+:data:`~.fulltext.CHUNK_COUNTS`, the words the keyword statistics put in ``MAX_DF`` chunks or more estimated), and
+reads each term's postings as its count calls for: all of them unsorted when it has at most the cap (for a word
+counted here, the very postings its count read: one read of them, not two), its best ones by full-text score up to
+the cap otherwise (what :data:`_LEXICAL` reads of every term), so no second search follows whatever the counts turn
+out to be."""
 
 
 TermWeights = tuple[list[list[str | float]], float]

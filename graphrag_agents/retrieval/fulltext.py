@@ -11,9 +11,9 @@ from .._keys import STOPWORDS, fulltext_query, query_terms
 from ..store.graph import GraphStore
 from ..text.keyword_terms import TERM_RULE, stem
 
-__all__ = ["CHUNK_COUNTS", "LABEL_SIZE_TTL_S", "MAX_DF", "POSTINGS_CAP", "STOPWORDS", "cached_counts", "counts_params",
-           "fulltext_query", "label_count", "label_size", "query_terms", "remember_counts", "term_weights",
-           "weighted_terms_query", "weights_of"]
+__all__ = ["CHUNK_COUNTS", "CHUNK_ESTIMATES", "LABEL_SIZE_TTL_S", "MAX_DF", "POSTINGS_CAP", "STOPWORDS",
+           "cached_counts", "counts_params", "fulltext_query", "label_count", "label_size", "query_terms",
+           "remember_counts", "term_weights", "weighted_terms_query", "weights_of"]
 
 MAX_DF = 5_000
 """A term found in this many nodes or more is skipped: reading its postings costs most and it weighs least."""
@@ -83,12 +83,16 @@ async def label_size(store: GraphStore, label: str) -> int:
 POSTINGS_CAP = 1_000
 """Postings read per term by the chunk keyword search, best full-text score first (see :func:`term_weights`)."""
 
-CHUNK_COUNTS = (
+CHUNK_ESTIMATES = (
     "OPTIONAL MATCH (m:__Meta__ {key: 'keyword_stats'}) WHERE m.rule = $rule "
     "WITH CASE WHEN m.sections > 0 THEN toFloat($n) / m.sections ELSE null END AS scale "
     "UNWIND range(0, size($terms) - 1) AS i WITH scale, i, $terms[i] AS t, $dfs[i] AS known, $stems[i] AS st "
     "OPTIONAL MATCH (s:__Term__ {term: st}) WHERE known < 0 AND scale IS NOT NULL "
     "WITH i, t, known, CASE WHEN s IS NULL THEN -1 ELSE toInteger(round(s.df * scale)) END AS est "
+)
+"""The first part of :data:`CHUNK_COUNTS`: per term ``i`` (``t``), its known count and the statistics' estimate
+``est`` (-1: none)."""
+CHUNK_COUNTS = CHUNK_ESTIMATES + (
     "CALL { WITH t, known, est WITH t, known, est WHERE known < 0 AND est <= $countcap "
     "CALL db.idx.fulltext.queryNodes('Chunk', t) YIELD node RETURN count(node) AS counted } "
     "WITH i, t, CASE WHEN known >= 0 THEN known WHEN est > $countcap THEN est ELSE counted END AS df ORDER BY i "
