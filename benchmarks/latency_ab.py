@@ -2,6 +2,10 @@
 
     python benchmarks/latency_ab.py --baseline ../other-checkout [--sets hotpotqa,2wikimultihopqa]
                                     [--data-dir .graphrag-bench] [--questions 200] [--eval-dir DIR]
+    python benchmarks/latency_ab.py --baseline ../other-checkout --scale-dir DIR [--questions 100]
+
+``--scale-dir``: instead of the shared sets, the graph ``scale_bench.py --reuse`` grew in that folder (100k chunks,
+say) and its planted questions (the picks of ``scale_bench.py``; the answer paragraph is the gold one).
 
 On a shared machine the load changes from one minute to the next, so two benchmark runs one after the other
 compare the load as much as the code. Here two worker processes, one importing ``graphrag_agents`` from the
@@ -37,17 +41,50 @@ from typing import Any
 
 EVAL = Path(__file__).resolve().parents[2] / "shared" / "eval"  # ../shared/eval beside the repository
 TOP_K = 10
+SCALE = "scale_bench"
+"""The set name of ``--scale-dir``'s graph."""
+_WARM = 5
+
+
+def _scale_questions(data_dir: Path, count: int) -> tuple[list[str], list[tuple[str, ...]]]:
+    """The planted questions of ``scale_bench.py``'s graph in ``data_dir`` and each one's answer paragraph."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import random
+
+    from scale_bench import CORPUS, GRAPH
+    from synthetic_corpus import Source
+
+    size = int(json.loads((data_dir / f"{GRAPH}.built.json").read_text())["paragraphs"])
+    source = Source(CORPUS)
+    paras = [source.paragraph(7, i) for i in random.Random(f"7:questions:{size}").sample(range(size), min(count, size))]
+    return [p.question() for p in paras], [(p.doc_id,) for p in paras]
+
+
+async def _open(set_name: str, data_dir: Path, eval_dir: Path) -> tuple[Any, list[str]]:
+    """The graph a worker asks (entered) and its questions."""
+    if set_name == SCALE:
+        from scale_bench import GRAPH
+
+        from graphrag_agents.kg import KnowledgeGraph
+        from graphrag_agents.models.onnx_minilm import OnnxMiniLMEmbedder
+
+        kg = await KnowledgeGraph.open(graph=GRAPH, data_dir=str(data_dir), embedder=OnnxMiniLMEmbedder())
+        return await kg.__aenter__(), _scale_questions(data_dir, 100 + _WARM)[0]
+    from graphrag_agents.evaluation.build import ensure_built, open_eval_graph
+    from graphrag_agents.evaluation.dataset import load_dataset
+
+    questions, corpus = load_dataset(eval_dir / f"{set_name}.questions.jsonl", eval_dir / f"{set_name}.corpus.jsonl")
+    kg = await (await open_eval_graph(corpus, extractor="ner", data_dir=data_dir)).__aenter__()
+    await ensure_built(kg, corpus, extractor="ner", data_dir=data_dir, progress=False)
+    return kg, [q.question for q in questions]
 
 
 async def _worker(set_name: str, data_dir: Path, eval_dir: Path) -> None:
     """Answer question numbers read from stdin with one JSON line each (run with the checkout on PYTHONPATH)."""
-    from graphrag_agents.evaluation.build import ensure_built, open_eval_graph
-    from graphrag_agents.evaluation.dataset import load_dataset
     from graphrag_agents.retrieval.passages import dense_passages
     from graphrag_agents.retrieval.retriever import retrieve
     from graphrag_agents.store.graph import GraphStore
 
-    questions, corpus = load_dataset(eval_dir / f"{set_name}.questions.jsonl", eval_dir / f"{set_name}.corpus.jsonl")
     sent = [0]
     ro_query = GraphStore.ro_query
 
@@ -57,25 +94,29 @@ async def _worker(set_name: str, data_dir: Path, eval_dir: Path) -> None:
         return await ro_query(self, query, params, timeout_ms)
 
     GraphStore.ro_query = counted  # type: ignore[method-assign]
-    async with await open_eval_graph(corpus, extractor="ner", data_dir=data_dir) as kg:
-        await ensure_built(kg, corpus, extractor="ner", data_dir=data_dir, progress=False)
+    kg, asked = await _open(set_name, data_dir, eval_dir)
+    try:
         cpu = _cpu_clock(kg)
-        for q in questions[:5]:  # warm the embedder and the server's caches
-            await retrieve(kg.store, kg.embedder, q.question, top_k=TOP_K)
-        print(json.dumps({"ready": len(questions)}), flush=True)
+        # warm the embedder and the server's caches (on the scale graph with questions not measured: a question's
+        # words are counted the first time they are seen, which is what it measures)
+        for question in asked[-_WARM:] if set_name == SCALE else asked[:_WARM]:
+            await retrieve(kg.store, kg.embedder, question, top_k=TOP_K)
+        print(json.dumps({"ready": len(asked)}), flush=True)
         loop = asyncio.get_running_loop()
         while line := await loop.run_in_executor(None, sys.stdin.readline):
-            q = questions[int(line)]
+            question = asked[int(line)]
             start, spent = time.perf_counter(), cpu()
-            vector = (await kg.embedder.aembed([q.question]))[0]
+            vector = (await kg.embedder.aembed([question]))[0]
             await dense_passages(kg.store, vector, TOP_K)
             dense, dense_cpu = time.perf_counter() - start, cpu() - spent
             sent[0] = 0
             start, spent = time.perf_counter(), cpu()
-            hits = await retrieve(kg.store, kg.embedder, q.question, top_k=TOP_K)
+            hits = await retrieve(kg.store, kg.embedder, question, top_k=TOP_K)
             took, took_cpu = time.perf_counter() - start, cpu() - spent
             print(json.dumps({"dense": dense, "retrieve": took, "queries": sent[0], "dense_cpu": dense_cpu,
                               "retrieve_cpu": took_cpu, "docs": [h.document_id for h in hits.passages]}), flush=True)
+    finally:
+        await kg.__aexit__(None, None, None)
 
 
 def _cpu_clock(kg: Any) -> Callable[[], float]:
@@ -141,10 +182,15 @@ def _recall5(rows: list[dict[str, Any]], gold: list[tuple[str, ...]]) -> float:
 def _compare(set_name: str, args: argparse.Namespace) -> None:
     from graphrag_agents.evaluation.dataset import load_dataset
 
-    questions, _ = load_dataset(args.eval_dir / f"{set_name}.questions.jsonl",
-                                args.eval_dir / f"{set_name}.corpus.jsonl")
-    n = min(len(questions), args.questions) if args.questions else len(questions)
-    gold = [q.supporting_paragraph_ids for q in questions[:n]]
+    if set_name == SCALE:
+        planted, answers = _scale_questions(args.data_dir, 100)
+        n = min(len(planted), args.questions) if args.questions else len(planted)
+        gold = answers[:n]
+    else:
+        questions, _ = load_dataset(args.eval_dir / f"{set_name}.questions.jsonl",
+                                    args.eval_dir / f"{set_name}.corpus.jsonl")
+        n = min(len(questions), args.questions) if args.questions else len(questions)
+        gold = [q.supporting_paragraph_ids for q in questions[:n]]
     base = _Checkout("baseline", args.baseline.resolve(), set_name, args)
     ours = _Checkout("this checkout", Path(__file__).resolve().parents[1], set_name, args)
     try:
@@ -188,8 +234,11 @@ def main() -> None:
     parser.add_argument("--data-dir", type=Path, default=Path(".graphrag-bench"), help="embedded FalkorDB folder")
     parser.add_argument("--questions", type=int, default=200, help="the first N questions of each set (0: all)")
     parser.add_argument("--eval-dir", type=Path, default=EVAL, help="folder of <set>.{corpus,questions}.jsonl")
+    parser.add_argument("--scale-dir", type=Path, help="scale_bench.py's reused graph folder instead of the sets")
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.scale_dir and not args.worker:
+        args.data_dir, args.sets = args.scale_dir, SCALE
     if args.worker:
         asyncio.run(_worker(args.worker, args.data_dir, args.eval_dir))
         return
