@@ -107,3 +107,31 @@ async def test_a_word_first_seen_under_the_cap_has_its_postings_read_once_for_it
     searched = [(q, p) for q, p in sent if "fulltext" in q]
     assert found and len(searched) == 1
     assert await _postings_read(kg, *searched[0]) == sum(counted.values())  # not twice: count, then search
+
+
+async def test_on_a_large_graph_a_word_over_the_cap_is_read_only_beside_the_rarer_words(
+        kg: KnowledgeGraph, monkeypatch: pytest.MonkeyPatch) -> None:
+    """What ``BESIDE_FROM`` does on a graph of 5,000 chunks or more, here on a small one with the cap lowered: the
+    keyword candidates are the chunks holding one of the question's words under the cap, the first time the words
+    are seen (counted in the query) as when every count is known."""
+    await ingest_sections(kg, ROWS, "none")
+    monkeypatch.setattr(candidates, "POSTINGS_CAP", CAP)
+    monkeypatch.setattr(candidates, "BESIDE_FROM", 1)
+    words = fulltext.query_terms(QUESTION)
+    counted, _ = await _truth(kg, words)
+    rare = [w for w in words if 0 < counted[w] <= CAP]
+    assert rare and any(counted[w] > CAP for w in words)
+    holding = {str(r[0]) for w in rare for r in await kg.store.ro_query(
+        "CALL db.idx.fulltext.queryNodes('Chunk', $t) YIELD node RETURN node.id", {"t": w})}
+    vector = VectorParam(kg.embedder.embed([QUESTION])[0].tolist())
+    first, weighted = await candidates.keyword_search(kg.store, QUESTION, vector, 30)
+    again, _ = await candidates.keyword_search(kg.store, QUESTION, vector, 30)
+    assert first and {c.chunk_id for c in first} <= holding
+    assert [(c.chunk_id, round(c.lexical, 9)) for c in again] == [(c.chunk_id, round(c.lexical, 9)) for c in first]
+    monkeypatch.setattr(candidates, "BESIDE_FROM", fulltext.MAX_DF)  # a graph this small: the best postings
+    capped = await candidates.lexical_candidates(kg.store, QUESTION, vector, 30, weighted=_ready(weighted))
+    assert not {c.chunk_id for c in capped} <= holding
+
+
+async def _ready(weights: candidates.TermWeights) -> candidates.TermWeights:
+    return weights

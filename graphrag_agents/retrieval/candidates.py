@@ -37,9 +37,9 @@ from .fulltext import (
 )
 from .names import Anchor
 
-__all__ = ["CHUNK_COLUMNS", "FILTER_SCAN", "FUZZY_MIN", "INDEX_BREADTH", "WITH_TITLE", "Candidate", "TermWeights",
-           "candidate", "entity_candidates", "index_breadth", "keyword_search", "lexical_candidates", "loose_key",
-           "may_misspell", "spelled_near", "title_key", "vector_and_cosines", "vector_candidates"]
+__all__ = ["BESIDE_FROM", "CHUNK_COLUMNS", "FILTER_SCAN", "FUZZY_MIN", "INDEX_BREADTH", "WITH_TITLE", "Candidate",
+           "TermWeights", "candidate", "entity_candidates", "index_breadth", "keyword_search", "lexical_candidates",
+           "loose_key", "may_misspell", "spelled_near", "title_key", "vector_and_cosines", "vector_candidates"]
 
 COSINE = cosine("c")
 """Cypher for the cosine similarity of chunk ``c`` to the question vector ``$v`` (0 before finalize)."""
@@ -217,6 +217,16 @@ _UNCAPPED_LEXICAL = (
     "UNWIND $weights AS w " + _ALL_POSTINGS + _ranked("", "$total") + "ORDER BY lex DESC LIMIT $k " + _RETURN
 )
 """:data:`_LEXICAL` for terms none of which has more postings than the cap: the same postings, read faster."""
+_BESIDE_LEXICAL = _UNCAPPED_LEXICAL.replace("queryNodes('Chunk', w[0])", "queryNodes('Chunk', w[2])")
+""":data:`_UNCAPPED_LEXICAL` reading each term by its full-text query ``w[2]``: a word over the cap only beside the
+question's rarer words (:data:`BESIDE_FROM`)."""
+BESIDE_FROM = MAX_DF
+"""On a graph of this many chunks or more, a word in more than ``POSTINGS_CAP`` chunks is read only beside the
+question's rarer words (RediSearch ``word (rare1 | rare2)``, an intersection that does not read all its postings)
+instead of by its best postings by full-text score (which FalkorDB sorts every posting to find), when the question
+has a word under the cap: a chunk holding none of the rarer words is left out. At 100k chunks the search then took
+a quarter of the server time and kept the answer paragraph among its candidates more often
+(``docs/scale.md``). Below it (every graph on which ``MAX_DF`` leaves no word out) nothing changes."""
 
 
 _READ_ONCE = (
@@ -232,13 +242,16 @@ _READ_ONCE = (
     "WITH collect([t, df, CASE WHEN size(found) > 0 AND df <= $cap THEN found ELSE null END]) AS read "
 )
 _EITHER_POSTINGS = (
-    # per term: the postings read with its count; else all of them unsorted under the cap, its best ones over it
-    "CALL { WITH w WITH w WHERE w[3] IS NOT NULL UNWIND w[3] AS node RETURN node "
-    "UNION ALL WITH w WITH w WHERE w[3] IS NULL AND w[2] <= $cap "
+    # per term: the postings read with its count; else all of them unsorted under the cap; over it, its best ones,
+    # or on a large graph only those beside the question's rarer words ($rare: them OR-ed)
+    "CALL { WITH w, rare WITH w, rare WHERE w[3] IS NOT NULL UNWIND w[3] AS node RETURN node "
+    "UNION ALL WITH w, rare WITH w, rare WHERE w[3] IS NULL AND w[2] <= $cap "
     "CALL db.idx.fulltext.queryNodes('Chunk', w[0]) YIELD node RETURN node "
-    "UNION ALL WITH w WITH w WHERE w[3] IS NULL AND w[2] > $cap "
+    "UNION ALL WITH w, rare WITH w, rare WHERE w[2] > $cap AND (rare = '' OR $n < $beside) "
     "CALL db.idx.fulltext.queryNodes('Chunk', w[0]) YIELD node, score "
-    "WITH node, score ORDER BY score DESC LIMIT $cap RETURN node } "
+    "WITH node, score ORDER BY score DESC LIMIT $cap RETURN node "
+    "UNION ALL WITH w, rare WITH w, rare WHERE w[2] > $cap AND rare <> '' AND $n >= $beside "
+    "CALL db.idx.fulltext.queryNodes('Chunk', w[0] + ' (' + rare + ')') YIELD node RETURN node } "
     "{filter:total, }"
 )
 
@@ -247,10 +260,12 @@ _COUNTING_LEXICAL = (
     CHUNK_ESTIMATES + _READ_ONCE
     + "WITH [x IN read | [x[0], x[1]]] AS counts, [x IN read WHERE x[1] > 0 AND x[1] < $maxdf "
     "| [x[0], log(1 + ($n - x[1] + 0.5) / (x[1] + 0.5)), x[1], x[2]]] AS weights "
-    "WITH counts, weights, reduce(a = 0.0, w IN weights | a + w[1]) AS total "
+    "WITH counts, weights, reduce(a = 0.0, w IN weights | a + w[1]) AS total, "
+    "reduce(q = '', x IN weights | CASE WHEN x[2] <= $cap THEN q + CASE WHEN q = '' THEN '' ELSE ' | ' END + x[0] "
+    "ELSE q END) AS rare "
     # the search in a subquery of that one row, so the counts are not carried through its aggregations (as a
     # grouping key of every posting they made it slower than the count and the search apart)
-    "CALL { WITH weights, total UNWIND weights AS w " + _EITHER_POSTINGS
+    "CALL { WITH weights, total, rare UNWIND weights AS w " + _EITHER_POSTINGS
     + _ranked("total, ", "total") + "RETURN c, lex ORDER BY lex DESC LIMIT $k } " + _RETURN + ", counts"
 )
 """The keyword search that counts the terms not yet counted itself, in the question's order (as term_weights does:
@@ -300,7 +315,7 @@ def _over_cap(dfs: Iterable[int], document_ids: Sequence[str] | None) -> bool:
 
 
 def _params(vector: QueryVector | None, k: int, document_ids: Sequence[str] | None) -> dict[str, Any]:
-    params = {"cap": _cap(document_ids), "pre": _LEX_PRE, "k": int(k), "k1": BM25_K1,
+    params = {"cap": _cap(document_ids), "pre": _LEX_PRE, "k": int(k), "k1": BM25_K1, "beside": BESIDE_FROM,
               "b": BM25_B, "docs": list(document_ids or [])}
     if vector is not None:
         params["v"] = vector_param(vector)
@@ -326,16 +341,31 @@ def _found(rows: Sequence[Sequence[Any]]) -> list[Candidate]:
 
 
 async def _search(store: GraphStore, weighted: TermWeights, vector: QueryVector | None, k: int,
-                  document_ids: Sequence[str] | None, *, under_cap: bool = False) -> list[Candidate]:
+                  document_ids: Sequence[str] | None, *, under_cap: bool = False,
+                  beside: list[str] | None = None) -> list[Candidate]:
     """The keyword search of ``weighted``; ``under_cap``: no term has more postings than the cap (its document
-    frequency is known), so the query need not sort them to cap them."""
+    frequency is known), so the query need not sort them to cap them; ``beside``: per term, its full-text query
+    (a word over the cap only beside the rarer ones: :data:`BESIDE_FROM`)."""
     weights, total = weighted
     if not weights:
         return []
     template = _UNCAPPED_LEXICAL if under_cap else _LEXICAL
+    if beside is not None:
+        template, weights = _BESIDE_LEXICAL, [[*w, q] for w, q in zip(weights, beside, strict=True)]
     rows = await store.ro_query(_query(template, document_ids, vector),
                                 {"weights": weights, "total": total, **_params(vector, k, document_ids)})
     return _found(rows)
+
+
+def _beside(n: int, terms: list[str], dfs: list[int], document_ids: Sequence[str] | None) -> list[str] | None:
+    """Per searched term (as :func:`~.fulltext.weights_of` keeps them), its full-text query when a word over the cap
+    is read beside the rarer ones (:data:`BESIDE_FROM`), else None."""
+    cap = _cap(document_ids)
+    kept = [(t, df) for t, df in zip(terms, dfs, strict=True) if 0 < df < MAX_DF]
+    rare = " | ".join(t for t, df in kept if df <= cap)
+    if n < BESIDE_FROM or not rare or all(df <= cap for _, df in kept):
+        return None
+    return [t if df <= cap else f"{t} ({rare})" for t, df in kept]
 
 
 async def keyword_search(store: GraphStore, question: str, vector: QueryVector | None, k: int,
@@ -364,7 +394,8 @@ async def keyword_search(store: GraphStore, question: str, vector: QueryVector |
     if min(dfs) >= 0:
         weighted = weights_of(n, terms, dfs)
         under_cap = not _over_cap(dfs, document_ids)  # a word known to be over the cap needs the capped search
-        return await _search(store, weighted, vector, k, document_ids, under_cap=under_cap), weighted
+        beside = _beside(n, terms, dfs, document_ids)
+        return await _search(store, weighted, vector, k, document_ids, under_cap=under_cap, beside=beside), weighted
     rows = await store.ro_query(_query(_COUNTING_LEXICAL, document_ids, vector), {
         **counts_params(n, terms, dfs), "maxdf": MAX_DF, **_params(vector, k, document_ids)})
     if rows:
