@@ -289,7 +289,8 @@ async def lexical_candidates(store: GraphStore, question: str, vector: QueryVect
     four times outranks the only one naming "Counterparts"), so each term is weighted by its idf
     (:func:`~.fulltext.term_weights`: document frequencies cached; terms in 5,000 chunks or more skipped). Per
     term at most ``POSTINGS_CAP`` postings are read, in the full-text index's own order (best full-text score
-    first), so a common word costs no more on a large graph than on a small one; with ``document_ids`` every
+    first), or on a graph of ``BESIDE_FROM`` chunks or more only those beside the question's rarer words, so a
+    common word costs little more on a large graph than on a small one; with ``document_ids`` every
     posting is read, since the filter applies after the index. A chunk's score is the idf of the terms it
     contains over the idf of all the question's terms (the share of the question it covers), times BM25's
     length factor (k1 = 1.2, b = 0.75, against the mean length of the 100 best chunks), capped at 1. One
