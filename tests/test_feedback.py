@@ -13,7 +13,7 @@ from graphrag_agents.kg import KnowledgeGraph
 from graphrag_agents.retrieval._cypher import VectorParam
 from graphrag_agents.retrieval.candidates import Candidate, vector_candidates
 from graphrag_agents.retrieval.feedback import feedback_cosines, feedback_search
-from graphrag_agents.retrieval.passages import WEIGHTS, dense_passages, passages
+from graphrag_agents.retrieval.passages import POOL_WEIGHTS, WEIGHTS, dense_passages, passages
 
 QUESTION = "Who is the spouse of the producer of Quiet Harbour?"
 FILM = "Quiet Harbour is a 1998 drama film produced by Maren Lindqvist for a small studio in Bergen."
@@ -54,10 +54,16 @@ async def test_feedback_reaches_the_next_link_the_question_alone_misses(kg: Know
     dense = [h.document_id for h in await dense_passages(kg.store, _floats(kg), 3)]
     assert "spouse" not in dense  # the question's vector is nearer the distractors
 
-    without = await passages(kg.store, QUESTION, vector, 4, weights=replace(WEIGHTS, feedback=0.0))
+    # The pool statistics' weights (cosine 1.5): at the default's cosine 3.0 the question's own cosine outweighs the
+    # feedback on five paragraphs, and "spouse" ranks 5th (the default is checked on the feedback's rank below).
+    without = await passages(kg.store, QUESTION, vector, 4, weights=replace(POOL_WEIGHTS, feedback=0.0))
     assert [h.document_id for h in without] == ["film", "d2", "d0", "d1"]
-    hits = await passages(kg.store, QUESTION, vector, 4)  # moved toward the film's paragraph, it reaches her
+    hits = await passages(kg.store, QUESTION, vector, 4, weights=POOL_WEIGHTS)  # moved toward the film, it reaches her
     assert [h.document_id for h in hits] == ["film", "d2", "d0", "spouse"]
+    ranked = [h.document_id for h in await passages(kg.store, QUESTION, vector, 5)]
+    alone = [h.document_id for h in await passages(kg.store, QUESTION, vector, 5,
+                                                  weights=replace(WEIGHTS, feedback=0.0))]
+    assert ranked.index("spouse") <= alone.index("spouse")  # with the default weights, feedback never pushes her down
 
 
 async def _film(kg: KnowledgeGraph, vector: VectorParam) -> Candidate:

@@ -24,8 +24,10 @@ from collections.abc import Sequence
 __all__ = ["not_a_chain", "uncertain"]
 
 _REFERENCE = re.compile(r"#(\d)")
-_FIRST_ASKS = re.compile(r"^(?:Who|What|Which)\s+is\s+(?:the\s+(?P<rel>.+?)\s+of\s+(?:the\s+)?(?P<of>.+)|"
-                         r"(?P<poss>.+?)['’]s\s+(?P<prel>[\w-]+(?:\s+[\w-]+)?))\?$")
+# Both patterns read a text whose whitespace is one space (_spaced): a "\s+" beside a ".+?" would read a run of
+# spaces in many ways (tests/test_regex_linear.py).
+_FIRST_ASKS = re.compile(r"^(?:Who|What|Which) is (?:the (?P<rel>.+?) of (?:the )?(?P<of>.+)|"
+                         r"(?P<poss>.+?)['’]s (?P<prel>[\w-]+(?: [\w-]+)?))\?$")
 _POSSESSIVE_END = re.compile(r"['’]s$")
 _ABSTRACT = re.compile(r"(?:tion|sion|ment|ness|ity|ance|ence|ism|sis)$")
 # What may follow "#k" in a later step: the end, punctuation, a function word, a verb form, or one last lowercase
@@ -35,7 +37,7 @@ in on at of for from by with to as into onto during than and or but after before
 which who named called""".split())
 _VERB_FORM = re.compile(r"^[a-z]+(?:ed|en|wn|ne|lt|pt|ght)$|^born$")
 _BEFORE_VERB = frozenset("do does did will would can could may might should to".split())
-_IDENTITY = re.compile(r"^(?:what|who|which)(?:'s|\s+(?:is|are|was|were))\s+(?:the\s+|a\s+|an\s+)?(?P<span>.+?)\s*\??$",
+_IDENTITY = re.compile(r"^(?:what|who|which)(?:'s| (?:is|are|was|were)) (?:the |a |an )?(?P<span>.+?) ?\??$",
                        re.IGNORECASE)
 _FUNCTION_WORDS = frozenset("what which who whom whose where when how is are was were does do did the a an".split())
 _RELATING = frozenset("of in on at by for from with to under over behind".split())
@@ -56,9 +58,14 @@ def uncertain(question: str, steps: Sequence[str]) -> str | None:
     return None
 
 
+def _spaced(text: str) -> str:
+    """``text`` with every run of whitespace one space, and none at its ends."""
+    return " ".join(text.split())
+
+
 def _first_hop_problem(question: str, first: str) -> str | None:
     """Why the first hop's name is not one the question writes in full, or its relation not a name's."""
-    asked = _FIRST_ASKS.match(first)
+    asked = _FIRST_ASKS.match(_spaced(first))
     if asked is None:
         return None
     name = (asked["of"] or asked["poss"] or "").strip()
@@ -110,7 +117,7 @@ def not_a_chain(question: str, steps: Sequence[str]) -> str | None:
         earlier = set(_units(steps[k - 1])) - _FUNCTION_WORDS
         if later <= earlier or earlier <= later:
             return f"step {k + 1} asks again what step {k} asks"
-    found = _IDENTITY.match(steps[0].strip())
+    found = _IDENTITY.match(_spaced(steps[0]))
     if found is None:
         return None
     span, said = _units(found["span"]), _units(question)
