@@ -5,8 +5,7 @@ reads them (:mod:`graphrag_agents.retrieval.corpus_stats`).
 Every text is a row of the shared ``techdocs_a`` corpus copied to ``tests/data/`` (license in
 ``tests/data/NOTICE.md``): ``npm_pkg_sections.jsonl`` (``commands/npm-pkg.md``; row ``techdocs_a-de14859ae787``
 is its Description, one section of six chunks), ``npm_install_lockfile_section.jsonl`` (row
-``techdocs_a-165c5e92a133``, ``commands/npm-install.md › Description › How `npm install` uses
-`package-lock.json```), ``npm_ci_install_sections.jsonl`` (``commands/npm-ci.md``'s configuration entries).
+``techdocs_a-165c5e92a133``, the Description of ``commands/npm-install.md``), ``npm_ci_install_sections.jsonl`` (``commands/npm-ci.md``'s configuration entries).
 """
 
 from __future__ import annotations
@@ -32,13 +31,13 @@ FUND = CI["techdocs_a-8bc0fb987409"]  # commands/npm-ci.md › Configuration ›
 
 
 def test_an_identifier_is_a_term_whole_and_by_its_parts() -> None:
-    """Row techdocs_a-165c5e92a133 writes ``package-lock.json`` and ``devDependencies``."""
+    """Row techdocs_a-165c5e92a133 writes ``GIT_SSH_COMMAND``, ``dtrace-provider`` and ``optionalDependencies``."""
     terms, _ = text_terms(LOCKFILE["text"])
-    assert terms["package-lock.json"] >= 2
-    assert terms[stem("package")] > terms["package-lock.json"]  # its parts count as words too
-    assert terms[stem("lock")] >= terms["package-lock.json"] and terms["json"] >= terms["package-lock.json"]
-    assert stem("devDependencies") in terms and terms[stem("dev")] >= terms[stem("devDependencies")]
-    assert "package-lock.json" in question_terms("What does npm ci do when package-lock.json is missing?")
+    assert terms["git_ssh_command"] >= 2
+    assert terms[stem("ssh")] >= terms["git_ssh_command"]  # its parts count as words too
+    assert terms["dtrace-provider"] >= 1 and terms[stem("provider")] > terms["dtrace-provider"]
+    assert stem("optionalDependencies") in terms and terms[stem("optional")] >= terms[stem("optionalDependencies")]
+    assert "dtrace-provider" in question_terms("What does npm do when dtrace-provider fails to build?")
 
 
 def test_words_meet_through_the_snowball_stemmer_and_stop_words_are_no_terms() -> None:

@@ -1,14 +1,14 @@
 """The terms of the keyword index: how the write-time statistics and the query-time scorer read a text's words.
 
-A word is a run of letters and digits (``_keys.QUERY_WORD``: ``npm_config_cache`` is ``npm``, ``config`` and
-``cache``), lower-cased and reduced by the Snowball English stemmer (``installing`` and ``installs`` are
+A word is a run of letters and digits (``_keys.QUERY_WORD``: ``GIT_SSH_COMMAND`` is ``git``, ``ssh`` and
+``command``), lower-cased and reduced by the Snowball English stemmer (``installing`` and ``installs`` are
 ``instal``), keeping words of two characters or more. An identifier is matched whole and by its parts: a word
-joined to the next by ``-``, ``_``, ``.`` or ``/`` with no space (``--save-dev``, ``package-lock.json``,
-``npm_config_cache``) adds the whole joined form as one more term, unstemmed (``save-dev``); a word written in
-camel case (``peerDependenciesMeta``) adds its parts (``peer``, ``dependenc``, ``meta``) beside the whole word.
-On npm's docs (``techdocs_a``) a question that names ``package-lock.json`` is about the section that writes it
-whole, not about every section that says "package" and "lock"; and the configuration key
-``peerDependenciesMeta`` is written whole in its own section and by its parts in prose elsewhere.
+joined to the next by ``-``, ``_``, ``.`` or ``/`` with no space (``--dry-run``, ``npm-shrinkwrap.json``,
+``GIT_SSH_COMMAND``) adds the whole joined form as one more term, unstemmed (``dry-run``); a word written in
+camel case (``optionalDependencies``) adds its parts (``option``, ``depend``) beside the whole word.
+On npm's docs (``techdocs_a``) a question that names ``npm-shrinkwrap.json`` is about the section that writes it
+whole, not about every section that says "npm" and "shrinkwrap"; and a configuration key written in camel case is
+written whole in its own section and by its parts in prose elsewhere.
 
 A text's length is its plain words; a whole identifier or a camel-case part is an extra term that does not lengthen
 it. Stop words (``_keys.STOPWORDS``) count toward the length but are never terms.
@@ -44,7 +44,7 @@ def stem(word: str) -> str:
 
 
 def _camel_parts(word: str) -> list[str]:
-    """The parts of a camel-case word (``peerDependenciesMeta`` -> peer, Dependencies, Meta), none for a plain
+    """The parts of a camel-case word (``bundleDependencies`` -> bundle, Dependencies), none for a plain
     one (``npm``, ``NPM``, ``Install``)."""
     if word.islower() or word.isupper() or not any(c.isupper() for c in word[1:]):
         return []

@@ -74,7 +74,7 @@ def _first_hop_problem(question: str, first: str) -> str | None:
         return f"the first hop asks about {name!r}, a possessive, not a name written in full"
     if relation and _ABSTRACT.search(relation.split()[-1]):
         return f"the first hop asks for the {relation} of something, a common noun phrase, not a name"
-    if name and name not in question:
+    if name and name not in _spaced(question):
         return f"the first hop's name {name!r} is not written in full in the question"
     return None
 
