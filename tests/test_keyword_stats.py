@@ -5,7 +5,8 @@ reads them (:mod:`graphrag_agents.retrieval.corpus_stats`).
 Every text is a row of the shared ``techdocs_a`` corpus copied to ``tests/data/`` (license in
 ``tests/data/NOTICE.md``): ``npm_pkg_sections.jsonl`` (``commands/npm-pkg.md``; row ``techdocs_a-de14859ae787``
 is its Description, one section of six chunks), ``npm_install_lockfile_section.jsonl`` (row
-``techdocs_a-165c5e92a133``, the Description of ``commands/npm-install.md``), ``npm_ci_install_sections.jsonl`` (``commands/npm-ci.md``'s configuration entries).
+``techdocs_a-165c5e92a133``, the Description of ``commands/npm-install.md``), ``npm_ci_install_sections.jsonl``
+(``commands/npm-ci.md``'s configuration entries).
 """
 
 from __future__ import annotations
