@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from query_spy import read_queries
 from section_rows import ingest_sections, read_rows
 
 from graphrag_agents.kg import KnowledgeGraph
@@ -36,18 +37,6 @@ async def _truth(kg: KnowledgeGraph, words: list[str]) -> tuple[dict[str, int], 
     return counted, estimate
 
 
-def _sent(kg: KnowledgeGraph) -> list[str]:
-    sent: list[str] = []
-    query = kg.store.ro_query
-
-    async def spy(statement: str, params: dict[str, Any] | None = None, *args: Any, **kwargs: Any) -> Any:
-        sent.append(statement)
-        return await query(statement, params, *args, **kwargs)
-
-    kg.store.ro_query = spy  # type: ignore[method-assign,assignment]
-    return sent
-
-
 async def test_a_word_too_common_to_search_is_estimated_from_the_statistics_not_counted(
         kg: KnowledgeGraph, monkeypatch: pytest.MonkeyPatch) -> None:
     await ingest_sections(kg, ROWS, "none")
@@ -56,7 +45,7 @@ async def test_a_word_too_common_to_search_is_estimated_from_the_statistics_not_
     counted, estimate = await _truth(kg, words)
     common = [w for w in words if estimate.get(w, 0) > CAP]
     assert "npm" in common and any(counted[w] != estimate[w] for w in common)  # a count would show
-    sent = _sent(kg)
+    sent = read_queries(kg)
     vector = VectorParam(kg.embedder.embed([QUESTION])[0].tolist())
     found, weighted = await candidates.keyword_search(kg.store, QUESTION, vector, 30)
     assert len([q for q in sent if "fulltext" in q]) == 1  # counted, estimated and searched in one query

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+from query_spy import read_queries
 from section_rows import ingest_sections, read_rows
 
 from graphrag_agents.ingest.keyword_stats import rebuild_keyword_stats
@@ -139,15 +140,7 @@ async def test_statistics_read_once_are_not_asked_again_until_a_write(kg: Knowle
     """Row techdocs_a-8d57c360f458 (``audit``): a second question of the same terms sends no query; a write by this
     process makes the next read ask again, and it sees the new section."""
     await ingest_sections(kg, [AUDIT], "none")
-    sent: list[str] = []
-    real = kg.store.ro_query
-
-    async def counted(query: str, params: Any = None, **kwargs: Any) -> Any:
-        if "__Term__" in query:
-            sent.append(query)
-        return await real(query, params, **kwargs)
-
-    kg.store.ro_query = counted  # type: ignore[method-assign]
+    sent = read_queries(kg, lambda query: "__Term__" in query)
     question = "Does npm ci submit audit reports?"  # written for this test
     first = await read_corpus_stats(kg.store, question)
     again = await read_corpus_stats(kg.store, "Which audit reports does npm ci submit?")
@@ -166,14 +159,7 @@ async def test_the_statistics_come_in_the_query_that_reads_the_sections(kg: Know
     await ingest_sections(kg, PKG, "none")
     first = str((await kg.store.ro_query("MATCH (c:Chunk {document_id: 'techdocs_a-de14859ae787'}) "
                                          "RETURN c.id ORDER BY c.index LIMIT 1"))[0][0])
-    sent: list[str] = []
-    real = kg.store.ro_query
-
-    async def counted(query: str, params: Any = None, **kwargs: Any) -> Any:
-        sent.append(query)
-        return await real(query, params, **kwargs)
-
-    kg.store.ro_query = counted  # type: ignore[method-assign]
+    sent = read_queries(kg)
     question = "How do I append to an array in package.json with npm pkg set?"  # written for this test
     texts, stats = await sections_and_stats(kg.store, [first], None, question)
     assert len(sent) == 1 and len(texts[first]) == 3

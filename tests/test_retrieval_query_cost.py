@@ -10,10 +10,10 @@ the question is embedded, the feedback search and the seed cosines in one query,
 from __future__ import annotations
 
 import asyncio
-from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+from query_spy import read_queries
 from section_rows import ingest_sections, read_rows
 
 from graphrag_agents.kg import KnowledgeGraph
@@ -30,19 +30,6 @@ DESCRIPTION = "techdocs_a-de14859ae787"  # commands/npm-pkg.md › Description, 
 QUESTION = "How do I read a nested field of package.json with npm pkg get?"  # written for these tests
 
 
-def _counting(kg: KnowledgeGraph) -> list[str]:
-    """The read queries ``kg.store`` sends from now on (their text)."""
-    sent: list[str] = []
-    query = kg.store.ro_query
-
-    async def counted(statement: str, params: dict[str, Any] | None = None, *args: Any, **kwargs: Any) -> Any:
-        sent.append(statement)
-        return await query(statement, params, *args, **kwargs)
-
-    kg.store.ro_query = counted  # type: ignore[method-assign,assignment]
-    return sent
-
-
 def _vector(kg: KnowledgeGraph) -> VectorParam:
     return VectorParam(kg.embedder.embed([QUESTION])[0].tolist())
 
@@ -52,7 +39,7 @@ async def test_a_section_read_once_is_not_asked_for_again_until_the_graph_is_wri
     rows = await kg.store.ro_query("MATCH (c:Chunk {document_id: $doc}) RETURN c.id ORDER BY c.index",
                                    {"doc": DESCRIPTION})
     first, third = str(rows[0][0]), str(rows[2][0])
-    sent = _counting(kg)
+    sent = read_queries(kg)
     read = await section_texts(kg.store, [first, third])
     assert len(read[first]) == 3 and len(read[third]) == 5  # its neighbours under the Description heading
     assert await section_texts(kg.store, [third, first]) == {third: read[third], first: read[first]}
@@ -85,7 +72,7 @@ async def test_the_keyword_search_run_before_the_vector_gives_the_same_passages(
 async def test_retrieve_asks_the_keyword_search_and_the_names_while_the_question_is_embedded(
         kg: KnowledgeGraph) -> None:
     await ingest_sections(kg, PKG, "none")
-    sent = _counting(kg)
+    sent = read_queries(kg)
     real = kg.embedder
 
     class Slow:
@@ -119,7 +106,7 @@ async def test_the_feedback_search_and_the_seed_cosines_are_one_query(kg: Knowle
     seed, others = found[0], [c.chunk_id for c in found[1:]]
     feedback, near = await feedback_search(kg.store, vector, seed, 5)
     to_seed = await seed_cosines(kg.store, seed.chunk_id, others)
-    sent = _counting(kg)
+    sent = read_queries(kg)
     fused, fused_near, fused_to_seed = await feedback_and_cosines(kg.store, vector, seed, 5, others)
     assert len(sent) == 1
     assert fused == feedback and fused_to_seed == to_seed and len(to_seed) == len(others)
@@ -137,7 +124,7 @@ async def test_the_sections_are_read_beside_the_first_hop_and_only_for_chunks_no
     near = await vector_candidates(kg.store, vector, 30)
     assert {c.chunk_id: c.section_size for c in found + near} == {c.chunk_id: sizes[c.chunk_id] for c in found + near}
     assert any(c.alone for c in found + near) and any(not c.alone for c in found + near)
-    sent = _counting(kg)
+    sent = read_queries(kg)
     hits = await passages(kg.store, QUESTION, vector, 8)
     assert hits
     reads = [s for s in sent if "NEXT*" in s]
@@ -160,7 +147,7 @@ async def test_bridge_expansion_and_the_titled_hop_are_one_query(kg: KnowledgeGr
     written = {near[0].chunk_id: [title]}
     bridged = await bridge_candidates(kg.store, seeds[:2], vector, 30, to_chunk=near[0].chunk_id)
     titled = await titled_candidates(kg.store, seeds, vector, 30, written=written, to_chunk=near[0].chunk_id)
-    sent = _counting(kg)
+    sent = read_queries(kg)
     both = await first_hop_candidates(kg.store, seeds[:2], seeds, vector, 30, written=written,
                                       to_chunk=near[0].chunk_id)
     assert len(sent) == 1
@@ -175,7 +162,7 @@ async def test_where_the_sections_are_read_changes_no_passage(kg: KnowledgeGraph
     await ingest_sections(kg, PKG + CI, "none")
     assert await passages_module.few_entities(kg.store)  # no entity at all
     vector = _vector(kg)
-    sent = _counting(kg)
+    sent = read_queries(kg)
     beside = await passages(kg.store, QUESTION, vector, 8)
     early = len(sent)
 
