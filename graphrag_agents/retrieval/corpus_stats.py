@@ -26,7 +26,7 @@ from typing import Any
 from ..store.graph import GraphStore
 from ..text.keyword_terms import TERM_RULE, question_terms, text_terms
 from .fulltext import idf
-from .term_frequency import K1, B, Section, sections_and
+from .term_frequency import Section, bm25, sections_and
 
 __all__ = ["HEADING_WEIGHT", "STATS_TTL_S", "CorpusStats", "corpus_bm25", "read_corpus_stats", "sections_and_stats",
            "stats_from", "stats_query"]
@@ -148,8 +148,7 @@ def _score(section: Section, weights: Mapping[str, float], mean_length: float) -
     for term, n in text_terms(section.heading)[0].items():
         if term in weights:
             counts[term] = counts.get(term, 0.0) + HEADING_WEIGHT * n
-    norm = K1 * (1 - B + B * length / mean_length)
-    return sum(weights[term] * tf * (K1 + 1) / (tf + norm) for term, tf in counts.items())
+    return bm25(counts, length / mean_length, weights)
 
 
 def _counts(texts: Sequence[str], weights: Mapping[str, float]) -> tuple[dict[str, float], int]:

@@ -42,6 +42,7 @@ __all__ = [
     "SECTION_REACH",
     "B",
     "Section",
+    "bm25",
     "fold",
     "section_bm25",
     "section_texts",
@@ -130,12 +131,14 @@ def section_bm25(sections: Mapping[str, Section], idf: Mapping[str, float]) -> d
     read: dict[str, tuple[dict[str, int], int]] = {}  # a neighbour's text is read once, not per candidate beside it
     counted = {cid: term_counts(section, weights, read) for cid, section in sections.items()}
     mean = max(1.0, sum(length for _, length in counted.values()) / len(counted))
-    raw = {cid: _bm25(counts, length / mean, weights) for cid, (counts, length) in counted.items()}
+    raw = {cid: bm25(counts, length / mean, weights) for cid, (counts, length) in counted.items()}
     best = max(raw.values())
     return {cid: value / best if best > 0 else 0.0 for cid, value in raw.items()}
 
 
-def _bm25(counts: Mapping[str, float], relative_length: float, weights: Mapping[str, float]) -> float:
+def bm25(counts: Mapping[str, float], relative_length: float, weights: Mapping[str, float]) -> float:
+    """BM25 of a section's term ``counts`` at ``relative_length`` (its length over the mean) with the terms' idf
+    ``weights`` (:data:`K1`, :data:`B`)."""
     norm = K1 * (1 - B + B * relative_length)
     return sum(weights[word] * tf * (K1 + 1) / (tf + norm) for word, tf in counts.items())
 
