@@ -221,7 +221,10 @@ class ChainNodes:
         """Serve what the comparison rule concludes from each side's checked value (:mod:`.compare`), citing both
         sides; refuse when the values decide nothing."""
         values = [chain[i]["answer"] for i in comparison["finals"]]
-        decision = decide(comparison, values)
+        ledger = self.context.session(state).ledger
+        evidence = [[item.content for n in chain[i]["evidence"] if (item := ledger.get(n)) is not None]
+                    for i in comparison["finals"]]
+        decision = decide(comparison, values, evidence)
         if decision.answer is None:
             return {"short_answer": "", "fit": [decision.reason], "verdict": "refused",
                     **self.context.abstain("off_question")}

@@ -4,11 +4,14 @@ model.
 * **order**: each side's value is read as a date (``12 June 1967``, ``December 24, 1886``, ``March 1926``,
   ``1961``, ``300 BC``); the option with the earlier (``pick="min"``) or later date is the answer. Dates that do
   not read, or that are equal as far as both are written, decide nothing: the run is refused, never guessed.
-* **same**: yes when the two values name the same thing once folded: case, accents, a leading "the", a demonym
-  for its country ("American" and "United States", "Roman" and "Rome"); otherwise no. A comparison by country,
-  nationality or citizenship decides only when both values are countries of the rule's table, their demonyms or
-  their states and provinces ("Ontario" is in Canada): a director "from the same country" answered "Chicago",
-  against "Australia", and "no" was served (2Wiki mixed).
+* **same**: yes when the two values name the same thing once folded: case, accents, a leading "the", or an
+  adjective for the noun it pertains to in WordNet 3.0 (:mod:`graphrag_agents.text.wordnet`: "Swedish" and
+  "Sweden", "Roman" and "Rome"); otherwise no. A comparison by country, nationality or citizenship says no only
+  when both values read as nationalities: an adjective WordNet relates to a noun ("Danish"), or a name a
+  capitalised adjective of the sides' cited evidence pertains to ("Australia", when a cited passage writes
+  "Australian"). Any other pair of different values decides nothing and the run is refused: a director "from the
+  same country" answered "Chicago", against "Australia", and "no" was served (2Wiki mixed). Without the
+  ``lexicon`` extra only folded equality reads, so such comparisons say yes or are refused, never no.
 
 Case: the 1.5B model picks the wrong side of "Who was born first, A or B?" about as often as the right one even
 with both dates cited; the dates themselves it copies well.
@@ -21,7 +24,8 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ...text.acronyms import US_STATES
+from ...text import wordnet
+from ...text.acronyms import alias_forms
 from ..fit.figures import MONTHS
 from .compare_plan import Comparison
 
@@ -34,45 +38,12 @@ _YEAR = re.compile(r"\b(?P<year>\d{1,4})\s*(?P<era>bc|bce|b\.c\.|ad|ce|a\.d\.)?(
 _MONTH = re.compile(r"\b(?P<month>" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?\b", re.IGNORECASE)
 _DAY_BEFORE = re.compile(r"\b(?P<day>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(?=[A-Za-z])")
 _DAY_AFTER = re.compile(r"^\s*(?P<day>\d{1,2})(?:st|nd|rd|th)?\b(?!\s*\d{3})")
-# Country names and the demonyms that stand for them (a value written either way is the same country).
-_DEMONYMS = {
-    "united states": ("american", "us", "usa", "u.s.", "u.s.a.", "united states of america", "america"),
-    "united kingdom": ("british", "uk", "u.k.", "great britain", "britain", "english", "england", "scottish",
-                       "scotland", "welsh", "wales"),
-    "france": ("french",), "germany": ("german", "west german", "east german", "west germany", "east germany"),
-    "italy": ("italian",), "spain": ("spanish",), "portugal": ("portuguese",), "netherlands": ("dutch", "holland"),
-    "belgium": ("belgian",), "switzerland": ("swiss",), "sweden": ("swedish",), "norway": ("norwegian",),
-    "denmark": ("danish",), "finland": ("finnish",), "poland": ("polish",), "russia": ("russian", "soviet union",
-                                                                                     "soviet", "ussr"),
-    "ukraine": ("ukrainian",), "greece": ("greek",), "turkey": ("turkish",), "ireland": ("irish",),
-    "china": ("chinese",), "japan": ("japanese",), "korea": ("korean", "south korea", "south korean"),
-    "india": ("indian",), "pakistan": ("pakistani",), "bangladesh": ("bangladeshi",), "iran": ("iranian",
-                                                                                             "persian"),
-    "iraq": ("iraqi",), "israel": ("israeli",), "egypt": ("egyptian",), "canada": ("canadian",),
-    "mexico": ("mexican",), "brazil": ("brazilian",), "argentina": ("argentine", "argentinian"),
-    "australia": ("australian",), "new zealand": ("new zealander", "kiwi"), "philippines": ("filipino",
-                                                                                           "philippine"),
-    "czech republic": ("czech", "czechia", "czechoslovakia", "czechoslovak"), "hungary": ("hungarian",),
-    "austria": ("austrian",), "romania": ("romanian",), "bulgaria": ("bulgarian",), "serbia": ("serbian",),
-    "croatia": ("croatian",), "georgia": ("georgian",), "armenia": ("armenian",), "peru": ("peruvian",),
-    "chile": ("chilean",), "colombia": ("colombian",), "cuba": ("cuban",), "thailand": ("thai",),
-    "vietnam": ("vietnamese",), "indonesia": ("indonesian",), "nigeria": ("nigerian",), "kenya": ("kenyan",),
-    "south africa": ("south african",), "rome": ("roman",), "estonia": ("estonian",), "latvia": ("latvian",),
-    "lithuania": ("lithuanian",), "iceland": ("icelandic",), "slovenia": ("slovenian", "slovene"),
-    "slovakia": ("slovak",), "malaysia": ("malaysian",), "singapore": ("singaporean",), "taiwan": ("taiwanese",),
-}
-# A state or province names its country in a comparison by country ("Ontario" and "United States": no).
-_REGIONS = {
-    "united states": tuple(US_STATES),
-    "canada": ("ontario", "quebec", "british columbia", "alberta", "manitoba", "saskatchewan", "nova scotia",
-               "new brunswick", "newfoundland and labrador", "prince edward island", "yukon", "nunavut",
-               "northwest territories"),
-    "australia": ("new south wales", "victoria", "queensland", "western australia", "south australia", "tasmania"),
-    "united kingdom": ("northern ireland",),
-}
 _COUNTRY_WORDS = frozenset({"country", "nationality", "citizenship"})
-_CANONICAL = {alias: country for country, aliases in _DEMONYMS.items() for alias in (country, *aliases)}
-_IN_COUNTRY = {**_CANONICAL, **{region: country for country, regions in _REGIONS.items() for region in regions}}
+# A capitalised word of the evidence, read as a possible nationality adjective ("Australian", "Anglo-Saxon").
+_CAPITALISED = re.compile(r"\b[A-Z][a-z]+(?:-[A-Z][a-z]+)?\b")
+# How an English place adjective is commonly formed; WordNet confirms each form (:func:`_adjective_forms`).
+_ADJECTIVE_ENDINGS = ("", "n", "an", "ian", "ese", "i", "ish")
+_VOWELS = frozenset("aeiouy")
 _LEADING = re.compile(r"^(?:the|republic of|kingdom of|state of)\s+")
 
 Date = tuple[int, int | None, int | None]
@@ -87,19 +58,16 @@ class Decision:
     reason: str = ""
 
 
-def decide(comparison: Comparison, values: Sequence[str]) -> Decision:
-    """The answer ``comparison`` gives for the sides' checked ``values`` (one per option, in order)."""
+def decide(comparison: Comparison, values: Sequence[str], evidence: Sequence[Sequence[str]] = ()) -> Decision:
+    """The answer ``comparison`` gives for the sides' checked ``values`` (one per option, in order); ``evidence``
+    holds, per option, the texts of the items its value cites, which a comparison by country reads."""
     options = comparison["options"]
     if comparison["kind"] == "same":
+        if same_value(values[0], values[1]):
+            return Decision("yes")
         if comparison.get("what") in _COUNTRY_WORDS:
-            unknown = [repr(v) for v in values if not is_country(v)]
-            if unknown:
-                # 2Wiki mixed: a director "from the same country" answered "Chicago", then "no" was served.
-                return Decision(None, f"not a country the rule knows: {', '.join(unknown)}; the sides cannot be "
-                                      "compared by country")
-            countries = [_IN_COUNTRY[_folded(v)] for v in values]
-            return Decision("yes" if countries[0] == countries[1] else "no")
-        return Decision("yes" if same_value(values[0], values[1]) else "no")
+            return _different_countries(values, evidence)
+        return Decision("no")
     dates = [read_date(value) for value in values]
     if any(date is None for date in dates):
         unread = [repr(v) for v, d in zip(values, dates, strict=True) if d is None]
@@ -155,23 +123,75 @@ def _compare(a: Date, b: Date) -> int:
 
 
 def same_value(a: str, b: str) -> bool:
-    """Whether two values name the same thing (folded case and accents, a demonym for its country)."""
-    fa, fb = _canonical(a), _canonical(b)
-    return bool(fa) and (fa == fb)
+    """Whether two values name the same thing (folded case and accents, an adjective for the noun it pertains to)."""
+    return bool(_names(a) & _names(b))
 
 
-def is_country(value: str) -> bool:
-    """Whether ``value`` names a country of the rule's table, its demonym ("Swedish", "the United States"), or
-    one of its states or provinces ("Ontario")."""
-    return _folded(value) in _IN_COUNTRY
+def is_country(value: str, evidence: Sequence[str] = ()) -> bool:
+    """Whether ``value`` reads as a nationality: an adjective WordNet relates to a noun ("Swedish"), a name one of
+    its adjective forms pertains to in WordNet ("Iran": "Iranian", "Germany": "German"), or a name a capitalised
+    adjective of ``evidence`` pertains to ("Sweden" in evidence writing "Swedish", "US" writing "American")."""
+    names = _names(value)
+    if any(_pertains_to(name) for name in names):
+        return True
+    if any(names & _pertains_to(form) for name in names for form in _adjective_forms(name)):
+        return True
+    return any(names & _with_aliases(_pertains_to(word))
+               for text in evidence for word in set(_CAPITALISED.findall(text)))
+
+
+def _adjective_forms(name: str) -> list[str]:
+    """Forms an adjective of the place ``name`` may take ("iran" -> "iranian", "canada" -> "canadian",
+    "germany" -> "german"): only proposed, each counts when WordNet says it pertains to ``name``."""
+    stems = [name, name[:-1]] if name[-1:] in _VOWELS else [name]
+    return [stem + ending for stem in stems for ending in _ADJECTIVE_ENDINGS if stem + ending != name]
+
+
+def _different_countries(values: Sequence[str], evidence: Sequence[Sequence[str]]) -> Decision:
+    """No when both values read as nationalities and neither side's evidence names the other's value; else why the
+    rule cannot decide ("California" against "United States", cited from a passage saying "American")."""
+    pooled = [text for texts in evidence for text in texts]
+    unknown = [repr(v) for v in values if not is_country(v, pooled)]
+    if unknown:
+        lexicon = "" if wordnet.available() else " (the lexicon extra, which reads nationality adjectives, is missing)"
+        return Decision(None, f"not read as a country or nationality: {', '.join(unknown)}, and the values differ; "
+                              f"the sides cannot be compared by country{lexicon}")
+    for i, texts in enumerate(evidence[:2]):
+        other = values[1 - i]
+        if _mentions(texts, _names(other)):
+            return Decision(None, f"{values[i]!r} and {other!r} differ, but the evidence of {values[i]!r} also names "
+                                  f"{other!r}; the sides may share a country")
+    return Decision("no")
+
+
+def _mentions(texts: Sequence[str], names: frozenset[str]) -> bool:
+    """Whether a text writes one of the folded ``names``, or a capitalised adjective pertaining to one."""
+    for text in texts:
+        folded = f" {_folded(text)} "
+        if any(f" {name} " in folded for name in names if len(name) > 2):
+            return True
+        if any(names & _with_aliases(_pertains_to(word)) for word in set(_CAPITALISED.findall(text))):
+            return True
+    return False
+
+
+def _names(value: str) -> frozenset[str]:
+    """The folded names ``value`` stands for: itself, the nouns it pertains to, and their other names in
+    :data:`~graphrag_agents.text.acronyms.ALIASES` ("American" -> "america", "us", "united states", ...)."""
+    folded = _folded(value)
+    return _with_aliases(frozenset({folded} if folded else ()) | _pertains_to(value))
+
+
+def _pertains_to(word: str) -> frozenset[str]:
+    """The folded nouns ``word`` pertains to (empty when it is no adjective WordNet relates, or without the data)."""
+    return frozenset(_folded(noun) for noun in wordnet.pertainyms(word.strip()))
+
+
+def _with_aliases(names: frozenset[str]) -> frozenset[str]:
+    return names.union(*(alias_forms(name) for name in names))
 
 
 def _folded(value: str) -> str:
     folded = unicodedata.normalize("NFKD", value).encode("ascii", "ignore").decode().lower()
     folded = " ".join(re.sub(r"[^\w.\s-]", " ", folded).split()).strip(". ")
     return _LEADING.sub("", folded)
-
-
-def _canonical(value: str) -> str:
-    folded = _folded(value)
-    return _CANONICAL.get(folded, folded)
