@@ -102,6 +102,27 @@ def test_the_draft_restating_a_version_the_question_writes_is_served(
     assert result["reason"] is None and len(model.calls) == 1
 
 
+# Our own question on the same sections: it offers its answer after the colon, and the Description section states
+# it ("`from-git` will try to read the latest git tag").
+OFFERS = "Which `npm version` argument reads the latest git tag as the new version: `from-git`?"
+
+
+def test_an_answer_the_question_offers_after_its_colon_is_no_echo() -> None:
+    shown = [ShownItem(1, DESCRIPTION["title"], DESCRIPTION["text"])]
+    assert answer_fit(OFFERS, "from-git", [1], shown) == []
+    # The same words elsewhere in the question are still an echo.
+    assert [p.rule for p in answer_fit(OFFERS, "npm version", [1], shown)] == ["echo"]
+
+
+def test_the_draft_restating_the_answer_the_question_offers_is_served(
+        graph_dir: Path, no_model: None, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    _scripted(monkeypatch, reply("from-git", "`from-git` will try to read the latest git tag"))
+    code = cli.main(["ask", OFFERS, "--data-dir", str(graph_dir), "--graph", "npm", "--mode", "retrieve_first",
+                     "--no-hops", "--no-choice-check", "--json"])
+    result = json.loads(capsys.readouterr().out)
+    assert code == 0 and result["short_answer"] == "from-git" and result["abstain_reason"] is None
+
+
 def test_an_off_question_refusal_says_why(
         graph_dir: Path, no_model: None, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     _scripted(monkeypatch, reply("npm version patch"), reply("npm version patch"))

@@ -11,6 +11,11 @@ inside it: a version, a file name, a package) is one word: an answer that is par
 question says. Case: techdocs_a row s14 (line 13 of the questions) asks what ``npm version patch`` makes of a
 version the question writes with a prerelease suffix; the gold answer is that version without the suffix, which
 the folded words of the question held.
+
+A span the question offers as its own answer is not an echo either: up to five words after a colon or a dash
+that end the question ("Which argument reads the latest git tag: `from-git`?"), or after a question mark that
+does not end it ("... the latest git tag? from-git"). Such a question asks whether that span answers it; the citation
+check then decides whether the evidence states it.
 """
 
 from __future__ import annotations
@@ -20,7 +25,7 @@ import re
 from ...text.words import fold
 from .shown import FitProblem
 
-__all__ = ["echo_problem", "question_units"]
+__all__ = ["echo_problem", "offered_span", "question_units"]
 
 _TOKEN = re.compile(r"\S+")
 _EDGE = ".,;:!?()[]{}<>\"'`“”‘’«»*"
@@ -28,6 +33,11 @@ _POSSESSIVE = re.compile(r"['’]s$")
 _WORD = re.compile(r"[^\W_]+")
 # A digit anywhere, or a joiner of code and versions between two characters.
 _IDENTIFIER = re.compile(r"\d|\w[._/@:]\w")
+# The question's offered answer, at most five words: after its last ": " or " - " / " – " / " — " that follows a
+# lowercase word or a code span (a title's own colon, "Superman IV: The Quest for Peace", follows a name), the
+# question mark ending it; or after a question mark that does not end the question, with none of its own.
+_OFFERED = (re.compile(r"(?:\b[a-z]+|`)(?::|\s[-–—])\s+(?P<span>(?:[^\s:?–—]+\s+){0,4}[^\s:?–—]+)\s*\?\s*$"),
+            re.compile(r"\?\s+(?P<span>(?:[^\s?]+\s+){0,4}[^\s?]+?)[\s.]*$"))
 
 
 def question_units(text: str) -> tuple[str, ...]:
@@ -49,10 +59,22 @@ def _inside(part: tuple[str, ...], whole: tuple[str, ...]) -> bool:
     return any(whole[i:i + size] == part for i in range(len(whole) - size + 1))
 
 
+def offered_span(question: str) -> str:
+    """The span ``question`` offers as its own answer (after a closing colon or dash, or after a question mark
+    that does not end it), or ''."""
+    for pattern in _OFFERED:
+        if found := pattern.search(question):
+            return found["span"]
+    return ""
+
+
 def echo_problem(question: str, answer: str) -> FitProblem | None:
-    """The echo finding when ``answer`` is a phrase of ``question``, else None (the caller skips choice
-    questions and yes / no answers)."""
+    """The echo finding when ``answer`` is a phrase of ``question`` outside the span the question offers as its
+    answer, else None (the caller skips choice questions and yes / no answers)."""
     said = question_units(answer)
+    offered = offered_span(question)
+    if said and offered and _inside(said, question_units(offered)):
+        return None
     if said and _inside(said, question_units(question)):
         return FitProblem("echo", f"the answer {answer!r} only repeats the question; it asks for something the "
                                   "question does not say")
