@@ -2,7 +2,8 @@
 built from ``techdocs_a`` passages (npm's docs), and its scores: recall per kind and control precision.
 
     python benchmarks/citation_perturbations.py [--write] [--write-meaning] [--eval-dir ../shared/eval] [--show N]
-        [--without-negation-clause] [--without-bound-values] [--without-moved-and-affixes]
+        [--without-negation-clause] [--without-bound-values] [--without-moved-and-affixes] [--without-in-place]
+        [--without-coordination] [--in-place-parts]
 
 The set was built before the rule it measures was tuned, from text the rules were not written from (the rules'
 cases come from HotpotQA, 2WikiMultihopQA and RAGTruth). ``--write`` rebuilds it with the frozen seed
@@ -38,7 +39,12 @@ table; the sentence itself and the sentence cut at a clause as controls. ``--wri
 file (``--write`` rebuilds all three; the first two seeds and files are unchanged). The last line pools every
 class; ``--without-moved-and-affixes`` also scores every class with the moved-name rule
 (:mod:`graphrag_agents.citations._moved`) and the affix opposites (:mod:`graphrag_agents.citations._affixes`)
-switched off, in the same run.
+switched off, in the same run; ``--without-in-place`` scores the moved-name and opposite-word classes with the
+rule for an opposite put in a word's place (:mod:`graphrag_agents.citations._antonyms`: WordNet's antonyms and the
+affixes) switched off, in the same run; ``--in-place-parts`` scores the opposite-word class and the controls with
+each reading of that rule added in turn (WordNet's direct antonyms, then a satellite's head's, then the antonym's
+synonyms, then the affixes); ``--without-coordination`` scores the moved-name class with the moved-name rule reading any
+coordinator between two names as a symmetric join (:mod:`graphrag_agents.citations._coordination` off).
 
 A draft counts as flagged when the check does not verify it. ``--without-negation-clause`` scores the check with
 the clause-scoped negation rule (:mod:`graphrag_agents.citations._negation`) switched off, in the same run.
@@ -523,6 +529,12 @@ def main() -> None:
                         help="also score the swapped subjects with the subject-bound values rule switched off")
     parser.add_argument("--without-moved-and-affixes", action="store_true",
                         help="also score every class with the moved-name rule and the affix opposites switched off")
+    parser.add_argument("--without-in-place", action="store_true",
+                        help="also score the moved-name and opposite-word classes with the in-place opposite rule off")
+    parser.add_argument("--without-coordination", action="store_true",
+                        help="also score the moved names with any coordinator between two names read as symmetric")
+    parser.add_argument("--in-place-parts", action="store_true",
+                        help="also score the opposite words with each reading of the in-place opposite rule in turn")
     parser.add_argument("--write-meaning", action="store_true",
                         help=f"rebuild only the moved-name and opposite-word set into {_MEANING_OUT.name}")
     parser.add_argument("--show", type=int, default=0, help="print this many misses per run")
@@ -559,6 +571,18 @@ def main() -> None:
           f"{sum('text' in r for r in meaning)} techdocs_a sections (seed {MEANING_SEED})")
     if args.without_moved_and_affixes:
         _pooled("moved-name rule and affix opposites off", _without_moved(rows, swaps, meaning, args.show))
+    if args.without_in_place:
+        from graphrag_agents.citations import _antonyms
+
+        _report_without(_antonyms, "default check: moved names and opposite words, in-place opposite rule off",
+                        meaning, args.show)
+    if args.without_coordination:
+        from graphrag_agents.citations import _coordination
+
+        _report_without(_coordination, "default check: moved names and opposite words, coordination reading off",
+                        meaning, args.show)
+    if args.in_place_parts:
+        _in_place_parts(meaning)
     moved = score(meaning, args.show)
     _report("default check: moved names and opposite words", moved)
     _pooled("default check", (negation, swapped, moved))
@@ -576,6 +600,23 @@ def _without_moved(rows: list[dict[str, Any]], swaps: list[dict[str, Any]], mean
         return parts
     finally:
         _moved.ENABLED = _affixes.ENABLED = True
+
+
+def _in_place_parts(meaning: list[dict[str, Any]]) -> None:
+    """The opposite-word class and the controls with the in-place rule's readings added one at a time."""
+    from graphrag_agents.citations import _antonyms
+
+    saved = (_antonyms.SATELLITES, _antonyms.SYNONYMS, _antonyms.AFFIXES)
+    steps = [("WordNet direct antonyms", (False, False, False)), ("+ a satellite's head's", (True, False, False)),
+             ("+ the antonyms' synonyms", (True, True, False)), ("+ the affixes (the default)", (True, True, True))]
+    try:
+        for label, (_antonyms.SATELLITES, _antonyms.SYNONYMS, _antonyms.AFFIXES) in steps:
+            result = score(meaning)
+            opposite, control = result["per"]["opposite word"], result["per"]["control"]
+            print(f"== in-place opposite rule, {label}: opposite words flagged {opposite['flagged']}/{opposite['n']}; "
+                  f"controls flagged {control['flagged']}/{control['n']}")
+    finally:
+        _antonyms.SATELLITES, _antonyms.SYNONYMS, _antonyms.AFFIXES = saved
 
 
 def _pooled(label: str, parts: tuple[dict[str, Any], ...]) -> None:

@@ -15,6 +15,12 @@ each calling ``retrieve`` ``--calls`` times; then the same with three ``check_ci
 retrieve (the draft cites the first sentence of its newest three items; then two revisions). The two alternate
 which runs first, ``--rounds`` times. Throughput in retrieves/s (median of the rounds), and the ratio of the two.
 Target (issue 23): at least 0.5.
+
+The WordNet reader (the ``lexicon`` extra; the in-place opposite rule looks a word up only when a claim repeats a
+sentence with one word changed, which the answers of part 1 never do) is timed after part 1 in the same run: its
+first lookup in the process (the exception lists read, the files mapped), then the lookups of the answers' distinct
+words, each new to the process (antonyms and lemmas: what the rule asks for a changed word), in CPU time and as a
+ratio of part 1's literal p50.
 """
 
 from __future__ import annotations
@@ -33,6 +39,8 @@ from graphrag_agents import GraphRAGToolkit
 from graphrag_agents.citations._cache import IndexCache
 from graphrag_agents.evidence import Evidence
 from graphrag_agents.kg import KnowledgeGraph
+from graphrag_agents.text import wordnet
+from graphrag_agents.text.words import LETTERS
 from graphrag_agents.tools.citations import check_citations
 
 
@@ -67,7 +75,7 @@ _MODES = ("literal (meaning=False)", "before support (support=False)", "default,
           "default, warm session cache")
 
 
-def run_times(answers: list[tuple[str, dict[int, Evidence]]]) -> None:
+def run_times(answers: list[tuple[str, dict[int, Evidence]]]) -> float:
     """Time each mode on each answer, the modes in turn per answer, so all see the same load."""
     modes: dict[str, list[tuple[float, float]]] = {mode: [] for mode in _MODES}
     literal, before, cold, warm = _MODES
@@ -85,6 +93,22 @@ def run_times(answers: list[tuple[str, dict[int, Evidence]]]) -> None:
             ordered = sorted(t[column] for t in times)
             p50, p95 = statistics.median(ordered), ordered[int(0.95 * (len(ordered) - 1))]
             print(f"  {mode:<32} p50 {p50:6.2f}  p95 {p95:6.2f}   x{p50 / base:5.1f}   p95 x{p95 / p50:4.2f}")
+    return statistics.median(t[0] for t in modes[literal])
+
+
+def run_wordnet(answers: list[tuple[str, dict[int, Evidence]]], literal_p50: float) -> None:
+    """The WordNet reader's first lookup and its lookups of words new to the process, in CPU ms."""
+    if not wordnet.available():
+        print("WordNet reader: the lexicon extra is not installed")
+        return
+    wordnet._forget()
+    words = list(dict.fromkeys(w.casefold() for answer, _ in answers for w in LETTERS.findall(answer) if len(w) >= 3))
+    first, _ = _timed(lambda: (wordnet.antonyms(words[0]), wordnet.lemmas(words[0])))
+    times = sorted(_timed(lambda w=w: (wordnet.antonyms(w), wordnet.lemmas(w)))[0] for w in words[1:])
+    p50, p95 = statistics.median(times), times[int(0.95 * (len(times) - 1))]
+    print(f"WordNet reader, CPU ms: first lookup {first:.2f} (x{first / literal_p50:.1f} literal p50); "
+          f"{len(times)} words new to the process p50 {p50:.3f} p95 {p95:.3f} (x{p50 / literal_p50:.2f} / "
+          f"x{p95 / literal_p50:.2f} literal p50)")
 
 
 async def _session(session: GraphRAGToolkit, questions: list[str], offset: int, calls: int, checks: int) -> int:
@@ -144,7 +168,8 @@ def main() -> None:
     parser.add_argument("--data-dir", default=".graphrag-bench", help="embedded FalkorDB folder (cache)")
     parser.add_argument("--eval-dir", type=Path, default=EVAL)
     args = parser.parse_args()
-    run_times(_answers(args.eval_dir, args.answers))
+    answers = _answers(args.eval_dir, args.answers)
+    run_wordnet(answers, run_times(answers))
     if not args.no_throughput:
         asyncio.run(run_throughput(args))
 

@@ -25,7 +25,9 @@ import re
 from collections.abc import Sequence
 
 from ..text.words import LETTERS, fold
+from ._coordination import symmetric
 from ._evidence import FUNCTION_WORDS, EvidenceIndex
+from ._tokens import Token, tokens
 
 __all__ = ["ENABLED", "KEPT_FRAME", "moved_name_finding"]
 
@@ -34,23 +36,16 @@ ENABLED = True
 
 KEPT_FRAME = 0.6
 """The share of the claim's words that must be the evidence sentence's start and end around a replaced name."""
-_TOKEN = re.compile(r"`[^`\n]+`|[^\W_]+(?:[.'’+-][^\W_]+)*")
 _MIN_TOKENS = 4
 _MAX_NAME = 4
 _MAX_REGION = 6
 """The most words a change of a name and the words around it may span on either side."""
 _SHARED = 0.6
-_SYMMETRIC = frozenset("and or nor vs versus same equal equals equivalent identical similar alias aliases both "
-                       "between".split())
 _JOINING = frozenset("of the and de da von van del la le du".split())
 _TIMES = frozenset("monday tuesday wednesday thursday friday saturday sunday january february march april may june "
                    "july august september october november december".split())
-_Token = tuple[str, str]
-"""(folded word or code span, as written)."""
-
-
-def _tokens(text: str) -> list[_Token]:
-    return [(m.group() if m.group().startswith("`") else fold(m.group()), m.group()) for m in _TOKEN.finditer(text)]
+_Token = Token
+_tokens = tokens
 
 
 def _is_name(token: _Token, index: int, known: frozenset[str]) -> bool:
@@ -82,6 +77,11 @@ def _same_thing(a: Sequence[_Token], b: Sequence[_Token]) -> bool:
     initials_a = "".join(w[0] for w in re.findall(r"[^\W_]+", " ".join(k for k, _ in a)))
     initials_b = "".join(w[0] for w in re.findall(r"[^\W_]+", " ".join(k for k, _ in b)))
     return initials_a in words_b or initials_b in words_a
+
+
+def _words(name: Sequence[_Token]) -> frozenset[str]:
+    """A name's words without code marks and case: `--json` and "JSON" are one name written two ways."""
+    return frozenset(w for key, _ in name for w in re.findall(r"[^\W_]+", key.casefold()))
 
 
 def _frame(claim: Sequence[_Token], other: Sequence[_Token]) -> tuple[int, int]:
@@ -176,11 +176,13 @@ def _exchanged(claim: Sequence[_Token], head: int, middle: Sequence[_Token], sai
 def _trade(claim: Sequence[_Token], first: tuple[int, int], last: tuple[int, int], known: frozenset[str]) -> bool:
     """Whether the claim's token runs ``first`` and ``last`` are two different names whose exchange changes the
     fact: not joined by "and" / "or" or stated as equal ("the same as", "between A and B")."""
-    between = {k for k, _ in claim[first[1]:last[0]]}
+    keys = [k for k, _ in claim]
+    between = keys[first[1]:last[0]]
     return (_name_run(claim, *first, known) and _name_run(claim, *last, known)
-            and [k for k, _ in claim[first[0]:first[1]]] != [k for k, _ in claim[last[0]:last[1]]]
-            and bool(between) and not between & _SYMMETRIC
-            and not (first[0] and claim[first[0] - 1][0] in _SYMMETRIC))
+            and keys[first[0]:first[1]] != keys[last[0]:last[1]] and bool(between)
+            and _words(claim[first[0]:first[1]]) != _words(claim[last[0]:last[1]])
+            and not symmetric(keys[:first[0]], between, keys[last[1]:],
+                              lambda i: _is_name(claim[first[1] + i], first[1] + i, known)))
 
 
 def moved_name_finding(raw: str, items: Sequence[EvidenceIndex]) -> str | None:

@@ -4,8 +4,9 @@ Each rule reads a :class:`ClaimReading` (the sentence, its cited evidence, the o
 found: its names, the words they checked) and returns a finding (:class:`Lacking`, which ends the check of the
 sentence), :data:`SUPPORTED` (the sentence needs no further rule), or None (the next rule reads it). The order is
 the rule book's: prose that is no claim, the literal rules (figures and names), the sentence rules (together,
-negation, opposite), relation direction, values bound to their subject, a name moved in a sentence the claim
-repeats, records, counts in words, claim support.
+negation, opposite), an opposite word in a sentence the claim repeats (WordNet's antonyms), relation direction,
+values bound to their subject, a name moved in a sentence the claim repeats, records, counts in words, claim
+support.
 A pack (:mod:`._packs`) adds its rules at named places of this list, so the default path runs only the general
 rules.
 """
@@ -17,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from ..text.names import Name, extract_names
+from ._antonyms import antonym_finding
 from ._bound import bound_value_finding
 from ._direction import direction_finding
 from ._evidence import EvidenceIndex
@@ -160,6 +162,12 @@ def sentences(reading: ClaimReading) -> Outcome:
     return None if reading.support else SUPPORTED
 
 
+def antonyms(reading: ClaimReading) -> Outcome:
+    """An evidence sentence repeated with one word replaced by its WordNet antonym (:mod:`._antonyms`)."""
+    found = antonym_finding(reading.raw or reading.text, reading.evid)
+    return None if found is None else Lacking(conflicts=[ClaimConflict(rule="opposite", detail=found)])
+
+
 def moved_names(reading: ClaimReading) -> Outcome:
     """An evidence sentence repeated with a name put in another's place or two names exchanged (:mod:`._moved`)."""
     found = moved_name_finding(reading.raw or reading.text, reading.evid)
@@ -219,5 +227,6 @@ def claim_rules(added: dict[Slot, Sequence[Rule]] | None = None) -> tuple[Rule, 
     """The ordered rules, with a pack's rules (``added``, by slot) in their places."""
     extra = added or {}
     # the moved-name rule reads what direction and the subject rule read too, and says it less precisely: after them
-    return (prose, literal, *extra.get("literal", ()), meaning_gate, sentences, direction, bound_values, moved_names,
+    return (prose, literal, *extra.get("literal", ()), meaning_gate, sentences, antonyms, direction, bound_values,
+            moved_names,
             record_values, *extra.get("record", ()), counts, *extra.get("support", ()), support_words)

