@@ -176,3 +176,20 @@ async def test_where_the_sections_are_read_changes_no_passage(kg: KnowledgeGraph
     after = await passages(kg.store, QUESTION, vector, 8)
     assert [(h.chunk_id, h.score) for h in after] == [(h.chunk_id, h.score) for h in beside]
     assert len([s for s in sent[early:] if "NEXT*" in s]) == 1  # read once, after the first hop
+
+
+ROUND_TRIPS = 10
+"""Read queries one retrieve sends, every path on, once the graph's sizes and indexes are known (9.3 a question on
+the HotpotQA sample, 9.6 on ``techdocs_a``: the latency section of ``docs/retrieval-passages.md``)."""
+
+
+async def test_a_retrieve_sends_at_most_its_round_trips(kg: KnowledgeGraph) -> None:
+    """Every path, on a graph with entities: the queries a question sends, named, within :data:`ROUND_TRIPS`. A
+    step that starts reading on its own (a label size or the statistics read twice, a count before the search)
+    fails here."""
+    await ingest_sections(kg, PKG + CI, "ner")
+    await retrieve(kg.store, kg.embedder, QUESTION, top_k=10)  # the graph's sizes, meta and indexes, asked once
+    sent = read_queries(kg)
+    hits = await retrieve(kg.store, kg.embedder, "Which npm ci option leaves out the devDependencies?", top_k=10)
+    assert hits.passages and hits.entities
+    assert len(sent) <= ROUND_TRIPS

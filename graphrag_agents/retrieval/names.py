@@ -86,17 +86,19 @@ def name_keys(question: str) -> dict[str, NameKey]:
 @functools.lru_cache(maxsize=256)
 def _name_keys(question: str) -> tuple[tuple[str, NameKey], ...]:
     words = _tokens(question)
+    # each word's tests once, not once per n-gram holding it (a question of 30 words has 165 n-grams)
+    stop = [w.lower() in STOPWORDS for w in words]
+    named = [_looks_like_name(w) and not s for w, s in zip(words, stop, strict=True)]
     caseless = not any(_looks_like_name(w) for w in words[1:])
     keys: dict[str, NameKey] = {}
     for n in range(min(MAX_NGRAM, len(words)), 0, -1):
         for i in range(len(words) - n + 1):
-            gram = words[i:i + n]
-            if all(w.lower() in STOPWORDS for w in gram):
+            if all(stop[i:i + n]):
                 continue
-            key = name_key(" ".join(gram))
+            key = name_key(" ".join(words[i:i + n]))
             if len(key) < 2 or key.isdigit():
                 continue
-            cased = caseless or any(_looks_like_name(w) and w.lower() not in STOPWORDS for w in gram)
+            cased = caseless or any(named[i:i + n])
             info = NameKey(n, cased)
             keys.setdefault(key, info)
             stripped = next((key[len(a):] for a in _ARTICLES if key.startswith(a)), None)

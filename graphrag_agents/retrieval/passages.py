@@ -345,10 +345,12 @@ class _Fusion:
     entity: float = 0.0
     """The entity-mention feature's weight (:mod:`._experiments`)."""
 
-    @property
-    def total(self) -> float:
-        """The score of a candidate perfect on every feature but feedback's."""
-        return self.weights.total + self.entity + self.chains.weight
+    total: float = field(init=False)
+    """The score of a candidate perfect on every feature but feedback's."""
+
+    def __post_init__(self) -> None:
+        # computed once: a retrieve scores a few hundred candidates, each several times
+        self.total = self.weights.total + self.entity + self.chains.weight
 
     def __call__(self, c: Candidate, coverage: float) -> float:
         """The candidate's score given its chain coverage, without the feedback feature."""

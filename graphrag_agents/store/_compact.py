@@ -24,6 +24,8 @@ class _NotScalar(Exception):
 
 
 def _quote(text: str) -> str:
+    if "\\" not in text and '"' not in text:  # the common case: nothing to escape
+        return '"' + text + '"'
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
@@ -66,8 +68,8 @@ def _cell(cell: Any) -> Any:
         return int(value)
     if kind == _NULL:
         return None
-    if kind == _ARRAY:
-        return [_cell(c) for c in value]
+    if kind == _ARRAY:  # a string item, the most common, read inline
+        return [v if k == _STRING and type(v) is str else _cell((k, v)) for k, v in value]
     if kind == _BOOLEAN:
         return (value.decode() if isinstance(value, bytes) else value) == "true"
     raise _NotScalar
