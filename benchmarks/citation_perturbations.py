@@ -3,7 +3,7 @@ built from ``techdocs_a`` passages (npm's docs), and its scores: recall per kind
 
     python benchmarks/citation_perturbations.py [--write] [--write-meaning] [--eval-dir ../shared/eval] [--show N]
         [--without-negation-clause] [--without-bound-values] [--without-moved-and-affixes] [--without-in-place]
-        [--without-coordination] [--in-place-parts]
+        [--without-coordination] [--without-negated-copy] [--in-place-parts]
 
 The set was built before the rule it measures was tuned, from text the rules were not written from (the rules'
 cases come from HotpotQA, 2WikiMultihopQA and RAGTruth). ``--write`` rebuilds it with the frozen seed
@@ -47,7 +47,9 @@ synonyms, then the affixes); ``--without-coordination`` scores the moved-name cl
 coordinator between two names as a symmetric join (:mod:`graphrag_agents.citations._coordination` off).
 
 A draft counts as flagged when the check does not verify it. ``--without-negation-clause`` scores the check with
-the clause-scoped negation rule (:mod:`graphrag_agents.citations._negation`) switched off, in the same run.
+the clause-scoped negation rule (:mod:`graphrag_agents.citations._negation`) switched off, in the same run;
+``--without-negated-copy`` the negation class with the rule for a negation added to a sentence the claim repeats
+(:mod:`graphrag_agents.citations._negated_copy`) switched off.
 Data: npm CLI 11.19.1 docs (Artistic License 2.0, Copyright (c) npm, Inc. and Contributors), see
 ``benchmarks/data/NOTICE.md``.
 """
@@ -531,6 +533,8 @@ def main() -> None:
                         help="also score every class with the moved-name rule and the affix opposites switched off")
     parser.add_argument("--without-in-place", action="store_true",
                         help="also score the moved-name and opposite-word classes with the in-place opposite rule off")
+    parser.add_argument("--without-negated-copy", action="store_true",
+                        help="also score the negation class with the negated-copy rule switched off")
     parser.add_argument("--without-coordination", action="store_true",
                         help="also score the moved names with any coordinator between two names read as symmetric")
     parser.add_argument("--in-place-parts", action="store_true",
@@ -556,6 +560,10 @@ def main() -> None:
         from graphrag_agents.citations import _negation
 
         _report_without(_negation, "default check, clause-scoped negation rule off", rows, args.show)
+    if args.without_negated_copy:
+        from graphrag_agents.citations import _negated_copy
+
+        _report_without(_negated_copy, "default check, negated-copy rule off", rows, args.show)
     negation = score(rows, args.show)
     _report("default check", negation)
     print(f"{sum('claim' in r for r in swaps)} swapped-subject drafts and controls from "

@@ -4,9 +4,9 @@ Each rule reads a :class:`ClaimReading` (the sentence, its cited evidence, the o
 found: its names, the words they checked) and returns a finding (:class:`Lacking`, which ends the check of the
 sentence), :data:`SUPPORTED` (the sentence needs no further rule), or None (the next rule reads it). The order is
 the rule book's: prose that is no claim, the literal rules (figures and names), the sentence rules (together,
-negation, opposite), an opposite word in a sentence the claim repeats (WordNet's antonyms), relation direction,
-values bound to their subject, a name moved in a sentence the claim repeats, records, counts in words, claim
-support.
+negation, opposite), a negation added to or taken out of a sentence the claim repeats, an opposite put in a word's
+place of a sentence the claim repeats (WordNet's antonyms, the affixes), relation direction, values bound to their
+subject, a name moved in a sentence the claim repeats, records, counts in words, claim support.
 A pack (:mod:`._packs`) adds its rules at named places of this list, so the default path runs only the general
 rules.
 """
@@ -27,6 +27,7 @@ from ._lack import is_lack_statement
 from ._literal import common_opening, defined_acronym_spans, known_names, name_found
 from ._meaning import meaning_findings
 from ._moved import moved_name_finding
+from ._negated_copy import negated_copy_finding
 from ._negation import negation_clause_finding
 from ._number_words import missing_count_words
 from ._prose import blank_evidence_references, is_about_answer, is_title, strip_list_marker, to_24_hours
@@ -162,6 +163,12 @@ def sentences(reading: ClaimReading) -> Outcome:
     return None if reading.support else SUPPORTED
 
 
+def negated_copy(reading: ClaimReading) -> Outcome:
+    """An evidence sentence repeated with a negation added or taken out (:mod:`._negated_copy`)."""
+    found = negated_copy_finding(reading.raw or reading.text, reading.evid)
+    return None if found is None else Lacking(conflicts=[ClaimConflict(rule="negation", detail=found)])
+
+
 def antonyms(reading: ClaimReading) -> Outcome:
     """An evidence sentence repeated with one word replaced by its WordNet antonym (:mod:`._antonyms`)."""
     found = antonym_finding(reading.raw or reading.text, reading.evid)
@@ -227,6 +234,6 @@ def claim_rules(added: dict[Slot, Sequence[Rule]] | None = None) -> tuple[Rule, 
     """The ordered rules, with a pack's rules (``added``, by slot) in their places."""
     extra = added or {}
     # the moved-name rule reads what direction and the subject rule read too, and says it less precisely: after them
-    return (prose, literal, *extra.get("literal", ()), meaning_gate, sentences, antonyms, direction, bound_values,
-            moved_names,
-            record_values, *extra.get("record", ()), counts, *extra.get("support", ()), support_words)
+    return (prose, literal, *extra.get("literal", ()), meaning_gate, sentences, negated_copy, antonyms, direction,
+            bound_values, moved_names, record_values, *extra.get("record", ()), counts, *extra.get("support", ()),
+            support_words)
