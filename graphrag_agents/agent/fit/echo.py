@@ -37,7 +37,7 @@ _IDENTIFIER = re.compile(r"\d|\w[._/@:]\w")
 # lowercase word or a code span (a title's own colon, "Superman IV: The Quest for Peace", follows a name), the
 # question mark ending it; or after a question mark that does not end the question, with none of its own.
 _OFFERED = (re.compile(r"(?:\b[a-z]+|`)(?::|\s[-–—])\s+(?P<span>(?:[^\s:?–—]+\s+){0,4}[^\s:?–—]+)\s*\?\s*$"),
-            re.compile(r"\?\s+(?P<span>(?:[^\s?]+\s+){0,4}[^\s?]+?)[\s.]*$"))
+            re.compile(r"\?\s+(?P<span>(?:[^\s?]+\s+){0,4}[^\s?]*[^\s?.])[\s.]*$"))
 
 
 def question_units(text: str) -> tuple[str, ...]:
