@@ -67,7 +67,7 @@ async def _cold(work: Path, size: int, questions: int) -> dict[str, Any]:
     kg = await KnowledgeGraph.open(graph=GRAPH, data_dir=str(work), embedder=real)
     try:
         cold = time.perf_counter() - started
-        cpu = await kg.store._client.db().connection.info("cpu")
+        cpu = await kg.store._client.db().primary.info("cpu")
         server_cpu = float(cpu["used_cpu_user"]) + float(cpu["used_cpu_sys"])  # the load, on a shared machine
         found = await planted(kg, real, Source(CORPUS), SEED, size, questions)
     finally:

@@ -144,9 +144,9 @@ async def client(data_dir: Path, question: str) -> dict[str, Any]:
     await kg.retrieve(question)
     out["warm_retrieve_s"] = time.perf_counter() - mark  # baseline: the same retrieve on an open graph
     out["passages"] = len(hits.passages)
-    info = await kg.store._client.db().connection.info("memory")
+    info = await kg.store._client.db().primary.info("memory")
     out["used_memory"], out["rss"] = int(info["used_memory"]), int(info["used_memory_rss"])
-    cpu = await kg.store._client.db().connection.info("cpu")
+    cpu = await kg.store._client.db().primary.info("cpu")
     out["server_cpu_s"] = float(cpu["used_cpu_user"]) + float(cpu["used_cpu_sys"])  # since the server started
     (out["chunks"],), = await kg.store.ro_query("MATCH (c:Chunk) RETURN count(c)")
     await kg.close()
