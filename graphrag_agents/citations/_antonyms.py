@@ -28,10 +28,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..text import wordnet
-from ..text.words import LETTERS, fold
 from ._affixes import affix_opposites
 from ._evidence import EvidenceIndex
-from ._tokens import tokens
+from ._tokens import repeated_sentences, tokens
 
 __all__ = ["AFFIXES", "ENABLED", "SATELLITES", "SYNONYMS", "antonym_finding"]
 
@@ -45,8 +44,6 @@ AFFIXES = True
 """Also read an opposite made with an affix (:mod:`._affixes`) in the word's place."""
 
 _MIN_TOKENS = 4
-_SHARED = 0.6
-"""An evidence sentence is compared only when it holds this share of the claim's words."""
 
 
 def _changed(claim: Sequence[str], other: Sequence[str]) -> tuple[str, str] | None:
@@ -89,13 +86,8 @@ def antonym_finding(raw: str, items: Sequence[EvidenceIndex]) -> str | None:
     claim = [key for key, _ in tokens(raw)]
     if len(claim) < _MIN_TOKENS:
         return None
-    plain = frozenset(fold(w) for w in LETTERS.findall(raw))
-    for item in items:
-        for (start, end), sentence in zip(item.bounds, item.sentences, strict=False):
-            if len(plain & sentence.words) < _SHARED * len(plain):
-                continue
-            pair = _changed(claim, [key for key, _ in tokens(item.text[start:end])])
-            if pair is None or not _opposed(*pair):
-                continue
+    for item, start, end, _ in repeated_sentences(raw, items):
+        pair = _changed(claim, [key for key, _ in tokens(item.text[start:end])])
+        if pair is not None and _opposed(*pair):
             return f'"{pair[0]}" where the evidence says "{pair[1]}"'
     return None

@@ -24,10 +24,9 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from ..text.words import LETTERS, fold
 from ._coordination import symmetric
 from ._evidence import FUNCTION_WORDS, EvidenceIndex
-from ._tokens import Token, tokens
+from ._tokens import Token, repeated_sentences, tokens
 
 __all__ = ["ENABLED", "KEPT_FRAME", "moved_name_finding"]
 
@@ -40,7 +39,6 @@ _MIN_TOKENS = 4
 _MAX_NAME = 4
 _MAX_REGION = 6
 """The most words a change of a name and the words around it may span on either side."""
-_SHARED = 0.6
 _JOINING = frozenset("of the and de da von van del la le du".split())
 _TIMES = frozenset("monday tuesday wednesday thursday friday saturday sunday january february march april may june "
                    "july august september october november december".split())
@@ -197,12 +195,8 @@ def moved_name_finding(raw: str, items: Sequence[EvidenceIndex]) -> str | None:
         return None
     known = frozenset().union(*(item.capitalised for item in items))
     cited = "\n".join(item.text for item in items)
-    # a code span is one word of the claim, and its words are the sentence's words (which hold no backticks)
-    plain = frozenset(fold(w) for w in LETTERS.findall(raw))
     # the sentences as written: their code spans are names
-    others = [_tokens(item.text[start:end]) for item in items
-              for (start, end), sentence in zip(item.bounds, item.sentences, strict=False)
-              if len(plain & sentence.words) >= _SHARED * len(plain)]
+    others = [_tokens(item.text[start:end]) for item, start, end, _ in repeated_sentences(raw, items)]
     keys = [k for k, _ in claim]
     # a claim one sentence says word for word is no move, however like another sentence it is ("If there is a
     # `server.js` file ..." where the next sentence says "If there is a `binding.gyp` file ...")

@@ -18,11 +18,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..text.words import LETTERS, fold
 from ._evidence import EvidenceIndex
 from ._lemmas import word_key
 from ._polarity import is_negated
-from ._tokens import tokens
+from ._tokens import repeated_sentences, tokens
 
 __all__ = ["ENABLED", "negated_copy_finding"]
 
@@ -34,8 +33,6 @@ _CONTRACTED = {"won't": "will", "can't": "can", "cannot": "can", "shan't": "shal
 """Negated forms whose auxiliary is not the word before "n't"."""
 _DO = frozenset({"do", "does", "did"})
 """Do-support: "does not allow" says "allow" negated, as "allows" says it plainly."""
-_SHARED = 0.6
-"""An evidence sentence is compared only when it holds this share of the claim's words."""
 
 
 def _read(text: str) -> tuple[tuple[str, ...], int, str]:
@@ -64,20 +61,17 @@ def negated_copy_finding(raw: str, items: Sequence[EvidenceIndex]) -> str | None
     """
     if not ENABLED:
         return None
-    plain = frozenset(fold(w) for w in LETTERS.findall(raw))
     negated = is_negated(raw)
     claim: tuple[tuple[str, ...], int, str] | None = None
-    for item in items:
-        for (start, end), sentence in zip(item.bounds, item.sentences, strict=False):
-            # neither side negated: nothing to read (the common case costs a set intersection)
-            if not (negated or sentence.negated) or len(plain & sentence.words) < _SHARED * len(plain):
-                continue
-            claim = claim or _read(raw)
-            keys, cues, cue = _read(item.text[start:end])
-            if keys != claim[0] or cues == claim[1]:
-                continue
-            if claim[1] > cues:
-                return f'negation not in evidence: the claim says "{claim[2]}" where the evidence sentence, ' \
-                       "otherwise the same, does not"
-            return f'negation missing: the evidence says "{cue}", the claim, otherwise the same, does not'
+    for item, start, end, sentence in repeated_sentences(raw, items):
+        if not (negated or sentence.negated):  # neither side negated: nothing to read
+            continue
+        claim = claim or _read(raw)
+        keys, cues, cue = _read(item.text[start:end])
+        if keys != claim[0] or cues == claim[1]:
+            continue
+        if claim[1] > cues:
+            return f'negation not in evidence: the claim says "{claim[2]}" where the evidence sentence, ' \
+                   "otherwise the same, does not"
+        return f'negation missing: the evidence says "{cue}", the claim, otherwise the same, does not'
     return None
