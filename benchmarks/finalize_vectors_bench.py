@@ -48,10 +48,10 @@ from graphrag_agents.evidence import EvidenceLedger  # noqa: E402
 from graphrag_agents.ingest.plan import IngestPlan, SourceDocument  # noqa: E402
 from graphrag_agents.kg import KnowledgeGraph  # noqa: E402
 from graphrag_agents.tools.read_tools import number_retrieval  # noqa: E402
-from graphrag_agents.tools.results import PASSAGES_FIRST, SECTION_FLOOR  # noqa: E402
+from graphrag_agents.tools.results import PASSAGES_FIRST, RETRIEVE_TEXT_CHARS, SECTION_FLOOR  # noqa: E402
 
 EVAL = ROOT.parent / "shared" / "eval"
-BUDGET = (4400, PASSAGES_FIRST, SECTION_FLOOR)
+BUDGET = (RETRIEVE_TEXT_CHARS, PASSAGES_FIRST, SECTION_FLOOR, True)  # to_llm_text's defaults (focus on)
 SOURCE = "ingested"
 
 
