@@ -6,6 +6,7 @@ import time
 
 import pytest
 
+from graphrag_agents.errors import ConfigurationError
 from graphrag_agents.evidence import Evidence, EvidenceLedger
 from graphrag_agents.text.sentences import split_sentences
 from graphrag_agents.tools.citations import CitationCheck, CitedSource, UnsupportedClaim, check_citations
@@ -231,6 +232,8 @@ def test_negative_claims_about_the_world_need_a_citation(sentence: str) -> None:
     ("Acme Inc. (TMA) grew.", ["Acme Inc. (TMA) grew."]),
     ("Acme grew. [3] Globex fell.", ["Acme grew. [3]", "Globex fell."]),
     ("Made by Warner Bros. [3] The film won.", ["Made by Warner Bros. [3]", "The film won."]),
+    # A full stop both before and after the marker: the marker and the second stop close the first sentence.
+    ("Acme grew. [3]. Globex fell. [1][2].", ["Acme grew. [3].", "Globex fell. [1][2]."]),
     ("Made by Warner Bros. Pictures in 2009.", ["Made by Warner Bros. Pictures in 2009."]),
     ("A line [1]\nNext line [2]", ["A line [1]", "Next line [2]"]),
     ("A wrapped\nline.", ["A wrapped\nline."]),
@@ -245,6 +248,29 @@ def test_negative_claims_about_the_world_need_a_citation(sentence: str) -> None:
 ])
 def test_sentence_splitting(text: str, sentences: list[str]) -> None:
     assert [text[s.start:s.end] for s in split_sentences(text) if s.checked] == sentences
+
+
+def test_a_marker_between_two_full_stops_cites_the_sentence_before_it() -> None:
+    result = check("Alice works at Acme Corp. [1]. Globex acquired Initech in 1999. [2].")
+    assert result.verified and [c.cited for c in result.claims] == [[1], [2]] and not result.uncited
+
+
+def test_evidence_given_as_text_by_number_is_read_as_passages() -> None:
+    result = check_citations("Alice works at Acme Corp [1].", {1: "Alice works at Acme Corp."})
+    assert result.verified and result.sources[0].kind == "passage"
+    assert not check_citations("Alice works at Globex [1].", {1: "Alice works at Acme Corp."}).verified
+
+
+@pytest.mark.parametrize(("evidence", "named"), [
+    ({1: 5}, "evidence[1] is a int"),
+    ({"1": "Alice works at Acme Corp."}, "evidence key '1'"),
+    ("Alice works at Acme Corp.", "evidence is one str"),
+    ([1, 2], "holds a int"),
+])
+def test_evidence_of_another_shape_is_refused_naming_the_fix(evidence: object, named: str) -> None:
+    with pytest.raises(ConfigurationError, match="Fix|pass") as raised:
+        check_citations("Alice works at Acme Corp [1].", evidence)  # type: ignore[arg-type]
+    assert named in str(raised.value)
 
 
 def test_headings_and_table_headers_are_not_checked() -> None:

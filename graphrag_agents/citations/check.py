@@ -43,6 +43,7 @@ import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from ..errors import ConfigurationError
 from ..evidence import Evidence, EvidenceLedger
 from ..text.markers import INLINE_CODE_RE, MARKER_RE, parse_marker, resolve_markers
 from ..text.names import Name, extract_names
@@ -73,7 +74,7 @@ _MAX_SUGGESTED_SENTENCES = 20
 _MEANING_CHARS = 2000
 
 def check_citations(
-    answer: str, evidence: Mapping[int, Evidence] | Iterable[Evidence] | EvidenceLedger, *,
+    answer: str, evidence: Mapping[int, Evidence | str] | Iterable[Evidence] | EvidenceLedger, *,
     meaning: bool = True, support: bool = True, judge: EntailmentJudge | None = None,
     cache: IndexCache | None = None, packs: Iterable[str] | None = None,
 ) -> CitationCheck:
@@ -81,8 +82,8 @@ def check_citations(
 
     Args:
         answer: The draft answer, plain text or Markdown.
-        evidence: The session's evidence: a mapping from number to item, any iterable of items, or the ledger.
-            A number it does not hold (never issued, or dropped) is invalid.
+        evidence: The session's evidence: a mapping from number to item (or to its text, read as a passage), any
+            iterable of items, or the ledger. A number it does not hold (never issued, or dropped) is invalid.
         meaning: Also run the meaning rules (names stated together, polarity, opposites, and with ``support``
             claim support and relation direction); False gives the literal rules alone.
         support: The rules for real answers (the default): claim support (:mod:`._support`), relation
@@ -201,13 +202,35 @@ def _agrees(claims: str, names: list[Name], support: bool) -> Callable[[Evidence
 
 
 def _as_mapping(
-    evidence: Mapping[int, Evidence] | Iterable[Evidence] | EvidenceLedger,
+    evidence: Mapping[int, Evidence | str] | Iterable[Evidence] | EvidenceLedger,
 ) -> Mapping[int, Evidence]:
-    if isinstance(evidence, Mapping):
-        return evidence
+    """The items by number; a mapping's plain text is an item of its own (a passage); anything else is refused
+    naming the item and the fix."""
     if isinstance(evidence, EvidenceLedger):
         return {item.n: item for item in evidence.items()}
-    return {item.n: item for item in evidence}
+    if isinstance(evidence, Mapping):
+        return {n: _item(n, value) for n, value in evidence.items()}
+    if isinstance(evidence, str):
+        raise ConfigurationError("evidence is one str; pass a mapping from number to text ({1: \"...\"}), "
+                                 "Evidence items, or the session's ledger")
+    items = list(evidence)
+    for item in items:
+        if not isinstance(item, Evidence):
+            raise ConfigurationError(f"evidence holds a {type(item).__name__}, not an Evidence item. Fix: pass "
+                                     "Evidence items, or a mapping from number to text ({1: \"...\"})")
+    return {item.n: item for item in items}
+
+
+def _item(n: object, value: object) -> Evidence:
+    if not isinstance(n, int) or isinstance(n, bool):
+        raise ConfigurationError(f"evidence key {n!r} is not an evidence number. Fix: key each item by the int "
+                                 "an answer cites as [n]")
+    if isinstance(value, Evidence):
+        return value
+    if isinstance(value, str):
+        return Evidence(n=n, tool="caller", kind="passage", content=value)
+    raise ConfigurationError(f"evidence[{n}] is a {type(value).__name__}. Fix: pass its text (str) or an "
+                             "Evidence item")
 
 
 def _always(_: int) -> bool:

@@ -188,7 +188,9 @@ def _strip_trailing(token: str) -> str:
 
 
 def _is_marker_only(token: str) -> bool:
-    return _MASK in token and not _strip_trailing(token)
+    """Markers alone, maybe with closing punctuation after them: "[1]", "[1][2]", and "[1]." when a writer put the
+    full stop both before and after the marker."""
+    return _MASK in token and not _strip_trailing(token).rstrip(".,;:!?").rstrip(_TRAILING + _MASK)
 
 
 def _ends_with_marker(token: str) -> bool:
