@@ -259,21 +259,22 @@ async def failover_run(args: argparse.Namespace, corpus: Corpus, folder: Path, w
         live = kits[0].new_session()
         _, question, _ = next(a for a in asks if a[0] == 0)
         cited = (await live.retrieve(question, top_k=3)).passages[0]
-        acked: list[tuple[float, str]] = []
-        answered: list[float] = []
+        acked: list[tuple[float, float, str]] = []  # (sent, acknowledged, document id)
+        answered: list[tuple[float, float]] = []  # (sent, answered)
         failed = {"retrieve": 0, "ingest": 0}
         started = time.monotonic()
         stop = started + args.before + args.after
-        killed_at = started + args.before
+        killed = {"at": started + args.before}  # when the kill is due; the killer sets when it happened
 
         async def reader(i: int) -> None:
             n = i
             while time.monotonic() < stop:
                 t, q, _ = asks[n % len(asks)]
                 n += args.sessions
+                sent = time.monotonic()
                 try:
                     await kits[t].new_session().retrieve(q, top_k=10)
-                    answered.append(time.monotonic())
+                    answered.append((sent, time.monotonic()))
                 except GraphRAGError:
                     failed["retrieve"] += 1
                     await asyncio.sleep(0.05)
@@ -283,32 +284,36 @@ async def failover_run(args: argparse.Namespace, corpus: Corpus, folder: Path, w
             while time.monotonic() < stop:
                 doc = f"w{i}-{n}"
                 n += 1
+                sent = time.monotonic()
                 try:
                     report = await writer.ingest(text=f"Document {doc} says that item {n} of writer {i} weighs "
                                                  f"{n * 7} grams.", document_id=doc, plan=_NONE)
                     if report.documents[0].status == "ingested":
-                        acked.append((time.monotonic(), doc))
+                        acked.append((sent, time.monotonic(), doc))
                 except GraphRAGError:
                     failed["ingest"] += 1
                     await asyncio.sleep(0.05)
 
         async def killer() -> None:
-            await asyncio.sleep(max(0.0, killed_at - time.monotonic()))
+            await asyncio.sleep(max(0.0, killed["at"] - time.monotonic()))
             topology.kill(topology.primaries[0])
+            killed["at"] = time.monotonic()  # a busy event loop wakes the killer late
 
         writers = max(1, args.sessions // 4)
         await asyncio.gather(*(reader(i) for i in range(args.sessions - writers)),
                              *(ingester(i) for i in range(writers)), killer())
         check = await live.check_citations(f"{cited.text.split('.')[0]} [{cited.n}].")
-        ids = [doc for _, doc in acked]
+        ids = [doc for _, _, doc in acked]
         (present,), = await writer.store.ro_query("MATCH (d:Document) WHERE d.id IN $ids RETURN count(d)",
                                                   {"ids": ids})
         await writer.close()
         await close_tenants(base, kits)
-    before = [t for t, _ in acked if t < killed_at]
+    killed_at = killed["at"]
+    before = [done for _, done, _ in acked if done < killed_at]
     window = max(1e-9, (before[-1] - before[0]) if len(before) > 1 else 1e-9)
-    resumed_read = min((t for t in answered if t > killed_at + 0.05), default=float("nan")) - killed_at
-    resumed_write = min((t for t, _ in acked if t > killed_at + 0.05), default=float("nan")) - killed_at
+    # Only a call sent after the kill shows the new primary answering: one sent before may have had its replies.
+    resumed_read = min((done for sent, done in answered if sent >= killed_at), default=float("nan")) - killed_at
+    resumed_write = min((done for sent, done, _ in acked if sent >= killed_at), default=float("nan")) - killed_at
     return {"wait": wait, "replicas": replica_count, "acked": len(ids), "lost": len(ids) - int(present),
             "resumed_read": resumed_read, "resumed_write": resumed_write,
             "ingest_per_s": (len(before) - 1) / window, "failed": failed,
