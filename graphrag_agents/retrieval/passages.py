@@ -74,6 +74,7 @@ from .fulltext import label_size
 from .hits import PassageHit, PassageSource
 from .names import Anchor, name_keys
 from .novelty import WINDOW, by_new_coverage
+from .page_names import code_words, names_page, page_name
 from .ppr import ppr_feature
 from .term_frequency import Section, section_bm25, section_texts
 from .written_names import written_names
@@ -161,9 +162,13 @@ def _merge(groups: Sequence[Sequence[Candidate]]) -> dict[str, Candidate]:
     return merged
 
 
+def _titled(cand: Candidate, keys: frozenset[str]) -> bool:
+    """Whether the question names the candidate's document title, written as a name."""
+    return bool(cand.title) and loose_key(title_key(cand.title)) in keys
+
+
 def _relevance(cand: Candidate, keys: frozenset[str], w: PassageWeights) -> float:
-    titled = bool(cand.title) and loose_key(title_key(cand.title)) in keys
-    return w.cosine * max(0.0, cand.cosine) + w.lexical * cand.lexical + w.title * float(titled)
+    return w.cosine * max(0.0, cand.cosine) + w.lexical * cand.lexical + w.title * float(_titled(cand, keys))
 
 
 def _bridge(cand: Candidate) -> float:
@@ -221,7 +226,7 @@ async def passages(store: GraphStore, question: str, vector: QueryVector, top_k:
     merged, feedback = await hop.run(direct, ranked, seeds, found_anchors, words, idf if chained else None, early)
     linked = any(c.hop > 0 or c.bridge_via for c in merged.values())
     fusion = _Fusion(keys, first if linked else weights, chains, merged,  # no graph link: the text decides
-                     entity=measured.entity)
+                     entity=measured.entity, words=code_words(question))
     coverage, beside, stats = await _rounds(store, fusion, feedback, word_idf, idf, vector, seeds, pool,
                                             document_ids, words, text_names, chained,
                                             None if hop.stats_read else hop.question)
@@ -344,6 +349,8 @@ class _Fusion:
     base: dict[str, float] = field(default_factory=dict)
     entity: float = 0.0
     """The entity-mention feature's weight (:mod:`._experiments`)."""
+    words: tuple[str, ...] = ()
+    """The words the question writes as code (:func:`.page_names.code_words`): the pages it names."""
 
     total: float = field(init=False)
     """The score of a candidate perfect on every feature but feedback's."""
@@ -379,10 +386,25 @@ class _Fusion:
     def scores(self, coverage: Mapping[str, float], feedback: Feedback | None) -> dict[str, float]:
         """Every candidate's score: its features, its chain's coverage and its feedback cosine."""
         score = {cid: self(c, coverage.get(cid, 0.0)) for cid, c in self.merged.items()}
-        if feedback is None:
-            return score
-        return {cid: value + self.weights.feedback * max(0.0, feedback.near.get(cid, 0.0)) / self.total
-                for cid, value in score.items()}
+        if feedback is not None:
+            score = {cid: value + self.weights.feedback * max(0.0, feedback.near.get(cid, 0.0)) / self.total
+                     for cid, value in score.items()}
+        for cid in self.named_pages(score):
+            score[cid] += self.weights.title / self.total
+        return score
+
+    def named_pages(self, score: Mapping[str, float]) -> list[str]:
+        """Per page the question names by its file name (:mod:`.page_names`), its best candidate by ``score``: the
+        one that takes the title feature (a candidate whose title the question names as a name has it already)."""
+        best: dict[str, str] = {}
+        for cid, c in self.merged.items():
+            page, name = page_name(c.title, c.path)
+            if not name or not names_page(self.words, name) or _titled(c, self.keys):
+                continue
+            have = best.get(page)
+            if have is None or (-score[cid], cid) < (-score[have], have):
+                best[page] = cid
+        return list(best.values())
 
 
 async def _rounds(store: GraphStore, fusion: _Fusion, feedback: Feedback | None, word_idf: Mapping[str, float],
