@@ -16,7 +16,9 @@ cosine        3.0     cosine similarity of the chunk's stored embedding (title +
                       (linked: 1.5)
 lexical       1.0     BM25 of the chunk's section with its heading trail, / the best's (:mod:`.corpus_stats`)
                       (linked: 0.5, the share of the question's idf mass the chunk holds, BM25 length factor)
-title         1.0     1 when the question names the chunk's document title, written as a name ("Rush (band)")
+title         1.0     1 when the question names the chunk's document title, written as a name ("Rush (band)"),
+                      or names its page by its file, written as code (`npm ci`: ``commands/npm-ci.md``), for
+                      the page's best candidate (:mod:`.page_names`)
 bridge        0.8     bridge weight (x2 through an entity its document's title names), capped at 2, / 2
 hop           1.5     weight of the best seed (1, 1/2, 1/3) naming an entity that titles the chunk's document
 chain         1.0     coverage of the question by the best chain the chunk lies on (:mod:`.chain`)
