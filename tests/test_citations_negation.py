@@ -122,3 +122,17 @@ def test_without_a_cue_on_either_side_no_clause_is_parsed() -> None:
     # with a cue in the evidence, its clauses are read
     assert check("It will also install missing packages [1].", NPM_UPDATE).verified
     assert reads() == before + 1
+
+
+# techdocs_a-6fa826cda7a8 (commands/npm-search.md › Description), the sentence the tests negate
+NPM_SEARCH_COLOR = "If your terminal has color support, it will further highlight the matches in the results."
+
+
+def test_a_negated_copy_worded_like_a_lack_statement_is_read_as_a_claim() -> None:
+    # "... will not ... highlight the matches in the results" has the shape of a report on the evidence ("not ...
+    # in the results"), which the meaning rules leave alone; it repeats the cited sentence, so it is a claim
+    result = check("If your terminal has color support, it will not further highlight the matches in the results "
+                   "[1].", NPM_SEARCH_COLOR)
+    assert not result.verified and negation_details(result)
+    # a report on the evidence that repeats none of its sentences is still left alone
+    assert check("The passages do not say which colors the matches get [1].", NPM_SEARCH_COLOR).verified

@@ -33,6 +33,7 @@ from ._number_words import missing_count_words
 from ._prose import blank_evidence_references, is_about_answer, is_title, strip_list_marker, to_24_hours
 from ._record_values import record_value_finding
 from ._support import unsupported_words
+from ._tokens import repeated_sentences
 from .result import ClaimConflict
 
 __all__ = ["SUPPORTED", "ClaimReading", "Lacking", "Outcome", "Rule", "Slot", "claim_rules", "run_rules"]
@@ -135,8 +136,11 @@ def literal(reading: ClaimReading) -> Outcome:
 
 
 def meaning_gate(reading: ClaimReading) -> Outcome:
-    """The meaning rules read only a short sentence that says no lack; they look for names word by word."""
-    if not reading.meaning or is_lack_statement(reading.text):
+    """The meaning rules read only a short sentence that says no lack; they look for names word by word. A
+    sentence that words a lack ("search does not allow ...") but repeats a sentence of its cited evidence is a
+    claim about what that sentence says, not a report on the evidence, and is read like any other."""
+    if not reading.meaning or (is_lack_statement(reading.text) and
+                               next(repeated_sentences(reading.raw or reading.text, reading.evid), None) is None):
         return SUPPORTED
     # the support rule skips every name's words: the literal rule found each name (as an alias too)
     reading.checked_words = frozenset(w for n in reading.names for w in n.words)
