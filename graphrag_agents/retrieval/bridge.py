@@ -21,7 +21,8 @@ from ..store.graph import GraphStore
 from ._cypher import QueryVector, vector_param
 from .candidates import CHUNK_COLUMNS, COSINE, Candidate
 
-__all__ = ["HUB_MENTIONS", "TITLE_HUB", "bridge_candidates", "first_hop_candidates", "titled_candidates"]
+__all__ = ["HUB_MENTIONS", "TITLE_HUB", "bridge_candidates", "first_hop_candidates", "shared_hops",
+           "titled_candidates"]
 
 HUB_MENTIONS = 30
 """Entities mentioned in more chunks than this are hubs and are not followed."""
@@ -168,7 +169,7 @@ async def first_hop_candidates(store: GraphStore, bridge_seeds: Sequence[tuple[s
     candidates in one query (``UNION ALL``): the first hop's two expansions cost one round trip."""
     if not bridge_seeds or not titled_seeds:
         return (await bridge_candidates(store, bridge_seeds, vector, k, exclude_entities, document_ids, to_chunk),
-                await titled_candidates(store, titled_seeds, vector, k, document_ids, written, to_chunk))
+                shared_hops(await titled_candidates(store, titled_seeds, vector, k, document_ids, written, to_chunk)))
     bridge_return = ", ".join(f"{value} AS {name}" for value, name in zip(
         ["c.id", "c.document_id", "d.title", COSINE, "c.text", "c.heading", "d.path", "weight", "via", "parent",
          _TO_CHUNK], _COLUMNS, strict=True))
@@ -186,4 +187,22 @@ async def first_hop_candidates(store: GraphStore, bridge_seeds: Sequence[tuple[s
         _bridge_query(document_ids) + "RETURN " + bridge_return + ", true AS bridged UNION ALL "
         + head + "RETURN " + titled_return + ", false AS bridged", params)
     return ([_bridged(row) for row in rows if row[11]],
-            [_titled([*row[:8], *row[9:11]]) for row in rows if not row[11]])
+            shared_hops([_titled([*row[:8], *row[9:11]]) for row in rows if not row[11]]))
+
+
+def shared_hops(titled: list[Candidate]) -> list[Candidate]:
+    """The first hop's ``titled`` candidates, each one's ``hop`` divided by the number of them its seed (``parent``)
+    led to: a passage that names many documents points at each of them less surely.
+
+    The weight a seed passes on is shared among its out-links, as a random walk over the graph shares it (PageRank
+    divides a node's weight by its out-degree). Without it, every place a biography names took the seed's whole
+    weight: for MuSiQue train100's "The state where Henry Worrall died has how many congressional districts?"
+    (``2hop__590911_47465``), three documents titled by names the first passage writes, at cosines to the question
+    of .03-.31, ranked above the passage on the state's congressional districts (the figures:
+    ``docs/retrieval-passages.md``, "Titled second hop")."""
+    led: dict[str, int] = {}
+    for cand in titled:
+        led[cand.parent] = led.get(cand.parent, 0) + 1
+    for cand in titled:
+        cand.hop /= led[cand.parent]
+    return titled

@@ -20,7 +20,8 @@ title         1.0     1 when the question names the chunk's document title, writ
                       or names its page by its file, written as code (`npm ci`: ``commands/npm-ci.md``), for
                       the page's best candidate (:mod:`.page_names`)
 bridge        0.8     bridge weight (x2 through an entity its document's title names), capped at 2, / 2
-hop           1.5     weight of the best seed (1, 1/2, 1/3) naming an entity that titles the chunk's document
+hop           1.5     weight of the best seed (1, 1/2, 1/3) naming an entity that titles the chunk's document,
+                      divided by the documents that seed led to (first hop: :func:`.bridge.shared_hops`)
 chain         1.0     coverage of the question by the best chain the chunk lies on (:mod:`.chain`)
 feedback      0.5     cosine to the question's vector moved toward its best direct match (:mod:`.feedback`)
                       (linked: 1.0)
