@@ -127,18 +127,6 @@ async def test_a_decline_gets_a_second_look_at_the_closest_sentences(toolkit: Gr
     assert state["second_look"] and verdicts == ["revise", "served"]
 
 
-async def test_the_second_look_takes_a_revision_turn_left_or_none(toolkit: GraphRAGToolkit) -> None:
-    # A draft that the check refused used the one revision turn; the decline after it is refused at once.
-    model = ScriptedChatModel(steps=[reply("Globex", "Bob Jones founded Globex"), reply(NOT_IN_EVIDENCE)])
-    result = result_of(await build_grounded_agent(model, toolkit, mode="retrieve_first", confirm=False).ainvoke(
-        {"question": QUESTION}))
-    assert result.abstained and result.llm_calls == 2 and result.revisions == 1
-    model = ScriptedChatModel(steps=[reply(NOT_IN_EVIDENCE)])
-    result = result_of(await build_grounded_agent(model, toolkit, mode="retrieve_first", confirm=False,
-                                                  max_revisions=0).ainvoke({"question": QUESTION}))
-    assert result.abstained and result.abstain_reason == "not_in_evidence" and result.llm_calls == 1
-
-
 async def test_a_second_decline_is_the_refusal_without_a_third_call(toolkit: GraphRAGToolkit) -> None:
     model = ScriptedChatModel(steps=[reply(NOT_IN_EVIDENCE), reply(NOT_IN_EVIDENCE)])
     result = result_of(await build_grounded_agent(model, toolkit, mode="retrieve_first", confirm=False).ainvoke(

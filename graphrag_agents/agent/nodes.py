@@ -235,7 +235,8 @@ class Nodes:
             look = self.second_look(state)
             if look is not None:
                 return {"draft": draft, "short_answer": structured.answer, "verdict": "revise", "second_look": True,
-                        "revisions": state.get("revisions", 0) + 1, "messages": [HumanMessage(look)]}
+                        "revisions": max(state.get("revisions", 0) + 1, self.options.max_revisions),
+                        "messages": [HumanMessage(look)]}
             return {"draft": draft, "short_answer": structured.answer, "verdict": "refused",
                     **self.abstain("not_in_evidence")}
         verdict, holders = await self.checked(state, draft, structured)
@@ -261,10 +262,8 @@ class Nodes:
 
     def second_look(self, state: State) -> str | None:
         """The second look's revision turn (:mod:`.second_look`) for a decline, or None: the option is off, the
-        run looked again already or has no revision turn left, or no shown sentence shares a term with the
-        question."""
-        if (not self.options.second_look or state.get("second_look")
-                or state.get("revisions", 0) >= self.options.max_revisions):
+        run looked again already, or no shown sentence shares a term with the question."""
+        if not self.options.second_look or state.get("second_look"):
             return None
         ledger = self.session(state).ledger
         items = [(n, item.content) for n in state.get("shown") or [] if (item := ledger.get(n)) is not None]

@@ -104,8 +104,8 @@ class AgentOptions:
     second_look: bool = True
     """``retrieve_first`` with structured drafting: a draft that says the evidence does not answer is asked once
     more, shown the few sentences of the shown evidence closest to the question
-    (:mod:`~graphrag_agents.agent.second_look`), as the run's revision turn (none left: no second look). False: the
-    decline is the refusal (``abstain_reason="not_in_evidence"``) at once."""
+    (:mod:`~graphrag_agents.agent.second_look`), in place of the revision turn. False: the decline is the refusal
+    (``abstain_reason="not_in_evidence"``) at once."""
 
     def drafting_for(self, mode: str) -> Drafting:
         """The drafting a run in ``mode`` uses: ``drafting``, else the mode's default."""

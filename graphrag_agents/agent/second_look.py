@@ -7,8 +7,8 @@ them states the answer, most often in a passage's last sentences (the 1.5B model
 sentences well. So, once a run, a decline is answered with a revision turn listing the few sentences of the shown
 items whose terms (stemmed, identifiers whole) best cover the question's, each term weighted by how few of those
 sentences hold it, each under its evidence number. The reply is checked like any draft; a second decline is the
-refusal (``not_in_evidence``). It is the run's revision turn (``max_revisions``): a run that spent it, or has
-none, refuses the decline at once, so a run costs at most the calls it did.
+refusal (``not_in_evidence``). It takes the place of the revision turn, so a run still costs at most the calls
+it did.
 """
 
 from __future__ import annotations
