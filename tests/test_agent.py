@@ -393,7 +393,7 @@ def test_public_names_match_all() -> None:
     public = {name for name in vars(agent_pkg) if not name.startswith("_")}
     modules = {"accept", "checks", "mode", "options", "refusal", "trace", "choice", "confidence", "confirm",
                "drafting", "figures_fit", "fit", "gate", "graph", "hops", "nodes", "prompts", "question_fit", "reader",
-               "state", "structured", "structured_gate", "second_look",
+               "state", "structured", "structured_gate",
                # the old paths of agent.hops' modules, deprecated
                "chain_nodes", "compare", "compare_plan", "hop_check", "hop_plan", "tools_chain"}
     assert public - modules == set(agent_pkg.__all__)

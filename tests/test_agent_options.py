@@ -101,8 +101,7 @@ def test_validate_names_the_bad_value_and_the_fix(mode: str, options: AgentOptio
 def test_for_mode_fills_in_drafting_and_turns_off_what_does_not_run() -> None:
     default = AgentOptions()
     assert default.for_mode("retrieve_first") == AgentOptions(drafting="structured")
-    assert default.for_mode("tools") == AgentOptions(drafting="text", hops=False, choice_check=False,
-                                                     second_look=False)
+    assert default.for_mode("tools") == AgentOptions(drafting="text", hops=False, choice_check=False)
     text = AgentOptions(drafting="text").for_mode("retrieve_first")
     assert not text.hops and not text.choice_check
 

@@ -138,8 +138,7 @@ def test_an_off_question_refusal_says_why(
 
 def test_a_model_that_answers_nothing_is_said_to(
         graph_dir: Path, no_model: None, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    nothing = AIMessage(json.dumps({"answer": "", "evidence": []}))
-    _scripted(monkeypatch, nothing, nothing)  # the draft, then the second look
+    _scripted(monkeypatch, AIMessage(json.dumps({"answer": "", "evidence": []})))
     code = ask(graph_dir, "--json")
     result = json.loads(capsys.readouterr().out)
     assert code == 1 and result["answer"] == REFUSAL and result["abstain_reason"] == "not_in_evidence"
@@ -157,8 +156,7 @@ def test_a_served_answer_is_printed_with_one_answer_label(
 
 async def test_to_text_gives_the_refusal_and_why(graph_dir: Path, no_model: None) -> None:
     async with await KnowledgeGraph.open(graph="npm", data_dir=str(graph_dir)) as kg:
-        decline = AIMessage(json.dumps({"answer": "not in evidence", "evidence": []}))
-        model = ScriptedChatModel(steps=[decline, decline])  # the draft, then the second look
+        model = ScriptedChatModel(steps=[AIMessage(json.dumps({"answer": "not in evidence", "evidence": []}))])
         agent = build_grounded_agent(model, GraphRAGToolkit(kg, read_only=True), mode="retrieve_first",
                                      options=SINGLE)
         result = GroundedAnswer.from_state(await agent.ainvoke({"question": S14}))

@@ -34,7 +34,6 @@ from .prompts import (
     revision_prompt,
 )
 from .reader import reader_evidence, reader_titles
-from .second_look import closest_sentences, second_look_prompt
 from .state import AbstainReason, GroundedAgentState, TokenUsage, ToolCallRecord, abstention, add_usage
 from .structured import StructuredCaller, as_ai_message
 from .structured_gate import verify_structured
@@ -133,7 +132,7 @@ class Nodes:
             "revisions": 0, "repaired": False, "tool_rounds": 0, "best_score": None, "context": "",
             "short_answer": "", "shown": None, "shown_titles": [], "fit": [], "confirmed": None,
             "confidence": None, "hops": [], "comparison": None, "plan_by": None, "chain": [], "missing_hop": None,
-            "choice": None, "labels": [], "hop_retried": False, "second_look": False, "trace": [],
+            "choice": None, "labels": [], "hop_retried": False, "trace": [],
         }
 
     async def gate(self, state: State) -> Update:
@@ -232,11 +231,6 @@ class Nodes:
         draft = last_ai_text(state["messages"])
         structured = parse_draft(draft) if self.options.drafting == "structured" else None
         if structured is not None and structured.declines:
-            look = self.second_look(state)
-            if look is not None:
-                return {"draft": draft, "short_answer": structured.answer, "verdict": "revise", "second_look": True,
-                        "revisions": max(state.get("revisions", 0) + 1, self.options.max_revisions),
-                        "messages": [HumanMessage(look)]}
             return {"draft": draft, "short_answer": structured.answer, "verdict": "refused",
                     **self.abstain("not_in_evidence")}
         verdict, holders = await self.checked(state, draft, structured)
@@ -259,16 +253,6 @@ class Nodes:
                 else revision_prompt(verdict.check, draft)
             return {**update, "verdict": "revise", "revisions": revisions + 1, "messages": [HumanMessage(turn)]}
         return {**update, "verdict": "refused", **self.abstain(rejection.reason if rejection else "ungrounded")}
-
-    def second_look(self, state: State) -> str | None:
-        """The second look's revision turn (:mod:`.second_look`) for a decline, or None: the option is off, the
-        run looked again already, or no shown sentence shares a term with the question."""
-        if not self.options.second_look or state.get("second_look"):
-            return None
-        ledger = self.session(state).ledger
-        items = [(n, item.content) for n in state.get("shown") or [] if (item := ledger.get(n)) is not None]
-        sentences = closest_sentences(state["question"], items)
-        return second_look_prompt(state["question"], sentences) if sentences else None
 
     async def checked(self, state: State, draft: str, structured: StructuredDraft | None) -> tuple[Verdict, list[int]]:
         """The citation check of the draft (rendered first when structured), and the items the check suggests

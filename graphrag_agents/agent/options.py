@@ -101,24 +101,16 @@ class AgentOptions:
     alternatives from its cited evidence plus "none of these"; another pick is the refusal
     (``abstain_reason="not_chosen"``). One call when there is an alternative to show."""
 
-    second_look: bool = True
-    """``retrieve_first`` with structured drafting: a draft that says the evidence does not answer is asked once
-    more, shown the few sentences of the shown evidence closest to the question
-    (:mod:`~graphrag_agents.agent.second_look`), in place of the revision turn. False: the decline is the refusal
-    (``abstain_reason="not_in_evidence"``) at once."""
-
     def drafting_for(self, mode: str) -> Drafting:
         """The drafting a run in ``mode`` uses: ``drafting``, else the mode's default."""
         return self.drafting or ("structured" if mode == "retrieve_first" else "text")
 
     def for_mode(self, mode: str) -> AgentOptions:
-        """These options as a run in ``mode`` applies them: ``drafting`` filled in, and ``hops``,
-        ``choice_check`` and ``second_look`` off where they do not run (outside ``retrieve_first`` with structured
-        drafting)."""
+        """These options as a run in ``mode`` applies them: ``drafting`` filled in, and ``hops`` and
+        ``choice_check`` off where they do not run (outside ``retrieve_first`` with structured drafting)."""
         drafting = self.drafting_for(mode)
         chained = mode == "retrieve_first" and drafting == "structured"
-        return replace(self, drafting=drafting, hops=self.hops and chained, choice_check=self.choice_check and chained,
-                       second_look=self.second_look and chained)
+        return replace(self, drafting=drafting, hops=self.hops and chained, choice_check=self.choice_check and chained)
 
     def validate(self, mode: str) -> None:
         """Refuse options no run in ``mode`` can use, naming the value and the fix.

@@ -157,9 +157,6 @@ class GroundedAgentState(TypedDict, total=False):
     """(name, labels) of the entity cards the chain's retrieves returned (the answer-kind rule reads them)."""
     hop_retried: bool
     """Whether a failed hop of this run was drafted again from its subject's own passage (once a run)."""
-    second_look: bool
-    """Whether a decline of this run was asked again, shown the sentences closest to the question (once a run,
-    :mod:`~graphrag_agents.agent.second_look`)."""
     trace: Annotated[list[TraceStep], add_trace]
     """What each node of the run did (:class:`~graphrag_agents.agent.trace.TraceStep`: node, outcome, reason,
     detail), in order."""

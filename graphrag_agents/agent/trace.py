@@ -173,9 +173,6 @@ def describe_verify(node: str, update: Update) -> list[TraceStep]:
     reason = update.get("abstain_reason")
     if reason == "not_in_evidence":
         return [_refused(node, "refused", update, "verify: ")]
-    if update.get("second_look"):
-        return [_step(node, "revise", "verify: the model answered that the evidence does not say → a second look "
-                                      "at the sentences closest to the question")]
     check = CitationCheck.model_validate(update["citation_check"])
     verdict = check.to_llm_text(400).splitlines()[0]
     if update.get("answer") and not update.get("abstained"):

@@ -17,7 +17,7 @@ __all__ = ["add_drafting_arguments", "agent_options"]
 
 def add_drafting_arguments(parser: argparse.ArgumentParser) -> None:
     """``--repair-citations``, ``--drafting``, ``--no-answer-fit``, ``--confirm``, ``--supporting-sentence``,
-    ``--min-confidence``, ``--no-hops``, ``--no-choice-check`` and ``--no-second-look``."""
+    ``--min-confidence``, ``--no-hops`` and ``--no-choice-check``."""
     parser.add_argument("--repair-citations", action="store_true",
                         help="cite the evidence the check suggests when a draft lacks it")
     parser.add_argument("--drafting", choices=["structured", "text"], default=None,
@@ -40,9 +40,6 @@ def add_drafting_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-choice-check", action="store_true",
                         help="retrieve_first: serve a checked answer without asking the model to pick it again among "
                              "alternatives from its evidence")
-    parser.add_argument("--no-second-look", action="store_true",
-                        help="retrieve_first: refuse a draft that says the evidence does not answer at once, "
-                             "without showing the model the sentences closest to the question")
 
 
 def agent_options(args: argparse.Namespace, **fields: Any) -> AgentOptions:
@@ -51,8 +48,7 @@ def agent_options(args: argparse.Namespace, **fields: Any) -> AgentOptions:
     return AgentOptions(repair_citations=args.repair_citations, drafting=args.drafting,
                         answer_fit=not args.no_answer_fit, confirm=args.confirm,
                         supporting_sentence=args.supporting_sentence, min_confidence=args.min_confidence,
-                        hops=not args.no_hops, choice_check=not args.no_choice_check,
-                        second_look=not args.no_second_look, **fields)
+                        hops=not args.no_hops, choice_check=not args.no_choice_check, **fields)
 
 
 def _probability(text: str) -> float:

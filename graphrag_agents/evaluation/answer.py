@@ -64,8 +64,7 @@ _NO_ANSWER: dict[str, Any] = {
     "draft": "", "uncited": [], "unsupported": [], "claims": [], "sources": [], "llm_calls": 0, "tokens": 0,
     "tool_calls": 0, "revisions": 0, "repaired": False, "evidence": [], "short_answer": "", "served_right": False,
     "fit": [], "confirmed": None, "confidence": None, "chain": [], "chain_text": "", "missing_hop": None,
-    "choice": None, "hops": [], "plan_by": None, "plan_note": None, "hop_retried": False, "second_look": False,
-    "chain_gap": None,
+    "choice": None, "hops": [], "plan_by": None, "plan_note": None, "hop_retried": False, "chain_gap": None,
 }
 
 
@@ -101,8 +100,7 @@ def score_answer(question: Question, state: dict[str, Any], ms: float) -> dict[s
         "chain": result.chain, "chain_text": result.chain_text, "missing_hop": result.missing_hop,
         "choice": result.choice, "hops": list(state.get("hops") or []), "plan_by": state.get("plan_by"),
         "plan_note": state.get("plan_note"),
-        "hop_retried": bool(state.get("hop_retried")), "second_look": bool(state.get("second_look")),
-        "chain_gap": state.get("chain_gap"),
+        "hop_retried": bool(state.get("hop_retried")), "chain_gap": state.get("chain_gap"),
         "ms": round(ms), "error": None,
         "evidence": split_evidence(_read_text(state), cited),
     }

@@ -89,8 +89,7 @@ class EvalOptions:
                 # Only when on: folders of the previous version (single retrieve, no choice) resume with
                 # --no-hops --no-choice-check.
                 **({"hops": True} if self.hops_used() else {}),
-                **({"choice_check": True} if self.choice_used() else {}),
-                **({"second_look": True} if self.agent.for_mode(self.mode_used()).second_look else {})}
+                **({"choice_check": True} if self.choice_used() else {})}
 
     def mode_choice(self) -> ModeChoice:
         """The mode the agent runs in, and how it was chosen: ``agent_mode``, or for ``auto`` the one litellm's
@@ -263,8 +262,7 @@ def _agent_meta(options: EvalOptions, ran: bool) -> dict[str, Any]:
                 ("repair_citations", agent.repair_citations), ("drafting", options.drafting_used()),
                 ("answer_fit", agent.answer_fit), ("confirm", agent.confirm),
                 ("min_confidence", agent.min_confidence), ("hops", options.hops_used()),
-                ("choice_check", options.choice_used()),
-                ("second_look", options.agent.for_mode(options.mode_used()).second_look))}}
+                ("choice_check", options.choice_used()))}}
 
 
 def _agent_factory(model: str, options: EvalOptions) -> AnswererFactory:
