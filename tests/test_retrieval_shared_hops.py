@@ -10,16 +10,9 @@ titled hop reached took the seed's whole weight, and three of them outranked tha
 from __future__ import annotations
 
 import pytest
+from test_retrieval_hop import _build, _doc
 
-from graphrag_agents.ingest.records import (
-    ChunkRecord,
-    DocumentBatch,
-    DocumentRecord,
-    EntityRecord,
-    chunk_id,
-    entity_id,
-)
-from graphrag_agents.ingest.writer import write_document
+from graphrag_agents.ingest.records import chunk_id
 from graphrag_agents.kg import KnowledgeGraph
 from graphrag_agents.retrieval._cypher import VectorParam
 from graphrag_agents.retrieval.bridge import first_hop_candidates
@@ -45,19 +38,10 @@ TITLED = {  # document id: (title, its first sentence)
 }
 
 
-def _doc(doc_id: str, title: str, text: str, names: tuple[str, ...] = ()) -> DocumentBatch:
-    chunk = ChunkRecord(id=chunk_id(doc_id, 0), index=0, text=text)
-    ents = [EntityRecord(id=entity_id("Place", n), label="Place", name=n, chunk_ids=[chunk.id]) for n in names]
-    return DocumentBatch(DocumentRecord(id=doc_id, title=title, content_hash=doc_id), [chunk], ents, [])
-
-
 @pytest.fixture
 async def worrall_kg(kg: KnowledgeGraph) -> KnowledgeGraph:
-    batches = [_doc("musique-fcf60aa35e80", "Henry Worrall (artist)", SEED, ("Kansas", "Boston", "London"))]
-    batches += [_doc(doc_id, title, text) for doc_id, (title, text) in TITLED.items()]
-    for batch in batches:
-        await write_document(kg.store, batch)
-    await kg.finalize()
+    await _build(kg, _doc("musique-fcf60aa35e80", "Henry Worrall (artist)", [SEED], ["Kansas", "Boston", "London"]),
+                 *(_doc(doc_id, title, [text]) for doc_id, (title, text) in TITLED.items()))
     return kg
 
 
