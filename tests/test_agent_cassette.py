@@ -162,14 +162,14 @@ HOPS_CASSETTE = CASSETTES / "ask_hops_local_1.5b.yaml"
 
 def test_ask_replays_the_hop_chain(tmp_path: Path, model_env: None, monkeypatch: pytest.MonkeyPatch,
                                    capsys: pytest.CaptureFixture[str]) -> None:
-    """The default ``retrieve_first`` path on a question the relative-phrase rules leave to the model: the
-    planning call in its own schema, then per hop a retrieve and a structured draft, then the choice check; the
-    run serves the chain's answer, or names the hop no evidence answered."""
+    """The ``retrieve_first`` path with ``--choice-check`` on a question the relative-phrase rules leave to the
+    model: the planning call in its own schema, then per hop a retrieve and a structured draft, then the choice
+    check; the run serves the chain's answer, or names the hop no evidence answered."""
     monkeypatch.setenv("OPENAI_API_BASE", STRUCTURED_SERVER)
     asyncio.run(_build(tmp_path))
     with _recorder().use_cassette(str(HOPS_CASSETTE)) as cassette:
         code = main(["ask", QUESTION, "--data-dir", str(tmp_path), "--graph", "cassette", "--mode", "retrieve_first",
-                     "--json"])
+                     "--choice-check", "--json"])
     out = capsys.readouterr().out
     if cassette.rewound:
         assert cassette.all_played, "the run made fewer model calls than the recording"

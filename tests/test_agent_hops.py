@@ -116,7 +116,7 @@ async def run(kg: KnowledgeGraph, question: str, *steps: Any, mode: str = "retri
 
 async def test_a_right_chain_is_served_with_every_hop_cited(graphs: dict[str, KnowledgeGraph]) -> None:
     result, model = await run(graphs["full"], QUESTION, draft("Mara Lind", "directed by Mara Lind"),
-                              draft("Uppsala", "born in Uppsala"), pick("Uppsala"))
+                              draft("Uppsala", "born in Uppsala"), pick("Uppsala"), choice_check=True)
     assert not result.abstained and result.short_answer == "Uppsala"
     assert [step["question"] for step in result.chain] == ["Who is the director of film Blue Harbour?",
                                                            "Where was Mara Lind born?"]
@@ -127,7 +127,7 @@ async def test_a_right_chain_is_served_with_every_hop_cited(graphs: dict[str, Kn
     assert result.answer == (f"Answer: Uppsala [{second['evidence'][0]}] (Blue Harbour -> Mara Lind "
                              f"[{first['evidence'][0]}] -> Uppsala [{second['evidence'][0]}]).")
     assert "Chain:\n1. Who is the director of film Blue Harbour? -> Mara Lind" in result.to_text()
-    # The rules planned it (no planning call): two drafts and the choice check, within the 4-call budget.
+    # The rules planned it (no planning call): two drafts and the choice check (on), within the 4-call budget.
     assert result.llm_calls == 3 == len(model.calls) and result.choice is not None
     assert result.choice["picked"] == "Uppsala" and "Mara Lind" in result.choice["options"]
 
@@ -136,9 +136,10 @@ async def test_the_model_plans_a_question_the_rules_do_not_read(graphs: dict[str
     plan = AIMessage(json.dumps({"steps": ["Which county is Van Hook Township located in?",
                                            "What is the county seat of #1?"]}))
     result, _ = await run(graphs["full"], "Van Hook Township lies in a county; what is that county's seat?", plan,
-                          draft("Mountrail County", "in Mountrail County"), draft("Stanley", "county seat is Stanley"),
-                          pick("Stanley"))
-    assert not result.abstained and result.short_answer == "Stanley" and result.llm_calls == 4
+                          draft("Mountrail County", "in Mountrail County"), draft("Stanley", "county seat is Stanley"))
+    # The planning call and one draft a hop: no choice call by default.
+    assert not result.abstained and result.short_answer == "Stanley" and result.llm_calls == 3
+    assert result.choice is None
     assert result.chain[1]["question"] == "What is the county seat of Mountrail County?"
     assert "(Van Hook Township -> Mountrail County [" in result.answer
 
@@ -180,11 +181,12 @@ async def test_a_bridge_entity_answer_is_refused(graphs: dict[str, KnowledgeGrap
 async def test_the_choice_check_refuses_when_the_model_picks_another_option(
         graphs: dict[str, KnowledgeGraph]) -> None:
     result, _ = await run(graphs["full"], QUESTION, draft("Mara Lind", "directed by Mara Lind"),
-                          draft("Uppsala", "born in Uppsala"), pick(NONE_OF_THESE))
+                          draft("Uppsala", "born in Uppsala"), pick(NONE_OF_THESE), choice_check=True)
     assert result.abstained and result.abstain_reason == "not_chosen" and result.choice is not None
     assert result.choice["picked"] == NONE_OF_THESE
+    # Off by default: the same drafts are served with no choice call, the scripted pick left unread.
     served, model = await run(graphs["full"], QUESTION, draft("Mara Lind", "directed by Mara Lind"),
-                              draft("Uppsala", "born in Uppsala"), choice_check=False)
+                              draft("Uppsala", "born in Uppsala"), pick(NONE_OF_THESE))
     assert not served.abstained and served.choice is None and len(model.calls) == 2
 
 
@@ -201,10 +203,9 @@ async def test_a_sequels_passage_does_not_answer_for_the_film(graphs: dict[str, 
     # of the Year 2 is a 2019 ... film ... directed by Punit Malhotra", and the hop passed because the subject is
     # read inside the sequel's name. Now the hop fails there, and its second look reads the film's own passage.
     result, _ = await run(graphs["sequel"], QUESTION, draft("Otto Berg", "directed by Otto Berg"),
-                          draft("Mara Lind", "directed by Mara Lind"), draft("Uppsala", "born in Uppsala"),
-                          pick("Uppsala"))
+                          draft("Mara Lind", "directed by Mara Lind"), draft("Uppsala", "born in Uppsala"))
     assert [step["answer"] for step in result.chain] == ["Mara Lind", "Uppsala"]
-    assert not result.abstained and result.short_answer == "Uppsala" and result.llm_calls == 4
+    assert not result.abstained and result.short_answer == "Uppsala" and result.llm_calls == 3
 
 
 async def test_a_birth_hop_needs_a_sentence_that_says_born(graphs: dict[str, KnowledgeGraph]) -> None:
@@ -395,7 +396,7 @@ async def test_tools_mode_refuses_a_reported_hop_no_sentence_states(graphs: dict
 async def test_the_single_path_runs_the_choice_check_without_the_chain(graphs: dict[str, KnowledgeGraph]) -> None:
     # hops=False builds no chain nodes; the choice check of the single path makes its own call.
     result, model = await run(graphs["full"], COUNTY_QUESTION, draft("Stanley", "county seat is Stanley"),
-                              pick(NONE_OF_THESE), hops=False)
+                              pick(NONE_OF_THESE), hops=False, choice_check=True)
     assert result.abstained and result.abstain_reason == "not_chosen" and result.choice is not None
     assert result.choice["draft"] == "Stanley" and len(model.calls) == 2 and result.chain == []
 
@@ -433,12 +434,12 @@ async def test_a_model_plan_that_only_names_the_subject_again_takes_the_single_p
     # nothing, so the question is drafted once from one retrieve, not walked as a chain.
     question = "Which city was the filmmaker Mara Lind born in?"
     model = ScriptedChatModel(steps=[plan("Who is Mara Lind?", "Which city was #1 born in?"),
-                                     draft("Uppsala", "born in Uppsala"), pick("Uppsala")])
+                                     draft("Uppsala", "born in Uppsala")])
     agent = build_grounded_agent(model, GraphRAGToolkit(graphs["full"], read_only=True), mode="retrieve_first")
     state = await agent.ainvoke({"question": question})
     result = GroundedAnswer.from_state(state)
     assert not result.abstained and result.short_answer == "Uppsala" and result.chain == []
-    assert state["hops"] == [] and state["plan_by"] == "model" and len(model.calls) == 3
+    assert state["hops"] == [] and state["plan_by"] == "model" and len(model.calls) == 2
     planned = [step for step in state["trace"] if step["node"] == "plan"]
     assert planned and "only asks what 'Mara Lind' is" in planned[0]["detail"]
 
@@ -449,8 +450,7 @@ async def test_a_chain_whose_cited_evidence_misses_a_name_of_the_question_is_ref
     question = "Where was the Norwegian director of film Blue Harbour born?"
     result, _ = await run(graphs["full"], question,
                           plan("Who is the director of film Blue Harbour?", "Where was #1 born?"),
-                          draft("Mara Lind", "directed by Mara Lind"), draft("Uppsala", "born in Uppsala"),
-                          pick("Uppsala"))
+                          draft("Mara Lind", "directed by Mara Lind"), draft("Uppsala", "born in Uppsala"))
     assert result.abstained and result.abstain_reason == "off_question"
     assert any("'Norwegian'" in finding for finding in result.fit)
     assert "Norwegian" in (result.reason or "")

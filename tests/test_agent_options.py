@@ -102,7 +102,7 @@ def test_for_mode_fills_in_drafting_and_turns_off_what_does_not_run() -> None:
     default = AgentOptions()
     assert default.for_mode("retrieve_first") == AgentOptions(drafting="structured")
     assert default.for_mode("tools") == AgentOptions(drafting="text", hops=False, choice_check=False)
-    text = AgentOptions(drafting="text").for_mode("retrieve_first")
+    text = AgentOptions(drafting="text", choice_check=True).for_mode("retrieve_first")
     assert not text.hops and not text.choice_check
 
 
@@ -115,6 +115,9 @@ def test_the_cli_builds_options_from_its_flags() -> None:
     assert agent_options(args, min_score=0.2) == AgentOptions(confirm=True, hops=False, drafting="text",
                                                               min_confidence=0.3, min_score=0.2)
     assert agent_options(parser.parse_args([])) == AgentOptions()
+    # The multiple-choice check is off unless asked for; --no-choice-check (the previous way off) still parses.
+    assert not AgentOptions().choice_check and agent_options(parser.parse_args(["--choice-check"])).choice_check
+    assert not agent_options(parser.parse_args(["--no-choice-check"])).choice_check
 
 
 def test_options_import_without_langchain() -> None:

@@ -100,11 +100,11 @@ async def test_a_single_hop_question_the_model_splits_is_not_walked(
     if cassette.rewound:
         # The recording: the model split the one-hop question into three steps, none naming an earlier answer
         # ("What is the current version of npm?", ...); no step depends on another, so it is no chain, and the
-        # question took the single path: one retrieve, one draft, the choice call; served right.
+        # question took the single path: one retrieve, one draft (no choice call by default); served right.
         assert len(plan["steps"]) == 3 and not any("#" in step for step in plan["steps"]), plan
         assert state["hops"] == [] and state["plan_by"] == "model"
         assert state["short_answer"] == "removes the prerelease suffix" and not state["abstained"]
-        assert _schemas(cassette) == ["hop_plan", "grounded_answer", "answer_choice"]
+        assert _schemas(cassette) == ["hop_plan", "grounded_answer"]
 
 
 async def test_a_chain_whose_evidence_misses_a_name_of_the_question_is_refused_saying_which(

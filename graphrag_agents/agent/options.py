@@ -96,10 +96,11 @@ class AgentOptions:
     """``retrieve_first`` with structured drafting: answer a multi-hop question as a chain of single-hop steps,
     each retrieved, drafted and checked; a hop no evidence answers ends in the refusal
     (``abstain_reason="missing_hop"``). False: one retrieve for every question."""
-    choice_check: bool = True
+    choice_check: bool = False
     """``retrieve_first`` with structured drafting: before serving, the model picks its answer again among
     alternatives from its cited evidence plus "none of these"; another pick is the refusal
-    (``abstain_reason="not_chosen"``). One call when there is an alternative to show."""
+    (``abstain_reason="not_chosen"``). One call when there is an alternative to show. Off by default: on four
+    sets it refused about as many right answers as wrong ones (docs/agent-measured.md)."""
 
     def drafting_for(self, mode: str) -> Drafting:
         """The drafting a run in ``mode`` uses: ``drafting``, else the mode's default."""

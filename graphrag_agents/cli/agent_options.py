@@ -17,7 +17,7 @@ __all__ = ["add_drafting_arguments", "agent_options"]
 
 def add_drafting_arguments(parser: argparse.ArgumentParser) -> None:
     """``--repair-citations``, ``--drafting``, ``--no-answer-fit``, ``--confirm``, ``--supporting-sentence``,
-    ``--min-confidence``, ``--no-hops`` and ``--no-choice-check``."""
+    ``--min-confidence``, ``--no-hops`` and ``--choice-check`` / ``--no-choice-check``."""
     parser.add_argument("--repair-citations", action="store_true",
                         help="cite the evidence the check suggests when a draft lacks it")
     parser.add_argument("--drafting", choices=["structured", "text"], default=None,
@@ -37,9 +37,9 @@ def add_drafting_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-hops", action="store_true",
                         help="retrieve_first: answer every question from one retrieve (the previous default), not "
                              "a multi-hop question as a chain of checked hops")
-    parser.add_argument("--no-choice-check", action="store_true",
-                        help="retrieve_first: serve a checked answer without asking the model to pick it again among "
-                             "alternatives from its evidence")
+    parser.add_argument("--choice-check", action=argparse.BooleanOptionalAction, default=False,
+                        help="retrieve_first: before serving a checked answer, ask the model to pick it again among "
+                             "alternatives from its evidence; another pick is the refusal (default: off)")
 
 
 def agent_options(args: argparse.Namespace, **fields: Any) -> AgentOptions:
@@ -48,7 +48,7 @@ def agent_options(args: argparse.Namespace, **fields: Any) -> AgentOptions:
     return AgentOptions(repair_citations=args.repair_citations, drafting=args.drafting,
                         answer_fit=not args.no_answer_fit, confirm=args.confirm,
                         supporting_sentence=args.supporting_sentence, min_confidence=args.min_confidence,
-                        hops=not args.no_hops, choice_check=not args.no_choice_check, **fields)
+                        hops=not args.no_hops, choice_check=args.choice_check, **fields)
 
 
 def _probability(text: str) -> float:
