@@ -136,9 +136,12 @@ def test_an_off_question_refusal_says_why(
                      + re.escape(why) + r" → refusal \(off_question\)", captured.out)
 
 
+@pytest.mark.parametrize("answer", ["", ":", " - ."])
 def test_a_model_that_answers_nothing_is_said_to(
-        graph_dir: Path, no_model: None, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    _scripted(monkeypatch, AIMessage(json.dumps({"answer": "", "evidence": []})))
+        graph_dir: Path, no_model: None, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        answer: str) -> None:
+    # An answer of punctuation only (":") is no answer either, not a statement that the evidence does not say.
+    _scripted(monkeypatch, AIMessage(json.dumps({"answer": answer, "evidence": []})))
     code = ask(graph_dir, "--json")
     result = json.loads(capsys.readouterr().out)
     assert code == 1 and result["answer"] == REFUSAL and result["abstain_reason"] == "not_in_evidence"

@@ -7,6 +7,7 @@ words (``why``), and :class:`~graphrag_agents.agent.GroundedAnswer` ``reason``, 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -15,6 +16,7 @@ from ..tools.citations import CitationCheck
 __all__ = ["refusal_words"]
 
 Update = Mapping[str, Any]
+_WORD = re.compile(r"\w")
 
 
 def _low_score(update: Update) -> str:
@@ -31,7 +33,8 @@ def _retrieve_failed(update: Update) -> str:
 
 
 def _not_in_evidence(update: Update) -> str:
-    if not str(update.get("short_answer") or "").strip():
+    # An answer with no word in it (":", "-") is no answer, not a statement about the evidence.
+    if not _WORD.search(str(update.get("short_answer") or "")):
         return "the model answered nothing"
     return "the model answered that the evidence does not say"
 
