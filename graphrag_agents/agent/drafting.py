@@ -26,6 +26,7 @@ __all__ = [
     "NOT_IN_EVIDENCE",
     "SENTENCE_SCHEMA",
     "StructuredDraft",
+    "answer_words",
     "draft_prompt",
     "parse_draft",
     "render_draft",
@@ -112,12 +113,17 @@ class StructuredDraft:
     @property
     def declines(self) -> bool:
         """The model said the evidence does not answer the question (or gave no answer)."""
-        words = " ".join(_PUNCT.sub(" ", self.answer.lower()).split())
+        words = answer_words(self.answer)
         return not words or bool(_DECLINES.match(words))
 
     def to_json(self) -> str:
         """The draft as the JSON object it was asked for."""
         return json.dumps({"answer": self.answer, "evidence": self.evidence}, ensure_ascii=False)
+
+
+def answer_words(answer: str) -> str:
+    """The words of a short answer, lower-cased and single-spaced, punctuation left out ('' for ":" or "")."""
+    return " ".join(_PUNCT.sub(" ", answer.lower()).split())
 
 
 def parse_draft(text: str) -> StructuredDraft | None:

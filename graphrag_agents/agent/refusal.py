@@ -7,16 +7,15 @@ words (``why``), and :class:`~graphrag_agents.agent.GroundedAnswer` ``reason``, 
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
 from ..tools.citations import CitationCheck
+from .drafting import answer_words
 
 __all__ = ["refusal_words"]
 
 Update = Mapping[str, Any]
-_WORD = re.compile(r"\w")
 
 
 def _low_score(update: Update) -> str:
@@ -34,7 +33,7 @@ def _retrieve_failed(update: Update) -> str:
 
 def _not_in_evidence(update: Update) -> str:
     # An answer with no word in it (":", "-") is no answer, not a statement about the evidence.
-    if not _WORD.search(str(update.get("short_answer") or "")):
+    if not answer_words(str(update.get("short_answer") or "")):
         return "the model answered nothing"
     return "the model answered that the evidence does not say"
 
