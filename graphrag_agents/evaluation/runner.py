@@ -86,8 +86,8 @@ class EvalOptions:
                 **({"confirm": True} if agent.confirm else {}),
                 **({"supporting_sentence": True} if agent.supporting_sentence else {}),
                 **({"min_confidence": agent.min_confidence} if agent.min_confidence is not None else {}),
-                # Only when on: folders of the previous version (single retrieve, no choice) resume with
-                # --no-hops --no-choice-check.
+                # Only when on: a folder recorded without hops resumes with --no-hops, one recorded with the
+                # multiple-choice check (the default before it was turned off) with --choice-check.
                 **({"hops": True} if self.hops_used() else {}),
                 **({"choice_check": True} if self.choice_used() else {})}
 

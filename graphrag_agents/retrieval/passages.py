@@ -399,6 +399,8 @@ class _Fusion:
     def named_pages(self, score: Mapping[str, float]) -> list[str]:
         """Per page the question names by its file name (:mod:`.page_names`), its best candidate by ``score``: the
         one that takes the title feature (a candidate whose title the question names as a name has it already)."""
+        if not self.words:  # the question writes no code: it names no page (most questions; skip every title)
+            return []
         best: dict[str, str] = {}
         for cid, c in self.merged.items():
             page, name = page_name(c.title, c.path)
