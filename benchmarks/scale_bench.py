@@ -121,7 +121,8 @@ async def grow(kg: KnowledgeGraph, source: Source, lookup: LookupEmbedder, vecto
 
 
 _KINDS = (("queryNodes('Chunk', t) YIELD node RETURN count", "keyword search (counting its new words)"),
-          ("queryNodes('Chunk', w[0])", "keyword search"), ("vector.queryNodes('Chunk'", "chunk vector search"),
+          ("queryNodes('Chunk', w[0])", "keyword search"), ("queryNodes('Chunk', w[2])", "keyword search"),
+          ("vector.queryNodes('Chunk'", "chunk vector search"),
           ("__Term__", "sections and keyword statistics"), ("queryNodes('__Entity__'", "entity names"),
           ("MENTIONED_IN", "entity mentions, bridges, titled hop"), ("RELATES", "facts and links"))
 

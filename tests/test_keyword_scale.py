@@ -124,3 +124,37 @@ async def test_on_a_large_graph_a_word_over_the_cap_is_read_only_beside_the_rare
 
 async def _ready(weights: candidates.TermWeights) -> candidates.TermWeights:
     return weights
+
+
+async def test_on_a_large_graph_a_word_the_statistics_hold_is_estimated_not_counted(
+        kg: KnowledgeGraph, monkeypatch: pytest.MonkeyPatch) -> None:
+    """What ``ESTIMATED_FROM`` does on a graph of 5,000 chunks or more, here on a small one with the bar lowered: no
+    word the keyword statistics hold has its postings counted, however rare; one they do not hold ("zebra", in no
+    row) is counted as before, and searched one letter off when no chunk holds it."""
+    await ingest_sections(kg, ROWS, "none")
+    monkeypatch.setattr(fulltext, "ESTIMATED_FROM", 1)
+    question = QUESTION.replace("?", ", zebra?")
+    words = fulltext.query_terms(question)
+    counted, estimate = await _truth(kg, words)
+    assert "zebra" not in estimate and counted["zebra"] == 0
+    assert any(counted[w] != estimate[w] for w in estimate)  # a count would show
+    counting: list[dict[str, Any]] = []
+    query = kg.store.ro_query
+
+    async def spy(statement: str, params: dict[str, Any] | None = None, *args: Any, **kwargs: Any) -> Any:
+        if "fulltext" in statement and "$countcap" in statement:
+            counting.append(params or {})
+        return await query(statement, params, *args, **kwargs)
+
+    kg.store.ro_query = spy  # type: ignore[method-assign]
+    vector = VectorParam(kg.embedder.embed([question])[0].tolist())
+    found, weighted = await candidates.keyword_search(kg.store, question, vector, 30)
+    remembered = {w: fulltext._frequencies[kg.store].df[("Chunk", w)][1] for w in words}
+    assert remembered == {w: estimate.get(w, counted[w]) for w in words} and remembered["zebra"] == 0
+    assert found and {str(w[0]) for w in weighted[0]} == {w for w in words if 0 < remembered[w] < fulltext.MAX_DF}
+    assert counting  # "zebra" was counted, and so was its respelling
+    assert all(df >= 0 for p in counting for t, df in zip(p["terms"], p["dfs"], strict=True) if t in estimate)
+    monkeypatch.setattr(fulltext, "ESTIMATED_FROM", fulltext.MAX_DF)  # a graph this small: every word counted
+    fulltext._frequencies[kg.store].df.clear()
+    await candidates.keyword_search(kg.store, question, vector, 30)
+    assert {w: fulltext._frequencies[kg.store].df[("Chunk", w)][1] for w in words} == counted

@@ -30,6 +30,7 @@ from .fulltext import (
     POSTINGS_CAP,
     cached_counts,
     counts_params,
+    estimated_counts,
     query_terms,
     remember_counts,
     term_weights,
@@ -381,7 +382,9 @@ async def keyword_search(store: GraphStore, question: str, vector: QueryVector |
     letter off (:func:`spelled_near`); the first time such a word is seen that takes a second round trip. A
     word in more than ``POSTINGS_CAP`` chunks is searched by its best postings up to the cap, in the same query;
     a word the keyword statistics put in ``MAX_DF`` chunks or more is not counted but estimated from them, and
-    left out (:data:`~.fulltext.CHUNK_COUNTS`).
+    left out (:data:`~.fulltext.CHUNK_COUNTS`). On a graph of ``ESTIMATED_FROM`` chunks or more no word the
+    statistics hold is counted: each takes their estimate (:func:`~.fulltext.estimated_counts`), and only the words
+    they do not hold are counted by the search query.
 
     ``vector`` None: the candidates' ``cosine`` is left at 0, so the search can run while the question is being
     embedded (:func:`vector_and_cosines` reads their cosines with the vector search)."""
@@ -389,6 +392,7 @@ async def keyword_search(store: GraphStore, question: str, vector: QueryVector |
     if not words:
         return [], ([], 0.0)
     n, dfs = await cached_counts(store, "Chunk", words)
+    dfs = await estimated_counts(store, n, words, dfs)
     terms = [spelled_near(t) if df == 0 and may_misspell(t) else t for t, df in zip(words, dfs, strict=True)]
     if terms != words:
         n, dfs = await cached_counts(store, "Chunk", terms)
