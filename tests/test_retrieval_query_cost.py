@@ -18,13 +18,7 @@ from section_rows import ingest_sections, read_rows
 
 from graphrag_agents.kg import KnowledgeGraph
 from graphrag_agents.retrieval._cypher import VectorParam
-from graphrag_agents.retrieval.candidates import (
-    Candidate,
-    TermWeights,
-    keyword_search,
-    vector_and_cosines,
-    vector_candidates,
-)
+from graphrag_agents.retrieval.candidates import keyword_search, vector_and_cosines, vector_candidates
 from graphrag_agents.retrieval.feedback import feedback_and_cosines, feedback_search, seed_cosines
 from graphrag_agents.retrieval.passages import keywords_first, passages
 from graphrag_agents.retrieval.retriever import retrieve
@@ -72,32 +66,6 @@ async def test_the_keyword_search_run_before_the_vector_gives_the_same_passages(
     together = await passages(kg.store, QUESTION, vector, 8)
     first = await passages(kg.store, QUESTION, vector, 8, keywords=keywords_first(kg.store, QUESTION, 8))
     assert [(h.chunk_id, h.score, h.similarity, h.text) for h in first] == \
-        [(h.chunk_id, h.score, h.similarity, h.text) for h in together]
-
-
-async def test_a_keyword_search_still_running_does_not_hold_back_the_vector_search(kg: KnowledgeGraph) -> None:
-    """When the question's vector is ready before the keyword search started beside its embedding, the vector search
-    is sent at once and the keyword candidates' cosines are read after it: the passages are the very same."""
-    await ingest_sections(kg, PKG + CI, "none")
-    vector = _vector(kg)
-    together = await passages(kg.store, QUESTION, vector, 8)
-    sent = read_queries(kg)
-    release = asyncio.Event()
-
-    async def held() -> tuple[list[Candidate], TermWeights]:
-        await release.wait()
-        return await keywords_first(kg.store, QUESTION, 8)
-
-    keywords = asyncio.ensure_future(held())
-    asking = asyncio.ensure_future(passages(kg.store, QUESTION, vector, 8, keywords=keywords))
-    for _ in range(200):
-        if any("vector.queryNodes('Chunk'" in s for s in sent):
-            break
-        await asyncio.sleep(0.01)
-    assert any("vector.queryNodes('Chunk'" in s for s in sent) and not keywords.done()  # it did not wait
-    release.set()
-    late = await asking
-    assert [(h.chunk_id, h.score, h.similarity, h.text) for h in late] == \
         [(h.chunk_id, h.score, h.similarity, h.text) for h in together]
 
 

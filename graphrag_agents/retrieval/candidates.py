@@ -39,9 +39,8 @@ from .fulltext import (
 from .names import Anchor
 
 __all__ = ["BESIDE_FROM", "CHUNK_COLUMNS", "FILTER_SCAN", "FUZZY_MIN", "INDEX_BREADTH", "WITH_TITLE", "Candidate",
-           "TermWeights", "candidate", "chunk_cosines", "entity_candidates", "index_breadth", "keyword_search",
-           "lexical_candidates", "loose_key", "may_misspell", "spelled_near", "title_key", "vector_and_cosines",
-           "vector_candidates"]
+           "TermWeights", "candidate", "entity_candidates", "index_breadth", "keyword_search", "lexical_candidates",
+           "loose_key", "may_misspell", "spelled_near", "title_key", "vector_and_cosines", "vector_candidates"]
 
 COSINE = cosine("c")
 """Cypher for the cosine similarity of chunk ``c`` to the question vector ``$v`` (0 before finalize)."""
@@ -150,16 +149,6 @@ async def vector_and_cosines(store: GraphStore, vector: QueryVector, k: int, doc
     params: dict[str, Any] = {"v": vector_param(vector), "k": int(k), "docs": list(document_ids or []),
                               "scan": FILTER_SCAN, "search": index_breadth(k)}
     return await _vector_search(store, _VECTOR_FILTERED if document_ids else _VECTOR, params, chunk_ids)
-
-
-async def chunk_cosines(store: GraphStore, vector: QueryVector, chunk_ids: Sequence[str]) -> dict[str, float]:
-    """Each chunk's cosine similarity to the question (0 before finalize; a chunk deleted meanwhile left out): what
-    :func:`vector_and_cosines` reads beside the vector search, in a query of its own."""
-    if not chunk_ids:
-        return {}
-    rows = await store.ro_query(f"UNWIND $ids AS cid MATCH (c:Chunk {{id: cid}}) RETURN c.id, {COSINE}",
-                                {"v": vector_param(vector), "ids": list(chunk_ids)})
-    return {str(cid): float(cos) for cid, cos in rows}
 
 
 _VECTOR = ("CALL db.idx.vector.queryNodes('Chunk', 'embedding', $search, vecf32($v)) YIELD node, score "

@@ -45,7 +45,6 @@ feedback 0.5. Measured on npm's docs (``techdocs_a``), HotpotQA, 2Wiki and the M
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Awaitable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -62,7 +61,6 @@ from .candidates import (
     WITH_TITLE,
     Candidate,
     TermWeights,
-    chunk_cosines,
     entity_candidates,
     index_breadth,
     keyword_search,
@@ -207,8 +205,7 @@ async def passages(store: GraphStore, question: str, vector: QueryVector, top_k:
     for the first hop with ``linked_weights``. ``linked_weights=None``: ``weights`` always.
 
     ``keywords``: the keyword search already asked for (:func:`keywords_first`, before the question's vector was
-    known); its candidates' cosines are then read with the vector search, in the same query, or, when it is still
-    running once the vector is known, after both in a query of their own (the vector search does not wait).
+    known); its candidates' cosines are then read with the vector search, in the same query.
     """
     pool = _pool(top_k)
     measured = _experiments.current()  # off outside benchmarks/
@@ -281,16 +278,9 @@ async def _direct(store: GraphStore, question: str, vector: VectorParam, pool: i
             vector_candidates(store, vector, pool, document_ids),
             keyword_search(store, question, vector, pool, document_ids))
         return by_vector, by_keyword, weighted
-    if isinstance(keywords, asyncio.Future) and not keywords.done():
-        # the keyword search outlasted the question's embedding (a common word on a large graph): the vector search
-        # does not wait for it, and its candidates' cosines come after it, in a query of their own
-        by_vector, (by_keyword, weighted) = await all_or_none(
-            vector_candidates(store, vector, pool, document_ids), keywords)
-        cosines = await chunk_cosines(store, vector, [c.chunk_id for c in by_keyword])
-    else:
-        by_keyword, weighted = await keywords
-        by_vector, cosines = await vector_and_cosines(store, vector, pool, document_ids,
-                                                      [c.chunk_id for c in by_keyword])
+    by_keyword, weighted = await keywords
+    by_vector, cosines = await vector_and_cosines(store, vector, pool, document_ids,
+                                                  [c.chunk_id for c in by_keyword])
     for cand in by_keyword:
         cand.cosine = cosines.get(cand.chunk_id, 0.0)
     return by_vector, by_keyword, weighted
