@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from graphrag_agents import kg as kg_module
-from graphrag_agents.ingest import embedding
+from graphrag_agents.ingest import embedding, fact_pooling
 from graphrag_agents.ingest.embedding import chunk_embed_text
 from graphrag_agents.ingest.plan import IngestPlan, SourceDocument
 from graphrag_agents.kg import KnowledgeGraph
@@ -132,8 +132,13 @@ class Phases:
         part[what] = part.get(what, 0.0) + seconds
 
 
-def _kind(statement: str) -> tuple[str, str] | None:
-    """(kind, "read" or "write") of one of embed_missing's window reads or vector writes."""
+def _kind(statement: str, current: str) -> tuple[str, str] | None:
+    """(kind, what) of one of embed_missing's window reads or vector writes; the lookups and writes of the facts
+    read from their chunks' model run (``fact_pooling``) belong to the chunks' phase."""
+    if statement in (fact_pooling._MISSING, fact_pooling._TEXTS):
+        return "chunks", "fact lookups"
+    if statement == fact_pooling.FACT_NODE_UPDATE and current == "embed chunks":
+        return "chunks", "fact vector writes"
     for target in embedding._TARGETS:
         if statement == target.update:
             return target.kind, "vector writes"
@@ -157,7 +162,7 @@ def _wrap_phases(kg: KnowledgeGraph, phases: Phases) -> None:
             phases.add("texts", len(texts))
 
     async def timed_query(statement: str, params: Any = None, *args: Any, **kwargs: Any) -> Any:
-        kind = _kind(statement)
+        kind = _kind(statement, phases.current)
         if kind and phases.current != f"embed {kind[0]}":
             await phases.mark(f"embed {kind[0]}")
         start = time.perf_counter()
@@ -174,6 +179,18 @@ def _wrap_phases(kg: KnowledgeGraph, phases: Phases) -> None:
     kg.embedder.aembed = aembed  # type: ignore[method-assign]
     kg.store.query = timed_query  # type: ignore[method-assign]
     kg_module.ensure_schema = ensure  # type: ignore[assignment]
+    spans = getattr(kg.embedder, "embed_spans", None)
+    if spans is not None:  # the chunks' model runs that also read their facts (on a worker thread)
+        def embed_spans(texts: Any, wanted: Any) -> Any:
+            start, cpu = time.perf_counter(), time.process_time()
+            try:
+                return spans(texts, wanted)
+            finally:
+                phases.add("model wall", time.perf_counter() - start)
+                phases.add("model CPU", time.process_time() - cpu)
+                phases.add("texts", len(texts))
+
+        kg.embedder.embed_spans = embed_spans  # type: ignore[attr-defined]
 
 
 def _rows(sets: list[str], eval_dir: Path, limit: int) -> list[dict[str, str]]:

@@ -17,7 +17,9 @@ finalized in a fresh child process, so each rule's time, CPU and peak memory are
   passages' documents, and, rendered at the default ``to_llm_text`` budget (4,400 characters), the read recall
   and answer read of ``benchmarks/evidence_budget_bench.py``, with the share of questions whose text shows an
   entity card or a fact, and the p50 latency of ``retrieve`` (all paths, then the ``facts`` path alone) on the
-  graph (sequential, on whatever else the machine runs: compare the ratios of one run).
+  graph (sequential, on whatever else the machine runs: compare the ratios of one run);
+* how the fact vectors rank: of the ``facts`` path's top 5 facts, the share stated in one of the question's gold
+  paragraphs, and the share of questions with at least one such fact there.
 
 Ratios are against the first rule (``all:all``, the previous release), measured in the same run. ``--questions N``
 keeps the first N questions and only their own paragraphs (a reduced corpus) for a quick run. A rule already
@@ -135,7 +137,7 @@ async def _quality(kg: KnowledgeGraph, questions: list[Question]) -> dict[str, f
         hits = await kg.retrieve(q.question, top_k=10)
         took = time.perf_counter() - started
         started = time.perf_counter()
-        await kg.retrieve(q.question, top_k=10, paths=["facts"])
+        fact_hits = await kg.retrieve(q.question, top_k=10, paths=["facts"])
         facts_took = time.perf_counter() - started
         docs = [p.document_id for p in hits.passages]
         gold = list(q.supporting_paragraph_ids)
@@ -147,13 +149,18 @@ async def _quality(kg: KnowledgeGraph, questions: list[Question]) -> dict[str, f
         row["shows_entity"] = float("\nEntities:\n" in text)
         row["shows_fact"] = float("\nFacts:\n" in text or "\nRelated facts:\n" in text)
         row["ms"], row["facts_ms"] = took * 1000, facts_took * 1000
+        if gold:  # how the fact vectors rank: the facts path's top 5, from the gold paragraphs or not
+            from_gold = [any(c.split("#")[0] in gold for c in f.chunk_ids) for f in fact_hits.facts[:5]]
+            row["fact_p5"] = sum(from_gold) / 5
+            row["fact_hit5"] = float(any(from_gold))
         rows.append(row)
 
     def mean(key: str) -> float:
         values = [r[key] for r in rows if key in r]
         return statistics.fmean(values) if values else float("nan")
 
-    found = {k: mean(k) for k in ("r5", "r10", "read_recall", "answer_read", "shows_entity", "shows_fact")}
+    found = {k: mean(k) for k in ("r5", "r10", "read_recall", "answer_read", "shows_entity", "shows_fact",
+                                  "fact_p5", "fact_hit5")}
     for key in ("ms", "facts_ms"):  # p50 latency
         found[key] = statistics.median(r[key] for r in rows)
     return found
@@ -207,14 +214,16 @@ def _table(results: list[tuple[str, dict[str, Any]]]) -> None:
 
     print("\n| entity:fact vectors | vectors (chunks / entities / facts) | finalize s | client CPU s | server CPU s "
           "| client peak RSS MiB | server memory added MiB | graph MiB | R@5 / R@10 | read recall | answer read "
-          "| shows entities / facts | retrieve p50 ms (facts path alone) |")
-    print("| - | - | - | - | - | - | - | - | - | - | - | - | - |")
+          "| shows entities / facts | facts path top 5 from gold paragraphs (share / any) "
+          "| retrieve p50 ms (facts path alone) |")
+    print("| - | - | - | - | - | - | - | - | - | - | - | - | - | - |")
     for rule, c in results:
         print(f"| {rule} | {c['chunks']:,} / {c['entities']:,} / {c['facts']:,} | {ratio(c, 'wall')} "
               f"| {ratio(c, 'cpu')} | {ratio(c, 'server_cpu')} | {ratio(c, 'rss_peak')} | {ratio(c, 'added_mib')} "
               f"| {ratio(c, 'graph_mib')} "
               f"| {c['r5']:.3f} / {c['r10']:.3f} | {c['read_recall']:.3f} | {c['answer_read']:.3f} "
-              f"| {c['shows_entity']:.3f} / {c['shows_fact']:.3f} | {ratio(c, 'ms')} ({ratio(c, 'facts_ms')}) |")
+              f"| {c['shows_entity']:.3f} / {c['shows_fact']:.3f} | {c['fact_p5']:.3f} / {c['fact_hit5']:.3f} "
+              f"| {ratio(c, 'ms')} ({ratio(c, 'facts_ms')}) |")
 
 
 async def main() -> None:

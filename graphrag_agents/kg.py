@@ -354,10 +354,13 @@ class KnowledgeGraph:
                 (the others are found by name: ``exact_names``, the full-text half of ``fuzzy_names``); ``"all"``
                 every entity (the previous release's behaviour); ``"none"`` no entity. None (default): the rule of
                 the graph's last ``finalize``, ``"shared"`` for a graph finalized without one.
-            fact_vectors: ``"all"`` embeds every fact, ``"typed"`` typed relations' facts only (not the
-                co-mention sentences of the ``ner`` extractor: half the CPU, a slower ``retrieve``), ``"none"``
-                none. A fact without a vector is found by the ``facts`` path among the facts of the chunks nearest
-                the question, and ordered by ``links`` by its chunk's vector
+            fact_vectors: ``"all"`` gives every fact a vector, a co-mention sentence of the ``ner`` extractor
+                read from its chunk's model run with the local embedder
+                (:mod:`~graphrag_agents.ingest.fact_pooling`); ``"sentences"`` embeds every fact's sentence alone
+                (the previous release's ``"all"``); ``"typed"`` typed relations' facts only (not the co-mention
+                sentences: a slower ``retrieve``); ``"none"`` none. A fact without a vector is found by the
+                ``facts`` path among the facts of the chunks nearest the question, and ordered by ``links`` by its
+                chunk's vector
                 (:mod:`~graphrag_agents.retrieval.unembedded_facts`). None (default): the graph's last rule, else
                 ``"all"``.
 
@@ -447,7 +450,7 @@ class KnowledgeGraph:
         if rules.facts != "none":
             (typed,), = await q("MATCH ()-[r:RELATES]->() WHERE r.embedding IS NULL RETURN count(r)")
             facts = int(typed)
-        if rules.facts == "all":
+        if rules.grouped_facts:
             (grouped,), = await q("MATCH (f:__Fact__) WHERE f.embedding IS NULL RETURN count(f)")
             facts += int(grouped)
         return entities, facts

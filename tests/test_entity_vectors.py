@@ -163,5 +163,5 @@ async def test_a_rule_that_does_not_exist_names_the_ones_that_do(kg: KnowledgeGr
     await _build(kg)
     with pytest.raises(ValueError, match="'shared'.*'all' or 'none'"):
         await kg.finalize(progress=False, entity_vectors="some")  # type: ignore[arg-type]
-    with pytest.raises(ValueError, match="'typed' .*'all' \\(the default\\) or 'none'"):
+    with pytest.raises(ValueError, match="'all' \\(the default\\), 'sentences' .*'typed' .* or 'none'"):
         await kg.finalize(progress=False, fact_vectors="lazy")  # type: ignore[arg-type]

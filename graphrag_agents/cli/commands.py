@@ -272,9 +272,11 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, Handler]]:
                    help="which entity cards get a vector: shared (entities mentioned in 2+ chunks; the others are "
                         "found by name), all (the previous release), none; default: the graph's last rule, else "
                         "shared")
-    p.add_argument("--fact-vectors", choices=["typed", "all", "none"], default=None,
-                   help="which facts get a vector: all, typed (typed relations' facts; co-mention sentences are "
-                        "found through their chunks), none; default: the graph's last rule, else all")
+    p.add_argument("--fact-vectors", choices=["all", "sentences", "typed", "none"], default=None,
+                   help="which facts get a vector: all (a co-mention sentence read from its chunk's model run), "
+                        "sentences (every fact embedded from its own sentence, the previous release), typed (typed "
+                        "relations' facts; co-mention sentences are found through their chunks), none; default: the "
+                        "graph's last rule, else all")
     p = command("ingest", _ingest, "add .txt .md .markdown .rst .pdf files (unchanged ones are skipped)")
     p.add_argument("paths", nargs="+", metavar="PATH", help="files, or folders with --recursive")
     p.add_argument("--recursive", "-r", action="store_true", help="ingest the supported files under folders")

@@ -19,10 +19,13 @@ sets) are found by name through ``exact_names`` and the full-text half of ``fuzz
 bought no measurable recall (``docs/scale-building.md``, "What the entity and fact vectors buy the reader"). An
 entity that gains its second mention is embedded by the next ``finalize``; ``"all"`` embeds every entity as
 before, ``"none"`` none.
-Every fact is embedded by default; ``fact_vectors="typed"`` embeds typed relations' facts only (a co-mention fact
-node, the ``ner`` extractor's sentence, is a sentence of a chunk, and the ``facts`` and ``links`` paths then find
-and order it through that chunk's vector: :mod:`~graphrag_agents.retrieval.unembedded_facts`), at half the
-``finalize`` CPU but a slower ``retrieve`` (``docs/scale-building.md``).
+Every fact gets a vector by default (``fact_vectors="all"``). A co-mention fact node (the ``ner`` extractor's
+sentence of a chunk) gets its vector from its chunk's model run when the embedder is local
+(:mod:`~graphrag_agents.ingest.fact_pooling`), so the model does not read the sentence twice;
+``fact_vectors="sentences"`` embeds every fact's sentence alone (the previous release's ``"all"``).
+``fact_vectors="typed"`` embeds typed relations' facts only (the ``facts`` and ``links`` paths then find and
+order a co-mention fact through its chunk's vector: :mod:`~graphrag_agents.retrieval.unembedded_facts`), at a
+slower ``retrieve`` (``docs/scale-building.md``).
 """
 
 from __future__ import annotations
@@ -36,9 +39,10 @@ from typing import Any, Literal
 import numpy as np
 import numpy.typing as npt
 
-from ..models.embedder import Embedder
+from ..models.embedder import Embedder, SpanEmbedder
 from ..store.graph import GraphStore
 from ..store.schema import drop_vector_index_statement
+from .fact_pooling import FACT_NODE_UPDATE, ChunkFacts, pool_facts
 
 __all__ = ["CHUNK_EMBED_FORMAT", "CHUNK_NEEDS_VECTOR", "ENTITY_VECTORS", "FACT_VECTORS", "SHARED_MENTIONS",
            "EmbedCounts", "EntityVectors", "FactVectors", "VectorRules", "chunk_embed_text", "embed_missing",
@@ -59,14 +63,17 @@ CHUNK_NEEDS_VECTOR = f"(c.embedding IS NULL OR coalesce(c.embed_format, 1) < {CH
 
 EntityVectors = Literal["shared", "all", "none"]
 """Which entity cards ``finalize`` embeds: those mentioned in :data:`SHARED_MENTIONS`+ chunks, all, or none."""
-FactVectors = Literal["typed", "all", "none"]
-"""Which facts ``finalize`` embeds: typed relations' facts only (a co-mention fact is a sentence of a chunk, found
-through that chunk's vector), every fact, or none."""
+FactVectors = Literal["all", "sentences", "typed", "none"]
+"""Which facts ``finalize`` embeds: every fact (a co-mention sentence read from its chunk's model run where the
+embedder can), every fact from its own sentence, typed relations' facts only (a co-mention fact is a sentence of a
+chunk, found through that chunk's vector), or none."""
 ENTITY_VECTORS: EntityVectors = "shared"
 """The default rule for entity cards."""
 FACT_VECTORS: FactVectors = "all"
 """The default rule for facts."""
-_FACT_RULES = ("typed", "all", "none")
+_FACT_RULES = ("all", "sentences", "typed", "none")
+_GROUPED_EMBEDDED = ("all", "sentences")
+"""The rules under which co-mention fact nodes get vectors."""
 SHARED_MENTIONS = 2
 """Chunks an entity must be mentioned in for the ``"shared"`` rule to embed its card."""
 
@@ -98,8 +105,14 @@ class VectorRules:
         """Raise ``ValueError`` naming the fix when a rule is not one of its values."""
         entity_needs_vector(self.entities)
         if self.facts not in _FACT_RULES:
-            raise ValueError(f"fact_vectors={self.facts!r} is not a rule. Fix: use one of 'typed' (typed relations' "
-                             "facts), 'all' (the default) or 'none'.")
+            raise ValueError(f"fact_vectors={self.facts!r} is not a rule. Fix: use one of 'all' (the default), "
+                             "'sentences' (every fact from its own sentence), 'typed' (typed relations' facts) or "
+                             "'none'.")
+
+    @property
+    def grouped_facts(self) -> bool:
+        """Whether co-mention fact nodes get vectors under these rules."""
+        return self.facts in _GROUPED_EMBEDDED
 
 
 def entity_needs_vector(rule: EntityVectors) -> str:
@@ -150,7 +163,7 @@ class _Target:
     text: Callable[[Any], str] = _plain
     """The text to embed from a row's ``raw`` value."""
     grouped: bool = False
-    """Co-mention fact nodes (embedded only under ``fact_vectors="all"``)."""
+    """Co-mention fact nodes (embedded only under ``fact_vectors="all"`` and ``"sentences"``)."""
 
 
 _TARGETS = [
@@ -184,7 +197,7 @@ _TARGETS = [
         "facts",
         "MATCH (f:__Fact__) RETURN max(id(f))",
         "MATCH (f:__Fact__) WHERE id(f) >= $lo AND id(f) < $hi AND f.embedding IS NULL RETURN id(f), f.text",
-        "UNWIND $rows AS r WITH r, r.k AS node MATCH (f:__Fact__) WHERE id(f) = node SET f.embedding = vecf32(r.v)",
+        FACT_NODE_UPDATE,
         grouped=True,
     ),
 ]
@@ -197,6 +210,8 @@ class EmbedCounts:
     chunks: int = 0
     entities: int = 0
     facts: int = 0
+    facts_from_chunks: int = 0
+    """Of ``facts``, co-mention facts whose vector was read from their chunk's model run (no model call)."""
 
 
 async def embed_missing(store: GraphStore, embedder: Embedder,
@@ -209,12 +224,13 @@ async def embed_missing(store: GraphStore, embedder: Embedder,
     await _upgrading_chunks(store)
     for target in _TARGETS:
         if (target.kind == "entities" and rules.entities == "none") or (
-                target.kind == "facts" and (rules.facts == "none" or (target.grouped and rules.facts == "typed"))):
+                target.kind == "facts" and (rules.facts == "none" or (target.grouped and not rules.grouped_facts))):
             continue
         if target.kind == "entities":
             target = replace(target, select=target.select.replace("{entities}", entity_needs_vector(rules.entities)))
+        pooling = await _pooling(store, embedder, rules) if target.kind == "chunks" else None
         # Typed relations and co-mention fact nodes both count as facts.
-        writer = _BatchWriter(store, embedder, target, progress, done=getattr(counts, target.kind))
+        writer = _BatchWriter(store, embedder, target, progress, done=getattr(counts, target.kind), pooling=pooling)
         try:
             lo, max_id = 0, await _max_id(store, target)
             while lo <= max_id:
@@ -227,7 +243,17 @@ async def embed_missing(store: GraphStore, embedder: Embedder,
         finally:
             await writer.close()
         setattr(counts, target.kind, writer.done)
+        if pooling is not None:
+            counts.facts = counts.facts_from_chunks = writer.facts_done
     return counts
+
+
+async def _pooling(store: GraphStore, embedder: Embedder, rules: VectorRules) -> ChunkFacts | None:
+    """The co-mention facts to read from their chunks' model run, when the rules and the embedder allow it."""
+    if rules.facts != "all" or not isinstance(embedder, SpanEmbedder):
+        return None
+    facts = await ChunkFacts.load(store)
+    return facts if len(facts) else None
 
 
 async def _upgrading_chunks(store: GraphStore) -> bool:
@@ -258,11 +284,16 @@ class _BatchWriter:
     vectors ``_WRITE_ROWS`` a query while the next rows are embedded."""
 
     def __init__(self, store: GraphStore, embedder: Embedder, target: _Target,
-                 progress: Callable[[str, int], None] | None, done: int = 0) -> None:
+                 progress: Callable[[str, int], None] | None, done: int = 0,
+                 pooling: ChunkFacts | None = None) -> None:
         self.store, self.embedder, self.target, self.progress = store, embedder, target, progress
         self.pending: list[list[Any]] = []
         self.done = done
         """Rows whose vectors are embedded and handed to a write."""
+        self.pooling = pooling
+        """Facts to read from the model run of their chunk (chunk rows only)."""
+        self.facts_done = 0
+        """Fact vectors read from chunk runs and handed to a write."""
         # Texts repeat (co-mention facts share their sentence, entities their name): embed each once per run.
         self.cache: dict[str, npt.NDArray[np.float32]] = {}
         self.writing: asyncio.Task[None] | None = None
@@ -302,20 +333,39 @@ class _BatchWriter:
         if len(self.cache) + len(fresh) > _CACHE_LIMIT:
             wanted = set(texts)
             self.cache = {t: v for t, v in self.cache.items() if t in wanted}
+        holders: dict[str, list[int]] = {}
+        for (key, _), text in zip(rows, texts, strict=True):
+            holders.setdefault(text, []).append(key)
+        facts: list[dict[str, Any]] = []
         # In slices, so the bar moves per batch the model embedded, not per window of _BATCH rows.
         for start in range(0, len(fresh), _PROGRESS_SLICE):
             part = fresh[start:start + _PROGRESS_SLICE]
-            for text, vec in zip(part, await self.embedder.aembed(part), strict=True):
+            for text, vec in zip(part, await self._model(part, holders, facts), strict=True):
                 self.cache[text] = np.asarray(vec, dtype=np.float32)
             if self.progress is not None and start + len(part) < len(fresh):
                 self.progress(self.target.kind, self.done + len(rows) * (start + len(part)) // len(fresh))
         payload = [{"k": key, "v": self.cache[text].tolist()} for (key, _), text in zip(rows, texts, strict=True)]
         await self._drain()
-        self.writing = asyncio.ensure_future(self._write(payload))
+        self.writing = asyncio.ensure_future(self._write(payload, facts))
         self.done += len(rows)
+        self.facts_done += len(facts)
         if self.progress is not None:
             self.progress(self.target.kind, self.done)
+            if facts:
+                self.progress("facts", self.facts_done)
 
-    async def _write(self, payload: list[dict[str, Any]]) -> None:
-        for start in range(0, len(payload), _WRITE_ROWS):  # SETs the same vectors when repeated: idempotent
-            await self.store.query(self.target.update, {"rows": payload[start:start + _WRITE_ROWS]}, idempotent=True)
+    async def _model(self, part: list[str], holders: dict[str, list[int]],
+                     facts: list[dict[str, Any]]) -> npt.NDArray[np.float32]:
+        """``part``'s vectors; with pooling, the vectors its chunks' facts read from the same run join ``facts``."""
+        if self.pooling is None or not isinstance(self.embedder, SpanEmbedder):
+            return await self.embedder.aembed(part)
+        pooling = self.pooling
+        run = await pool_facts(self.store, self.embedder, part,
+                               [[fact for key in holders[text] for fact in pooling.of(key)] for text in part])
+        facts += run.facts
+        return run.vectors
+
+    async def _write(self, payload: list[dict[str, Any]], facts: list[dict[str, Any]]) -> None:
+        for statement, rows in ((self.target.update, payload), (FACT_NODE_UPDATE, facts)):
+            for start in range(0, len(rows), _WRITE_ROWS):  # SETs the same vectors when repeated: idempotent
+                await self.store.query(statement, {"rows": rows[start:start + _WRITE_ROWS]}, idempotent=True)

@@ -14,7 +14,7 @@ from typing import Protocol, runtime_checkable
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["Embedder", "embedder_from_env", "l2_normalise", "text_list"]
+__all__ = ["Embedder", "SpanEmbedder", "embedder_from_env", "l2_normalise", "text_list"]
 
 
 @runtime_checkable
@@ -36,6 +36,18 @@ class Embedder(Protocol):
 
     async def aembed(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
         """Async :meth:`embed`; never blocks the event loop."""
+        ...
+
+
+@runtime_checkable
+class SpanEmbedder(Protocol):
+    """An embedder that also reads spans of a text in the same model run (a local model, whose token states
+    it holds; a hosted model returns one vector a text). ``finalize`` reads a co-mention fact's vector from its
+    chunk's run this way, instead of embedding the sentence again."""
+
+    def embed_spans(self, texts: Sequence[str], spans: Sequence[Sequence[tuple[int, int]]]
+                    ) -> tuple[npt.NDArray[np.float32], list[list[npt.NDArray[np.float32] | None]]]:
+        """The texts' vectors, as ``embed`` gives them, and one vector (or None: not read) per character span."""
         ...
 
 

