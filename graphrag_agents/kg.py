@@ -14,7 +14,7 @@ from types import TracebackType
 from typing import Any
 
 from ._keys import file_key, normalise_key, path_key_problem
-from .errors import ConfigurationError, GraphLoading, GraphNotFound
+from .errors import ConfigurationError, GraphLoading, GraphNotFound, GraphRAGError
 from .ingest.dedupe import merge_label_votes, merge_unknown_duplicates
 from .ingest.doc_keys import document_lookup, file_lookup, resolve_ids
 from .ingest.embedding import (
@@ -49,6 +49,7 @@ from .models.onnx_minilm import OnnxMiniLMEmbedder
 from .retrieval.hits import RetrievalHits
 from .retrieval.retriever import retrieve
 from .retrieval.unembedded_facts import forget_rules
+from .retrieval.warm_up import warm_up
 from .store.graph import GraphStore
 from .store.routing import decides_writes
 from .store.schema import GraphMeta, check_embedder, ensure_schema, read_meta, wait_for_indexes, write_meta_field
@@ -364,6 +365,9 @@ class KnowledgeGraph:
                 (:mod:`~graphrag_agents.retrieval.unembedded_facts`). None (default): the graph's last rule, else
                 ``"all"``.
 
+        Ends by asking the graph one question itself (:mod:`~graphrag_agents.retrieval.warm_up`), so the first
+        retrieve after it does not pay the query planning and reads that follow a build.
+
         Returns the counts of what was merged and embedded, and the graph's status. The rules are remembered in
         the graph (later calls and ``status`` follow them), and a vector an entity already has is kept.
 
@@ -420,6 +424,10 @@ class KnowledgeGraph:
             forget_rules(self.store)
             await wait_for_indexes(self.store)
             bars.advance("indexes")
+            try:
+                await warm_up(self.store, self.embedder)
+            except GraphRAGError as exc:  # the graph is built; the first question meets the same error, if any
+                logger.warning("finalize's warm-up question on graph %r failed: %s", self.name, exc)
         return FinalizeReport(embedded=embedded, status=await self.status(), merged=merged,
                               seconds=time.perf_counter() - started, regrouped=regrouped, relabelled=relabelled,
                               retyped=retyped, dropped=dropped, rekeyed=keys.renamed, key_clashes=keys.clashes)
