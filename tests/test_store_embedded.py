@@ -175,12 +175,43 @@ def test_a_server_too_busy_to_accept_connections_is_waited_for_not_given_up(tmp_
 
     thread = threading.Thread(target=busy_then_answer, daemon=True)
     thread.start()
+    loading = subprocess.Popen([sys.executable, "-c", "while True: pass"])  # a loading server works the CPU
     try:
-        assert server._wait_ready(os.getpid(), timeout=1.0)
+        assert server._wait_ready(loading.pid, timeout=1.0)
     finally:
+        loading.kill()
+        loading.wait(timeout=10)
         answered.set()
         thread.join(timeout=5)
         listener.close()
+
+
+def test_a_silent_idle_server_is_replaced_not_waited_for(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Regression: a FalkorDB whose main thread blocked on its own lock (seen at ``Globals_AddGraph``) accepts
+    connections, never answers and uses no CPU; reattaching to it waited the 600 s load timeout as if it were
+    loading. A server that is silent and idle for the attach timeout is wedged: it is replaced. Here the owner's
+    server is stopped with SIGSTOP, which leaves it silent and idle the same way."""
+    from graphrag_agents.store import embedded
+
+    monkeypatch.setattr(embedded, "_ATTACH_TIMEOUT_S", 1.0)
+    monkeypatch.setattr(embedded, "_STOP_TIMEOUT_S", 1.0)  # the owner, not this process, reaps the killed server
+    owner, server_pid = _spawn_owner(tmp_path)
+    os.kill(server_pid, signal.SIGSTOP)
+    started = time.monotonic()
+    try:
+        attached = acquire_server(tmp_path)
+        try:
+            assert time.monotonic() - started < 30, "a wedged server must not be waited on for the load timeout"
+            assert attached.owned and attached.pid != server_pid and _ping(attached.socket_path)
+            # killed: a zombie until its parent, the owner, reaps it
+            assert Path(f"/proc/{server_pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "Z"
+        finally:
+            release_server(attached)
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(server_pid, signal.SIGCONT)
+        owner.communicate("\n", timeout=10)
+    assert _wait_gone(server_pid)
 
 
 @contextlib.contextmanager

@@ -4,14 +4,19 @@ A server rebuilding its indexes while it loads a large graph accepts no connecti
 connection then waits in its listen backlog (511) until that is full, after which every connection fails as if
 nothing listened: a waiter that opened a connection per probe took a busy server for a dead one after about 5
 minutes, and stopped it. :class:`PingWaiter` asks once and waits for the answer on the same connection.
+
+A server that says nothing is not always loading, though: FalkorDB 4.16 was seen with its main thread blocked on
+a lock of its own (``Globals_AddGraph``, after a query created a graph), silent and idle for good. A loading
+server works; :class:`IdleWatch` tells the two apart by whether the process's CPU time still moves.
 """
 
 from __future__ import annotations
 
 import socket
+import time
 from pathlib import Path
 
-__all__ = ["PingWaiter"]
+__all__ = ["IdleWatch", "PingWaiter"]
 
 
 def _probe(sock_path: Path, timeout: float = 0.5) -> str:
@@ -75,3 +80,26 @@ class PingWaiter:
         if self._conn is not None:
             self._conn.close()
             self._conn = None
+
+
+class IdleWatch:
+    """How long a process has used no CPU time, read from ``/proc`` (Linux; elsewhere it never reports idle).
+
+    A process waiting on its disk (state ``D``) is not idle: its time restarts when it leaves that state.
+    """
+
+    def __init__(self, pid: int) -> None:
+        self._stat = Path(f"/proc/{pid}/stat")
+        self._cpu: int | None = None
+        self._since = time.monotonic()
+
+    def idle_seconds(self) -> float:
+        """Seconds since the process's CPU time last moved (0 when it cannot be read, or it waits on I/O)."""
+        try:
+            fields = self._stat.read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            return 0.0
+        now, state, cpu = time.monotonic(), fields[0], int(fields[11]) + int(fields[12])
+        if cpu != self._cpu or state == "D":
+            self._cpu, self._since = cpu, now
+        return now - self._since

@@ -41,7 +41,7 @@ from typing import Any
 from ..errors import ConfigurationError, StoreUnavailable
 from . import _aof
 from ._keeper import CLIENTS_NAME, KEEPER_SCRIPT, pdeathsig_preexec, spawn_keeper, stop_server
-from ._probe import PingWaiter, _probe
+from ._probe import IdleWatch, PingWaiter, _probe
 from ._recovery import Recovery, recover_folder
 
 __all__ = ["DEFAULT_DATA_DIR", "DURABLE_MODULE_ARGS", "EmbeddedServer", "acquire_server", "idle_timeout_from_env",
@@ -265,6 +265,8 @@ class EmbeddedServer:
             os.kill(pid, signal.SIGKILL)
             deadline = time.monotonic() + _STOP_TIMEOUT_S
             while _alive(pid) and time.monotonic() < deadline:
+                if self.process is not None and self.process.pid == pid:
+                    self.process.poll()  # our own child: reap it, or it stays a zombie that looks alive
                 time.sleep(0.01)
         self.socket_path.unlink(missing_ok=True)
         (self.data_dir / _PID_NAME).unlink(missing_ok=True)
@@ -355,15 +357,21 @@ class EmbeddedServer:
 
     def _wait_ready(self, pid: int, timeout: float) -> bool:
         """Wait for PONG: up to ``timeout`` while the server answers at all, up to the load timeout while it
-        reports it is loading its data; False as soon as the process is gone."""
+        reports it is loading its data or is silent and working; False as soon as the process is gone, or once
+        it has been silent and idle for ``timeout`` (wedged: see :mod:`._probe`)."""
         start = time.monotonic()
         delay = 0.002
+        idle = IdleWatch(pid)
         with contextlib.closing(PingWaiter(self.socket_path)) as waiter:
             while True:
                 state = waiter.state()
                 if state == "ready":
                     return True
                 if not _alive(pid) or (self.process is not None and self.process.poll() is not None):
+                    return False
+                if state == "loading" and idle.idle_seconds() > timeout:
+                    _log.warning("The embedded FalkorDB at %s has not answered PING nor used CPU for %.0f s: "
+                                 "wedged; it is replaced", self.socket_path, timeout)
                     return False
                 limit = _STARTUP_TIMEOUT_S if state == "loading" else timeout
                 if time.monotonic() - start > limit:
