@@ -77,6 +77,19 @@ def acme_read_toolkit(acme_corpus_kg):  # type: ignore[no-untyped-def]
 
 
 @pytest.fixture
+def no_warm_up(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``finalize`` without its closing question (``retrieval/warm_up.py``), for a test that watches what a first
+    ``retrieve`` reads, counts or caches, or that counts ``finalize``'s own model calls: the warm-up would have done
+    it before the test looks."""
+    from graphrag_agents import kg as kg_module
+
+    async def skip(*_: object) -> str:
+        return ""
+
+    monkeypatch.setattr(kg_module, "warm_up", skip)
+
+
+@pytest.fixture
 def without_lexicon(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """The package as it runs where the ``lexicon`` extra is not installed: ``wn`` is not found."""
     from graphrag_agents.text import wordnet

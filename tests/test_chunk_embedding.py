@@ -74,7 +74,7 @@ async def test_a_graph_embedded_from_text_alone_still_answers_and_finalize_upgra
     assert {h.document_id for h in await dense_passages(kg.store, tea, 2)} == {"rush", "tea"}
 
 
-async def test_finalize_embeds_texts_of_like_length_together(kg: KnowledgeGraph) -> None:
+async def test_finalize_embeds_texts_of_like_length_together(kg: KnowledgeGraph, no_warm_up: None) -> None:
     """Each model call of ``finalize`` holds texts of like length (shortest first), so the model pads less: texts
     written in an order that mixes short and long ones are not embedded in that order."""
     await kg.ensure_schema()
@@ -103,7 +103,8 @@ async def _alternating_chunks(kg: KnowledgeGraph, n: int) -> None:
         assert await write_documents(kg.store, batches[start:start + 100])
 
 
-async def test_finalize_sorts_and_writes_across_more_than_a_few_hundred_rows(kg: KnowledgeGraph) -> None:
+async def test_finalize_sorts_and_writes_across_more_than_a_few_hundred_rows(kg: KnowledgeGraph,
+                                                                            no_warm_up: None) -> None:
     """300 chunks of alternating length: one length order across all of them (before, the order restarted every
     256 rows, so a long text's slice came before short ones), and their vectors set in one write query (before:
     one per 256 rows)."""

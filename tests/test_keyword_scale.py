@@ -37,6 +37,7 @@ async def _truth(kg: KnowledgeGraph, words: list[str]) -> tuple[dict[str, int], 
     return counted, estimate
 
 
+@pytest.mark.usefixtures("no_warm_up")
 async def test_a_word_too_common_to_search_is_estimated_from_the_statistics_not_counted(
         kg: KnowledgeGraph, monkeypatch: pytest.MonkeyPatch) -> None:
     await ingest_sections(kg, ROWS, "none")
@@ -54,6 +55,7 @@ async def test_a_word_too_common_to_search_is_estimated_from_the_statistics_not_
     assert found and {str(w[0]) for w in weighted[0]} == {w for w in words if 0 < remembered[w] <= CAP}
 
 
+@pytest.mark.usefixtures("no_warm_up")
 async def test_term_weights_estimate_a_word_too_common_to_search_too(kg: KnowledgeGraph,
                                                             monkeypatch: pytest.MonkeyPatch) -> None:
     """The path ``content_words`` and the chain scoring take when the search has not counted the words."""
@@ -126,6 +128,7 @@ async def _ready(weights: candidates.TermWeights) -> candidates.TermWeights:
     return weights
 
 
+@pytest.mark.usefixtures("no_warm_up")
 async def test_on_a_large_graph_a_word_the_statistics_hold_is_estimated_not_counted(
         kg: KnowledgeGraph, monkeypatch: pytest.MonkeyPatch) -> None:
     """What ``ESTIMATED_FROM`` does on a graph of 5,000 chunks or more, here on a small one with the bar lowered: no

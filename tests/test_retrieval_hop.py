@@ -207,6 +207,7 @@ async def _ready(weights: candidates.TermWeights) -> candidates.TermWeights:
     return weights
 
 
+@pytest.mark.usefixtures("no_warm_up")
 async def test_label_sizes_are_remembered_until_a_write_or_their_time_is_up(
         kg: KnowledgeGraph, monkeypatch: pytest.MonkeyPatch) -> None:
     await _build(kg, *[_doc(f"c{i}", f"Club {i}", [f"The jazz club {i} opened in Hollywood."]) for i in range(3)])

@@ -13,6 +13,7 @@ import asyncio
 
 import numpy as np
 import numpy.typing as npt
+import pytest
 from query_spy import read_queries
 from section_rows import ingest_sections, read_rows
 
@@ -34,6 +35,7 @@ def _vector(kg: KnowledgeGraph) -> VectorParam:
     return VectorParam(kg.embedder.embed([QUESTION])[0].tolist())
 
 
+@pytest.mark.usefixtures("no_warm_up")
 async def test_a_section_read_once_is_not_asked_for_again_until_the_graph_is_written(kg: KnowledgeGraph) -> None:
     await ingest_sections(kg, PKG, "none")
     rows = await kg.store.ro_query("MATCH (c:Chunk {document_id: $doc}) RETURN c.id ORDER BY c.index",

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from section_rows import ingest_sections, read_rows
 
 from graphrag_agents.kg import KnowledgeGraph
@@ -141,6 +142,7 @@ async def _section_reads(kg: KnowledgeGraph, monkeypatch, link: bool) -> list[li
     return calls
 
 
+@pytest.mark.usefixtures("no_warm_up")
 async def test_the_section_feature_scores_when_no_candidate_is_linked(kg: KnowledgeGraph, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     """A manual's sections, which no entity links: the text decides, so the candidates' sections are read (the
     direct matches' with the first hop, then the best candidates' for the feature, remembered from the first read)."""
@@ -149,6 +151,7 @@ async def test_the_section_feature_scores_when_no_candidate_is_linked(kg: Knowle
     assert set(calls[1]) <= set(calls[0])  # no candidate the first hop reached has a section of its own here
 
 
+@pytest.mark.usefixtures("no_warm_up")
 async def test_a_candidate_reached_through_a_link_keeps_the_linked_weights(kg: KnowledgeGraph, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     """The first hop reached a passage through a graph link: the linked weights score, and no section is asked for
     the feature (only the direct matches' read beside the first hop, before the link was known)."""
