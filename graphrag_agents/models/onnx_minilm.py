@@ -112,16 +112,8 @@ class OnnxMiniLMEmbedder:
             TypeError: ``texts`` is a single string or holds a non-string.
         """
         items = text_list(texts)
-        if not items:
-            return np.zeros((0, self.dimension), dtype=np.float32)
-        runtime = self._load()
-        encodings = runtime.tokenizer.encode_batch(items, add_special_tokens=True)
-        order = sorted(range(len(items)), key=lambda i: len(encodings[i].ids))
-        out = np.empty((len(items), self.dimension), dtype=np.float32)
-        for rows in self._batches(order, [len(encoding.ids) for encoding in encodings]):
-            hidden, mask = self._run_batch(runtime, [encodings[i] for i in rows])
-            out[rows] = _mean_pooled(hidden, mask)
-        return out
+        vectors, _ = self.embed_spans(items, [()] * len(items))
+        return vectors
 
     def embed_spans(self, texts: Sequence[str], spans: Sequence[Sequence[tuple[int, int]]]
                     ) -> tuple[npt.NDArray[np.float32], list[list[npt.NDArray[np.float32] | None]]]:
