@@ -370,8 +370,8 @@ class EmbeddedServer:
                 if not _alive(pid) or (self.process is not None and self.process.poll() is not None):
                     return False
                 if state == "loading" and idle.idle_seconds() > timeout:
-                    _log.warning("The embedded FalkorDB at %s has not answered PING nor used CPU for %.0f s: "
-                                 "wedged; it is replaced", self.socket_path, timeout)
+                    _log.warning("The embedded FalkorDB at %s has not answered PING nor used CPU for %.0f s: it "
+                                 "is wedged and is stopped", self.socket_path, timeout)
                     return False
                 limit = _STARTUP_TIMEOUT_S if state == "loading" else timeout
                 if time.monotonic() - start > limit:
