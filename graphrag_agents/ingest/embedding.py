@@ -333,9 +333,10 @@ class _BatchWriter:
         if len(self.cache) + len(fresh) > _CACHE_LIMIT:
             wanted = set(texts)
             self.cache = {t: v for t, v in self.cache.items() if t in wanted}
-        holders: dict[str, list[int]] = {}
-        for (key, _), text in zip(rows, texts, strict=True):
-            holders.setdefault(text, []).append(key)
+        holders: dict[str, list[int]] = {}  # the chunks each text is, for the facts read from its run
+        if self.pooling is not None:
+            for (key, _), text in zip(rows, texts, strict=True):
+                holders.setdefault(text, []).append(key)
         facts: list[dict[str, Any]] = []
         # In slices, so the bar moves per batch the model embedded, not per window of _BATCH rows.
         for start in range(0, len(fresh), _PROGRESS_SLICE):
