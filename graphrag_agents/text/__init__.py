@@ -1,7 +1,7 @@
 """The English reader: how the package reads a sentence of English, shared by the check, the agent and the eval.
 
-A floor of its own, below ``citations``, ``agent``, ``cli`` and ``evaluation``, which all read answers and evidence
-the same way:
+A floor of its own, below ``citations``, ``agent``, ``cli``, ``evaluation`` and ``retrieval``, which all read
+answers, evidence and questions the same way:
 
 * :mod:`.markers`: the ``[n]`` citation markers, code spans and fences;
 * :mod:`.sentences`: splitting text into sentences and lines, with each sentence's markers;
@@ -9,6 +9,7 @@ the same way:
 * :mod:`.words`: word folding (case, accents), stems and the claim text without Markdown;
 * :mod:`.acronyms`: acronyms and the names they stand for;
 * :mod:`.keyword_terms`: the keyword index's terms (Snowball stems, identifiers whole and by their parts);
+* :mod:`.statements`: whether a query states a claim to check rather than asking or listing keywords;
 * :mod:`.wordnet`: WordNet 3.0's opposites and adjective-to-noun readings, from the ``lexicon`` extra's files.
 
 Every pattern here runs in linear time (``tests/test_regex_linear.py``). Nothing here reads the graph or a model.
