@@ -1,6 +1,6 @@
-"""A query that states a claim is ranked by its own features; a question, or keywords, keeps the coverage features.
+"""A query that states a claim is ordered by score; a question, or keywords, keeps the order by new coverage.
 
-Every text is real: claims of HealthVer (its test file) and CLIMATE-FEVER, questions of the shared sets
+Every text is real: claims of HealthVer (its dev file) and CLIMATE-FEVER, questions of the shared sets
 (``techdocs_a`` s01, HotpotQA rows 33 and 158, written without a question mark), and keyword queries made from
 ``techdocs_a`` questions by dropping their function words, as the measurement did
 (``benchmarks/results/2026-12-07-claims-ranking.md``). Retrieval is asked on real ``techdocs_a`` sections, with a

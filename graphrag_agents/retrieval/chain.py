@@ -69,10 +69,10 @@ class ChainSettings:
     previous behaviour). 0.6 is the lowest that lost nothing on fold A of the three tuning sets; it saves the
     round's 3-6 ms on most questions (``benchmarks/results/retrieval-latency-history.md``)."""
     statements: bool = False
-    """Whether chain coverage and the new-coverage order also score a statement: a sentence that asks nothing, a
-    claim to check (:mod:`graphrag_agents.text.statements`). False: a statement is ranked by its own features
-    (cosine, keywords, title, links), as a claim's evidence says it in its own words; True: as a question, the
-    behaviour before (``docs/retrieval-passages.md``, "Claims")."""
+    """Whether the new-coverage order (``novelty``) also orders a statement: a sentence that asks nothing, a claim
+    to check (:mod:`graphrag_agents.text.statements`). False: a statement's passages are ordered by score, as each
+    of them is evidence on its own; True: as a question's, the behaviour before (``docs/retrieval-passages.md``,
+    "Claims")."""
 
 
 CHAINS = ChainSettings()

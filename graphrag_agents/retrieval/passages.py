@@ -209,16 +209,16 @@ async def passages(store: GraphStore, question: str, vector: QueryVector, top_k:
     for the first hop with ``linked_weights``. ``linked_weights=None``: ``weights`` always.
     The graph scores when a link brings into the ``top_k`` best a candidate the text's own features rank below
     them (:func:`link_scores`); ``any_link=True``: when a link reached any candidate, the switch before. A
-    statement (:mod:`graphrag_agents.text.statements`) is scored without chain coverage and the new-coverage order
-    unless ``chains.statements``.
+    statement (:mod:`graphrag_agents.text.statements`) is ordered by score, without the new-coverage order, unless
+    ``chains.statements``.
 
     ``keywords``: the keyword search already asked for (:func:`keywords_first`, before the question's vector was
     known); its candidates' cosines are then read with the vector search, in the same query.
     """
     pool = _pool(top_k)
     measured = _experiments.current()  # off outside benchmarks/
-    if not chains.statements and reads_as_statement(question):  # a claim: its evidence need not echo its words
-        chains = replace(chains, weight=0.0, novelty=0.0)
+    if not chains.statements and reads_as_statement(question):  # a claim: each passage is evidence on its own
+        chains = replace(chains, novelty=0.0)
     vector = vector_param(vector)
     keys = frozenset(loose_key(k) for k, info in name_keys(question).items() if info.cased)
     chained = chains.rounds > 0 or chains.weight > 0

@@ -1,12 +1,11 @@
 """Whether a query states something to check (a claim) rather than asking or listing keywords.
 
-Retrieval ranks a question's passages partly by how much of its words they hold together (chain coverage and the
-final order by new coverage, :mod:`graphrag_agents.retrieval.chain` and :mod:`~graphrag_agents.retrieval.novelty`):
-a question's answer may be spread over passages that each hold part of it. A claim to check is one proposition,
-and its evidence is a passage that says the same thing in its own words: "Vitamin D deficiency is associated with
-COVID-19 risk" is supported by an abstract that writes "low vitamin D levels" and "severe illness". Rewarding the
-passages that hold more of the claim's own words then ranks loose echoes above the evidence (measured on two sets
-of claims, HealthVer and CLIMATE-FEVER: ``docs/retrieval-passages.md``).
+Retrieval's final order picks a question's passages one by one for their score plus the share of the question's
+words each adds to those before it (:mod:`graphrag_agents.retrieval.novelty`): a question's answer may be spread
+over passages that together cover it. A claim to check is one proposition, and each passage that supports or
+refutes it is evidence on its own, worded its own way; the order by new coverage then lifts passages that echo the
+claim's other words above the evidence. So a statement's passages are ordered by score (measured on two sets of
+claims, HealthVer and CLIMATE-FEVER: ``docs/retrieval-passages.md``, "Claims").
 
 A statement here is a sentence that asks nothing:
 
@@ -15,7 +14,7 @@ A statement here is a sentence that asks nothing:
   ("... was driven by what Finnish driver");
 * it is a sentence, not a list of keywords, when it ends with a full stop or an exclamation mark, or writes a
   finite auxiliary, copula, modal or negation ("is", "has", "can", "not", "never"). A search typed as keywords
-  ("npm ci lockfile mismatch") has none of these, and the coverage features help it
+  ("npm ci lockfile mismatch") has none of these, and coverage helps it
   (``benchmarks/results/2026-12-07-claims-ranking.md``).
 
 A headline without a verb of that kind ("Vitamin C cures COVID-19") reads as keywords: the rule errs toward the
