@@ -1,9 +1,10 @@
-"""The graph's weights score a question only when a link brings a passage its text ranks low into the best.
+"""``passages(..., lifted_links=True)``: the graph's weights score only when a link lifts into the best a passage
+the text ranks low (an option; by default any link switches to them, ``link_scores(..., top=None)``).
 
 Seen on CLIMATE-FEVER (``benchmarks/claim_sets.py``), claim 46 ("Most likely the primary control knob [on climate
 change] is the ocean waters ..."): bridge expansion through the entity "Atlantic Ocean" reached sentences of "New
-York City" and "El Niño" that stay below the best. Any link used to switch to the linked weights (cosine 1.5
-instead of 3), and the best cosine matches fell behind (nDCG@10 .289; .500 with the text's weights). The candidates
+York City" and "El Niño" that stay below the best. Any link switches to the linked weights (cosine 1.5 instead of
+3), and the best cosine matches fell behind (nDCG@10 .289; .500 with the option). The candidates
 below carry those titles; their features are set by hand, as :func:`passages.link_scores` reads only features.
 """
 
@@ -33,7 +34,7 @@ def test_no_link_no_graph_weights() -> None:
 def test_a_link_to_a_passage_the_text_ranks_high_anyway_brings_nothing() -> None:
     echoed = _candidate(9, 0.75, lexical=0.6, bridge=1.0, title="El Niño")  # the text's best already
     assert not link_scores(_pool(echoed), frozenset(), LINKED_WEIGHTS, WEIGHTS, 5)
-    assert link_scores(_pool(echoed), frozenset(), LINKED_WEIGHTS, WEIGHTS, None)  # the switch before: any link
+    assert link_scores(_pool(echoed), frozenset(), LINKED_WEIGHTS, WEIGHTS, None)  # the default: any link
 
 
 def test_a_link_that_stays_far_down_brings_nothing() -> None:

@@ -131,8 +131,7 @@ async def _section_reads(kg: KnowledgeGraph, monkeypatch, link: bool) -> list[li
             hit = rows[str(seed)]
             from graphrag_agents.retrieval.candidates import Candidate
             found = [Candidate(chunk_id=hit.chunk_id, document_id=hit.document_id, title=hit.title, cosine=0.1,
-                               text=hit.text, heading=hit.heading, loaded=True, bridge_via=[("npm", 2.0)],
-                               hop=1.0)]
+                               text=hit.text, heading=hit.heading, loaded=True, bridge_via=[("npm", 1.0)])]
         return found, titled
 
     monkeypatch.setattr(passages_module, "_sections", texts)
@@ -154,9 +153,8 @@ async def test_the_section_feature_scores_when_no_candidate_is_linked(kg: Knowle
 
 @pytest.mark.usefixtures("no_warm_up")
 async def test_a_candidate_reached_through_a_link_keeps_the_linked_weights(kg: KnowledgeGraph, monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    """The first hop's links brought a passage the text ranks low into the best: the linked weights score, and no
-    section is asked for the feature (only the direct matches' read beside the first hop, before the link was
-    known)."""
+    """The first hop reached a passage through a graph link: the linked weights score, and no section is asked for
+    the feature (only the direct matches' read beside the first hop, before the link was known)."""
     assert len(await _section_reads(kg, monkeypatch, link=True)) == 1
 
 
