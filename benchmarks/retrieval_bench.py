@@ -91,7 +91,8 @@ def _item(hit: PassageHit) -> list[str]:
     return [hit.document_id, *(c.document_id for c in getattr(hit, "copies", ()))]
 
 
-SWITCHED = {"default", "pool-statistics", "graph-statistics-cosine-1.5", "lifted-links", "statement-coverage"}
+SWITCHED = {"default", "pool-statistics", "graph-statistics-cosine-1.5", "lifted-links", "statement-coverage",
+            "title-each"}
 """Variants scored as ``retrieve`` does: ``LINKED_WEIGHTS`` when the first hop finds a graph link, else theirs. The
 others score with their weights alone."""
 SPREAD = {"per-document-0": 0, "per-document-1": 1, "per-document-2": 2}
@@ -151,6 +152,7 @@ VARIANTS: dict[str, tuple[PassageWeights, ChainSettings]] = {
     "pool-statistics": (POOL_WEIGHTS, CHAINS),
     "graph-statistics-cosine-1.5": (replace(WEIGHTS, cosine=1.5), CHAINS),
     "lifted-links": (WEIGHTS, CHAINS),  # the linked weights only when a link lifts a passage into the top_k
+    "title-each": (WEIGHTS, CHAINS),  # a named title's feature 1 for each document it titles (before shared_titles)
     "statement-coverage": (WEIGHTS, replace(CHAINS, statements=True)),  # a claim scored by coverage, as a question
 }
 """``--variants``: the passages path with one part changed (an ablation), each over every question."""
@@ -187,7 +189,7 @@ async def _variant_runs(kg: KnowledgeGraph, questions: list[Question], top_k: in
                                       chains=chains, per_document=SPREAD.get(name, PER_DOCUMENT),
                                       text_names=name not in NO_TEXT_NAMES,
                                       linked_weights=LINKED_WEIGHTS if name in SWITCHED else None,
-                                      lifted_links=name == "lifted-links")
+                                      lifted_links=name == "lifted-links", shared_titles=name != "title-each")
             runs[name].latency_s.append(time.perf_counter() - start)
             runs[name].items.append([_item(h) for h in hits])
     return runs

@@ -46,7 +46,7 @@ two sets of claims (``docs/retrieval-passages.md``)."""
 from __future__ import annotations
 
 import heapq
-from collections.abc import Awaitable, Mapping, Sequence
+from collections.abc import Awaitable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -167,13 +167,33 @@ def _merge(groups: Sequence[Sequence[Candidate]]) -> dict[str, Candidate]:
     return merged
 
 
-def _titled(cand: Candidate, keys: frozenset[str]) -> bool:
-    """Whether the question names the candidate's document title, written as a name."""
-    return bool(cand.title) and loose_key(title_key(cand.title)) in keys
+def named_titles(candidates: Iterable[Candidate], keys: frozenset[str], shared: bool = True) -> dict[str, float]:
+    """The title feature per title the question names (``keys``, written as a name): 1 over the number of the
+    candidates' documents that title names (``shared`` False: 1).
+
+    Why: a question naming "Global warming" names one document of a corpus of articles, but none in particular of a
+    corpus that keeps an article's paragraphs or sentences as documents of their own under its title (CLIMATE-FEVER:
+    230 sentences titled "Global warming"; MuSiQue: up to 14 paragraphs of one article). At 1 each, every one of
+    them passed the best cosine matches; a name that titles many documents points at each less surely, as a titled
+    hop's weight is shared among the documents it leads to (:func:`.bridge.shared_hops`).
+    """
+    if not keys:
+        return {}
+    documents: dict[str, set[str]] = {}
+    for cand in candidates:
+        key = loose_key(title_key(cand.title)) if cand.title else ""
+        if key in keys:
+            documents.setdefault(key, set()).add(cand.document_id)
+    return {key: 1.0 / len(docs) if shared else 1.0 for key, docs in documents.items()}
 
 
-def _relevance(cand: Candidate, keys: frozenset[str], w: PassageWeights) -> float:
-    return w.cosine * max(0.0, cand.cosine) + w.lexical * cand.lexical + w.title * float(_titled(cand, keys))
+def _titled(cand: Candidate, names: Mapping[str, float]) -> float:
+    """The title feature: the question names the candidate's document title, written as a name (``named_titles``)."""
+    return names.get(loose_key(title_key(cand.title)), 0.0) if cand.title and names else 0.0
+
+
+def _relevance(cand: Candidate, names: Mapping[str, float], w: PassageWeights) -> float:
+    return w.cosine * max(0.0, cand.cosine) + w.lexical * cand.lexical + w.title * _titled(cand, names)
 
 
 def _bridge(cand: Candidate) -> float:
@@ -189,7 +209,7 @@ async def passages(store: GraphStore, question: str, vector: QueryVector, top_k:
                    text_names: bool = True,
                    linked_weights: PassageWeights | None = LINKED_WEIGHTS,
                    keywords: Awaitable[tuple[list[Candidate], TermWeights]] | None = None,
-                   lifted_links: bool = False) -> list[PassageHit]:
+                   lifted_links: bool = False, shared_titles: bool = True) -> list[PassageHit]:
     """The ``top_k`` best chunks for the question, scored as the module docstring describes, best first.
 
     ``anchors`` are the entities found in the question, awaited while the vector and keyword searches run;
@@ -210,7 +230,8 @@ async def passages(store: GraphStore, question: str, vector: QueryVector, top_k:
     the text's own features rank below them (:func:`link_scores`); not the default, as it reads keyword statistics
     for more questions of an entity-rich graph (HotpotQA: retrieve p50 1.08x) for a gain within .006 nDCG@10. A
     statement (:mod:`graphrag_agents.text.statements`) is ordered by score, without the new-coverage order, unless
-    ``chains.statements``.
+    ``chains.statements``. ``shared_titles``: a title the question names that titles several of the candidates'
+    documents gives each of them its share of the title feature (:func:`named_titles`); False: 1 each, as before.
 
     ``keywords``: the keyword search already asked for (:func:`keywords_first`, before the question's vector was
     known); its candidates' cosines are then read with the vector search, in the same query.
@@ -229,7 +250,8 @@ async def passages(store: GraphStore, question: str, vector: QueryVector, top_k:
     direct = _merge([by_vector, by_keyword])
     # Seeds come from the direct signals only, so bridge expansion runs alongside the entity search
     first = linked_weights or weights  # until the first hop shows no graph link
-    ranked = sorted(direct.values(), key=lambda c: -_relevance(c, keys, first))
+    names = named_titles(direct.values(), keys, shared_titles)
+    ranked = sorted(direct.values(), key=lambda c: -_relevance(c, names, first))
     seeds = [(c.chunk_id, 1.0 / (i + 1)) for i, c in enumerate(ranked[:max(SEEDS, HOP_SEEDS)])]
     words: dict[str, frozenset[str]] = {}  # the direct matches' words are read alongside the first hop
     hop = _FirstHop(store, vector, pool, top_k, document_ids, text_names, (first, weights), measured.entity,
@@ -237,8 +259,9 @@ async def passages(store: GraphStore, question: str, vector: QueryVector, top_k:
     # the text weights read sections: on a graph of few entities (a manual), read them beside the first hop
     early = weights.section_keywords and weights.lexical > 0 and bool(word_idf) and await few_entities(store)
     merged, feedback = await hop.run(direct, ranked, seeds, found_anchors, words, idf if chained else None, early)
-    linked = link_scores(merged, keys, first, weights, top_k if lifted_links else None)
-    fusion = _Fusion(keys, first if linked else weights, chains, merged,  # no graph link: the text decides
+    names = named_titles(merged.values(), keys, shared_titles)
+    linked = link_scores(merged, names, first, weights, top_k if lifted_links else None)
+    fusion = _Fusion(names, first if linked else weights, chains, merged,  # no graph link: the text decides
                      entity=measured.entity, words=code_words(question))
     coverage, beside, stats = await _rounds(store, fusion, feedback, word_idf, idf, vector, seeds, pool,
                                             document_ids, words, text_names, chained,
@@ -259,7 +282,7 @@ async def passages(store: GraphStore, question: str, vector: QueryVector, top_k:
     return _hits(best, copies, merged, score, texts)
 
 
-def link_scores(merged: Mapping[str, Candidate], keys: frozenset[str], linked: PassageWeights,
+def link_scores(merged: Mapping[str, Candidate], names: Mapping[str, float], linked: PassageWeights,
                 text: PassageWeights, top: int | None) -> bool:
     """Whether the first hop's graph links bring the question a passage its text did not: a candidate reached
     through a titled hop or bridge expansion is among the ``top`` best by the ``linked`` weights and not among the
@@ -275,9 +298,9 @@ def link_scores(merged: Mapping[str, Candidate], keys: frozenset[str], linked: P
     reached = any(c.hop > 0 or c.bridge_via for c in merged.values())
     if not reached or top is None:
         return reached
-    by_link = heapq.nlargest(top, merged.values(), key=lambda c: (_relevance(c, keys, linked)
+    by_link = heapq.nlargest(top, merged.values(), key=lambda c: (_relevance(c, names, linked)
                                                                  + linked.bridge * _bridge(c) + linked.hop * c.hop))
-    by_text = {c.chunk_id for c in heapq.nlargest(top, merged.values(), key=lambda c: _relevance(c, keys, text))}
+    by_text = {c.chunk_id for c in heapq.nlargest(top, merged.values(), key=lambda c: _relevance(c, names, text))}
     return any((c.hop > 0 or c.bridge_via) and c.chunk_id not in by_text for c in by_link)
 
 
@@ -376,8 +399,8 @@ class _Fusion:
     """The fused score of the candidates (the module docstring), each one's features but the chain's kept until
     a merge or a new keyword feature changes them."""
 
-    keys: frozenset[str]
-    """The question's cased name keys (the title feature)."""
+    names: Mapping[str, float]
+    """The title feature per title the question names (:func:`named_titles`)."""
     weights: PassageWeights
     chains: ChainSettings
     merged: dict[str, Candidate]
@@ -398,7 +421,7 @@ class _Fusion:
         """The candidate's score given its chain coverage, without the feedback feature."""
         own = self.base.get(c.chunk_id)
         if own is None:
-            own = self.base[c.chunk_id] = (_relevance(c, self.keys, self.weights) + self.entity * c.entity
+            own = self.base[c.chunk_id] = (_relevance(c, self.names, self.weights) + self.entity * c.entity
                                            + self.weights.bridge * _bridge(c) + self.weights.hop * c.hop)
         return (own + self.chains.weight * coverage) / self.total
 
@@ -436,7 +459,7 @@ class _Fusion:
         best: dict[str, str] = {}
         for cid, c in self.merged.items():
             page, name = page_name(c.title, c.path)
-            if not name or not names_page(self.words, name) or _titled(c, self.keys):
+            if not name or not names_page(self.words, name) or _titled(c, self.names):
                 continue
             have = best.get(page)
             if have is None or (-score[cid], cid) < (-score[have], have):
