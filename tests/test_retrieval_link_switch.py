@@ -27,21 +27,21 @@ def _pool(*extra: Candidate) -> dict[str, Candidate]:
 
 
 def test_no_link_no_graph_weights() -> None:
-    assert not link_scores(_pool(), frozenset(), LINKED_WEIGHTS, WEIGHTS, 5)
-    assert not link_scores(_pool(), frozenset(), LINKED_WEIGHTS, WEIGHTS, None)
+    assert not link_scores(_pool(), {}, LINKED_WEIGHTS, WEIGHTS, 5)
+    assert not link_scores(_pool(), {}, LINKED_WEIGHTS, WEIGHTS, None)
 
 
 def test_a_link_to_a_passage_the_text_ranks_high_anyway_brings_nothing() -> None:
     echoed = _candidate(9, 0.75, lexical=0.6, bridge=1.0, title="El Niño")  # the text's best already
-    assert not link_scores(_pool(echoed), frozenset(), LINKED_WEIGHTS, WEIGHTS, 5)
-    assert link_scores(_pool(echoed), frozenset(), LINKED_WEIGHTS, WEIGHTS, None)  # the default: any link
+    assert not link_scores(_pool(echoed), {}, LINKED_WEIGHTS, WEIGHTS, 5)
+    assert link_scores(_pool(echoed), {}, LINKED_WEIGHTS, WEIGHTS, None)  # the default: any link
 
 
 def test_a_link_that_stays_far_down_brings_nothing() -> None:
     weak = _candidate(9, 0.25, bridge=0.2, title="New York City")
-    assert not link_scores(_pool(weak), frozenset(), LINKED_WEIGHTS, WEIGHTS, 5)
+    assert not link_scores(_pool(weak), {}, LINKED_WEIGHTS, WEIGHTS, 5)
 
 
 def test_a_link_that_lifts_a_passage_the_text_ranks_low_into_the_best_scores() -> None:
     lifted = _candidate(9, 0.30, hop=1.0, bridge=2.0, title="Atlantic Ocean")
-    assert link_scores(_pool(lifted), frozenset(), LINKED_WEIGHTS, WEIGHTS, 5)
+    assert link_scores(_pool(lifted), {}, LINKED_WEIGHTS, WEIGHTS, 5)

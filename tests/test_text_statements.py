@@ -1,8 +1,8 @@
 """A query that states a claim is ordered by score; a question, or keywords, keeps the order by new coverage.
 
 Every text is real: claims of HealthVer (its dev file) and CLIMATE-FEVER, questions of the shared sets
-(``techdocs_a`` s01, HotpotQA rows 33 and 158, written without a question mark), and keyword queries made from
-``techdocs_a`` questions by dropping their function words, as the measurement did
+(``techdocs_a`` s01; HotpotQA lines 158 and 181, written without a question mark, and line 187), and keyword
+queries made from ``techdocs_a`` questions by dropping their function words, as the measurement did
 (``benchmarks/results/2026-12-07-claims-ranking.md``). Retrieval is asked on real ``techdocs_a`` sections, with a
 claim that is a sentence of ``commands/npm-ci.md › Description``.
 """
@@ -32,7 +32,7 @@ QUESTIONS = [
     'which German philosopher wrote "The opera "Lulu"  ',  # HotpotQA, no question mark
     "McLaren MP4/11 was driven by what Finnish former professional racing driver",  # HotpotQA, the same
     "Can Vitamin C Protect You from COVID-19?",  # HealthVer: a claim written as a question
-    "In which year was the company founded",
+    'In which language is the notable song by Suresh Peters from "Gentleman "',  # HotpotQA line 187 without "?"
 ]
 KEYWORDS = [
     "CI runs `npm ci` someone changed version range package.json without updating lockfile. npm ci case",
