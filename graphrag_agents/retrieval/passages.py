@@ -196,6 +196,15 @@ def _relevance(cand: Candidate, names: Mapping[str, float], w: PassageWeights) -
     return w.cosine * max(0.0, cand.cosine) + w.lexical * cand.lexical + w.title * _titled(cand, names)
 
 
+def _linked_score(cand: Candidate, names: Mapping[str, float], w: PassageWeights) -> float:
+    """The candidate's own features with its graph links' (bridge, titled hop), before chains and feedback."""
+    return _relevance(cand, names, w) + w.bridge * _bridge(cand) + w.hop * cand.hop
+
+
+def _reached_by_link(cand: Candidate) -> bool:
+    return cand.hop > 0 or bool(cand.bridge_via)
+
+
 def _bridge(cand: Candidate) -> float:
     own = title_key(cand.title) if cand.title else ""
     total = sum(weight * (_TITLE_BRIDGE if name == own else 1.0) for name, weight in cand.bridge_via)
@@ -295,13 +304,12 @@ def link_scores(merged: Mapping[str, Candidate], names: Mapping[str, float], lin
     option (``passages(..., lifted_links=True)``), measured in ``docs/retrieval-passages.md``, "When the graph
     scores".
     """
-    reached = any(c.hop > 0 or c.bridge_via for c in merged.values())
+    reached = any(_reached_by_link(c) for c in merged.values())
     if not reached or top is None:
         return reached
-    by_link = heapq.nlargest(top, merged.values(), key=lambda c: (_relevance(c, names, linked)
-                                                                 + linked.bridge * _bridge(c) + linked.hop * c.hop))
+    by_link = heapq.nlargest(top, merged.values(), key=lambda c: _linked_score(c, names, linked))
     by_text = {c.chunk_id for c in heapq.nlargest(top, merged.values(), key=lambda c: _relevance(c, names, text))}
-    return any((c.hop > 0 or c.bridge_via) and c.chunk_id not in by_text for c in by_link)
+    return any(_reached_by_link(c) and c.chunk_id not in by_text for c in by_link)
 
 
 async def few_entities(store: GraphStore) -> bool:
@@ -421,8 +429,7 @@ class _Fusion:
         """The candidate's score given its chain coverage, without the feedback feature."""
         own = self.base.get(c.chunk_id)
         if own is None:
-            own = self.base[c.chunk_id] = (_relevance(c, self.names, self.weights) + self.entity * c.entity
-                                           + self.weights.bridge * _bridge(c) + self.weights.hop * c.hop)
+            own = self.base[c.chunk_id] = _linked_score(c, self.names, self.weights) + self.entity * c.entity
         return (own + self.chains.weight * coverage) / self.total
 
     def grow(self, found: Sequence[Candidate]) -> None:
