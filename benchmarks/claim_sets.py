@@ -2,6 +2,7 @@
 
     python benchmarks/claim_sets.py healthver healthver_dev.csv healthver_test.csv --out DIR
     python benchmarks/claim_sets.py climate-fever climate-fever.jsonl --out DIR
+    python benchmarks/claim_sets.py covidfact COVIDFACT_dataset.jsonl --out DIR
 
 The shared sets ask questions (Wikipedia multi-hop, npm's manual). A user who checks statements asks claims
 instead: "Vitamin D may improve odds of survival from COVID-19." These sets let ``retrieval_bench.py`` report
@@ -14,6 +15,12 @@ ranking on claims, from two domains:
 * ``climate-fever``: CLIMATE-FEVER (Diggelmann et al., 2020; github.com/tdiggelm/climate-fever-dataset,
   ``dataset/climate-fever.jsonl``) pairs climate claims with five Wikipedia sentences each, labelled SUPPORTS,
   REFUTES or NOT_ENOUGH_INFO. A sentence's title is its article. A question's ``type`` is ``claim``.
+* ``covidfact``: COVID-Fact (Saakyan et al., ACL 2021; github.com/asaakyan/covidfact, ``COVIDFACT_dataset.jsonl``)
+  pairs claims posted about COVID-19 research with the sentences of their source (a preprint, a journal article
+  or a news report) that decide them; a refuted claim is a real claim with its key words replaced. A source's
+  sentences, joined in the order first met, are one passage: the excerpt of the article the claim was made from,
+  several sentences long, with no title. Every claim is decided by its source, so each has one gold passage. A
+  question's ``type`` is its label (``supported``, ``refuted``).
 
 Each set is written as ``<name>.corpus.jsonl`` (every distinct evidence text of the files given, once) and
 ``<name>.questions.jsonl``: one question per distinct claim that at least one evidence text supports or refutes;
@@ -35,7 +42,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-__all__ = ["ClaimSet", "climate_fever_pairs", "healthver_pairs"]
+__all__ = ["ClaimSet", "climate_fever_pairs", "covidfact_pairs", "healthver_pairs"]
 
 GOLD_LABELS = frozenset({"Supports", "Refutes", "SUPPORTS", "REFUTES"})
 
@@ -104,7 +111,19 @@ def climate_fever_pairs(path: Path) -> Iterator[Pair]:
                                evidence["evidence_label"])
 
 
-READERS = {"healthver": healthver_pairs, "climate-fever": climate_fever_pairs}
+def covidfact_pairs(path: Path) -> Iterator[Pair]:
+    """COVID-Fact's claims, each with the excerpt of its source: every evidence sentence of that source, once."""
+    records = [json.loads(line) for line in path.open(encoding="utf-8") if line.strip()]
+    excerpts: dict[str, list[str]] = {}
+    for record in records:
+        sentences = excerpts.setdefault(record["gold_source"], [])
+        sentences.extend(s.strip() for s in record["evidence"] if s.strip() and s.strip() not in sentences)
+    for record in records:
+        label = "Supports" if record["label"] == "SUPPORTED" else "Refutes"
+        yield Pair(record["label"].lower(), record["claim"], "", " ".join(excerpts[record["gold_source"]]), label)
+
+
+READERS = {"healthver": healthver_pairs, "climate-fever": climate_fever_pairs, "covidfact": covidfact_pairs}
 
 
 def main() -> None:

@@ -1,7 +1,9 @@
 """``benchmarks/claim_sets.py`` and ``benchmarks/sphinx_docs_set.py`` write sets the eval loader reads.
 
-The rows are real: a HealthVer pair (its dev file), a CLIMATE-FEVER claim with two of its five sentences, and a
-piece of Sphinx 8.1.3's ``usage/configuration.rst`` layout (a label line, a title, a sub-title).
+The rows are real: a HealthVer pair (its dev file), a CLIMATE-FEVER claim with two of its five sentences, COVID-Fact's
+first line and one of its refuted versions (``COVIDFACT_dataset.jsonl`` lines 1-2, the evidence cut to its first
+sentence's start), and a piece of Sphinx 8.1.3's ``usage/configuration.rst`` layout (a label line, a title, a
+sub-title).
 """
 
 from __future__ import annotations
@@ -54,6 +56,32 @@ def test_a_claim_is_asked_against_the_evidence_that_supports_or_refutes_it(claim
         (tmp_path / f"{name}.jsonl").write_text("".join(json.dumps(x) + "\n" for x in kind), encoding="utf-8")
     questions, corpus = load_dataset(tmp_path / "q.jsonl", tmp_path / "c.jsonl")
     assert list(questions[0].supporting_paragraph_ids) == [gold["id"]] and len(corpus) == 2
+
+COVIDFACT_SOURCE = "https://rupress.org/jem/article/217/11/e20201181/151961/Measuring-SARS-CoV-2-neutralizing-antibody"
+COVIDFACT = [
+    {"claim": "Measuring sars-cov-2 neutralizing antibody activity using pseudotyped and chimeric viruses",
+     "label": "SUPPORTED", "gold_source": COVIDFACT_SOURCE,
+     "evidence": ["While each surrogate virus exhibited subtle differences in the sensitivity with which "
+                  "neutralizing activity was detected,", "Here, we describe a collection of approaches based on "
+                  "SARS-CoV-2 spike-pseudotyped, single-cycle, replication-defective human immunodeficiency virus"]},
+    {"claim": "Measuring chs-cov-2 neutralizing antibody activity using pseudotyped and chimeric viruses",
+     "label": "REFUTED", "gold_source": COVIDFACT_SOURCE,
+     "evidence": ["Here, we describe a collection of approaches based on SARS-CoV-2 spike-pseudotyped, single-cycle, "
+                  "replication-defective human immunodeficiency virus"]},
+]
+
+
+def test_a_covidfact_claim_is_asked_against_its_whole_source_excerpt(claims: ModuleType, tmp_path: Path) -> None:
+    (tmp_path / "covidfact.jsonl").write_text("".join(json.dumps(r) + "\n" for r in COVIDFACT), encoding="utf-8")
+    covidfact = claims.ClaimSet("covidfact")
+    for pair in claims.covidfact_pairs(tmp_path / "covidfact.jsonl"):
+        covidfact.add(pair)
+    (passage,) = covidfact.rows()  # one source, its sentences once each, in the order first met
+    assert passage["text"].startswith("While each surrogate") and passage["text"].count("Here, we describe") == 1
+    supported, refuted = covidfact.questions()
+    assert (supported["type"], refuted["type"]) == ("supported", "refuted")
+    assert supported["paragraph_ids"] == refuted["paragraph_ids"] == [passage["id"]]
+    assert refuted["answer"] == "Refutes"
 
 
 RST = """.. _config:
