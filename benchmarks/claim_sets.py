@@ -113,7 +113,8 @@ def climate_fever_pairs(path: Path) -> Iterator[Pair]:
 
 def covidfact_pairs(path: Path) -> Iterator[Pair]:
     """COVID-Fact's claims, each with the excerpt of its source: every evidence sentence of that source, once."""
-    records = [json.loads(line) for line in path.open(encoding="utf-8") if line.strip()]
+    with path.open(encoding="utf-8") as handle:
+        records = [json.loads(line) for line in handle if line.strip()]
     excerpts: dict[str, list[str]] = {}
     for record in records:
         sentences = excerpts.setdefault(record["gold_source"], [])

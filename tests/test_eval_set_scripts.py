@@ -1,9 +1,9 @@
 """``benchmarks/claim_sets.py`` and ``benchmarks/sphinx_docs_set.py`` write sets the eval loader reads.
 
 The rows are real: a HealthVer pair (its dev file), a CLIMATE-FEVER claim with two of its five sentences, COVID-Fact's
-first line and one of its refuted versions (``COVIDFACT_dataset.jsonl`` lines 1-2, the evidence cut to its first
-sentence's start), and a piece of Sphinx 8.1.3's ``usage/configuration.rst`` layout (a label line, a title, a
-sub-title).
+first line and one of its refuted versions (``COVIDFACT_dataset.jsonl`` lines 1-2, each sentence cut short, the second
+line given only the second sentence of the two the lines share), and a piece of Sphinx 8.1.3's
+``usage/configuration.rst`` layout (a label line, a title, a sub-title).
 """
 
 from __future__ import annotations
@@ -56,6 +56,7 @@ def test_a_claim_is_asked_against_the_evidence_that_supports_or_refutes_it(claim
         (tmp_path / f"{name}.jsonl").write_text("".join(json.dumps(x) + "\n" for x in kind), encoding="utf-8")
     questions, corpus = load_dataset(tmp_path / "q.jsonl", tmp_path / "c.jsonl")
     assert list(questions[0].supporting_paragraph_ids) == [gold["id"]] and len(corpus) == 2
+
 
 COVIDFACT_SOURCE = "https://rupress.org/jem/article/217/11/e20201181/151961/Measuring-SARS-CoV-2-neutralizing-antibody"
 COVIDFACT = [
