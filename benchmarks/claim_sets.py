@@ -118,7 +118,9 @@ def covidfact_pairs(path: Path) -> Iterator[Pair]:
     excerpts: dict[str, list[str]] = {}
     for record in records:
         sentences = excerpts.setdefault(record["gold_source"], [])
-        sentences.extend(s.strip() for s in record["evidence"] if s.strip() and s.strip() not in sentences)
+        for sentence in (s.strip() for s in record["evidence"]):
+            if sentence and sentence not in sentences:
+                sentences.append(sentence)
     for record in records:
         label = "Supports" if record["label"] == "SUPPORTED" else "Refutes"
         yield Pair(record["label"].lower(), record["claim"], "", " ".join(excerpts[record["gold_source"]]), label)
