@@ -35,6 +35,8 @@ def _server_cpu(pid: int) -> float:
 
 
 async def _split(set_name: str, args: argparse.Namespace) -> None:
+    from latency_ab import indexes_built
+
     from graphrag_agents.evaluation.build import ensure_built, open_eval_graph
     from graphrag_agents.evaluation.dataset import load_dataset
     from graphrag_agents.retrieval import fulltext
@@ -48,6 +50,7 @@ async def _split(set_name: str, args: argparse.Namespace) -> None:
     asked = [q.question for q in questions[10:10 + args.questions]]
     async with await open_eval_graph(corpus, extractor="ner", data_dir=args.data_dir) as kg:
         await ensure_built(kg, corpus, extractor="ner", data_dir=args.data_dir, progress=False)
+        await indexes_built(kg.store)  # the folder's other graphs too: their index builds would share the cores
         server_process = kg.store._client.server  # the embedded server this benchmark started or reattached to
         pid = server_process.pid if server_process is not None else None
         if pid is None:
