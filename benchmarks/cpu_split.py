@@ -9,10 +9,11 @@ by dense-only search (the question's embedding and one chunk vector query) and b
 ``top_k`` 10), one after the other, and per question this prints: wall time, CPU of the event loop's thread
 (``time.thread_time``: the client's Python: query parameters, replies, scoring), CPU of the whole client process
 (the embedder's onnxruntime threads included) and CPU of the FalkorDB server (``/proc/<pid>/stat``, so Linux
-only, and the server must serve no one else meanwhile). Then it times the embedding alone and while the queries
-of ``retrieve`` that need no vector (``exact_names`` and the keyword search) run beside it: whether the cores
-have room to overlap the two. Last, what the client's pieces cost on the event loop: a bare query and one with
-lists of parameters (the store's command path), the question's name keys and the names a passage writes.
+only, and the server must serve no one else meanwhile; the run starts once it has built every graph's indexes).
+Then it times the embedding alone and while the queries of ``retrieve`` that need no vector (``exact_names`` and
+the keyword search) run beside it: whether the cores have room to overlap the two. Last, what the client's
+pieces cost on the event loop: a bare query and one with lists of parameters (the store's command path), the
+question's name keys and the names a passage writes.
 """
 
 from __future__ import annotations
