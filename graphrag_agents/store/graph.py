@@ -29,6 +29,7 @@ from .connection import (
 from .durability import durability_warning, effects_threshold
 from .embedded import EmbeddedServer, acquire_server, release_server
 from .routing import Routes, WriteMark, detect_cluster, make_routes, primary_reads
+from .vector_searches import searched_indexes, vector_search_turn
 from .write_lock import FolderWriteLock
 
 __all__ = ["GraphStore", "Row"]
@@ -399,6 +400,14 @@ class GraphStore:
     async def _run(self, read_only: bool, query: str, params: dict[str, Any] | None,
                    timeout_ms: int | None, idempotent: bool) -> list[Row]:
         check_params(params)
+        indexes = searched_indexes(query)
+        if not indexes:
+            return await self._run_now(read_only, query, params, timeout_ms, idempotent)
+        async with vector_search_turn(f"{self.location}/{self.name}", indexes):
+            return await self._run_now(read_only, query, params, timeout_ms, idempotent)
+
+    async def _run_now(self, read_only: bool, query: str, params: dict[str, Any] | None,
+                       timeout_ms: int | None, idempotent: bool) -> list[Row]:
         if not read_only:
             graph = self._graph()
 
