@@ -50,6 +50,7 @@ from .retrieval.hits import RetrievalHits
 from .retrieval.retriever import retrieve
 from .retrieval.unembedded_facts import forget_rules
 from .retrieval.warm_up import warm_up
+from .store.doubled_vectors import doubled_vector_indexes, rebuild_doubled_vector_indexes
 from .store.graph import GraphStore
 from .store.routing import decides_writes
 from .store.schema import GraphMeta, check_embedder, ensure_schema, read_meta, wait_for_indexes, write_meta_field
@@ -168,7 +169,8 @@ class KnowledgeGraph:
             if await store.exists() and (meta := await read_meta(store)) is not None:
                 check_embedder(store, meta, kg.embedder.model_name, kg.embedder.dimension)
                 kg.meta = meta
-                await _wait_for_indexes_on_open(store)
+                if await _wait_for_indexes_on_open(store):
+                    await _warn_of_doubled_vectors(store)
         except BaseException:
             await store.close()
             raise
@@ -421,6 +423,11 @@ class KnowledgeGraph:
                 self.meta = await ensure_schema(self.store, self.embedder.model_name, self.embedder.dimension)
                 await write_meta_field(self.store, "entity_vectors", rules.entities)
                 await write_meta_field(self.store, "fact_vectors", rules.facts)
+                rebuilt = await rebuild_doubled_vector_indexes(self.store, self.embedder.dimension)
+                if rebuilt:
+                    logger.warning("finalize rebuilt the vector indexes of %s in graph %r: they held each vector "
+                                   "twice (an index built while the server replayed its file)",
+                                   ", ".join(rebuilt), self.name)
             forget_rules(self.store)
             await wait_for_indexes(self.store)
             bars.advance("indexes")
@@ -538,8 +545,9 @@ def _warm_up(embedder: Embedder) -> None:
     future.add_done_callback(lambda done: done.cancelled() or done.exception())
 
 
-async def _wait_for_indexes_on_open(store: GraphStore) -> None:
+async def _wait_for_indexes_on_open(store: GraphStore) -> bool:
     """Ready means queryable: after a restart FalkorDB may still be building an index (DESIGN: wait for it).
+    True when every index is built.
 
     A build longer than the bound does not fail the open: reads that need the index wait briefly, then answer
     :class:`GraphLoading` with a retry time, so an MCP server still starts and tells the model when to retry.
@@ -548,6 +556,20 @@ async def _wait_for_indexes_on_open(store: GraphStore) -> None:
         await store.wait_for_indexes(_OPEN_INDEX_WAIT_S)
     except GraphLoading as exc:
         logger.warning("opened graph %r while FalkorDB is still building indexes: %s", store.name, exc.message)
+        return False
+    return True
+
+
+async def _warn_of_doubled_vectors(store: GraphStore) -> None:
+    """Say so when a vector index holds its vectors twice (see :mod:`.store.doubled_vectors`): its searches find
+    about half the neighbours asked. Opening never writes (a read-only server must not), so finalize repairs."""
+    doubled = await doubled_vector_indexes(store)
+    if doubled:
+        logger.warning(
+            "Graph %r: the vector indexes of %s hold each vector twice (an index built while FalkorDB replayed its "
+            "append-only file), so vector search finds about half the neighbours asked. Fix: run "
+            "`graphrag-agents finalize --graph %s` (or `await kg.finalize()`), which rebuilds them once.",
+            store.name, ", ".join(label for label, _ in doubled), store.name)
 
 
 def _failed_report(document_id: str, reason: str) -> IngestReport:

@@ -12,6 +12,7 @@ import shutil
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from unittest.mock import patch
 
 import pytest
 from falkordb import FalkorDB
@@ -36,7 +37,19 @@ async def _settle(store: GraphStore) -> None:
         time.sleep(0.05)
 
 
+async def _no_rewrite(store: GraphStore) -> bool:
+    return False
+
+
 async def _build(data_dir: Path, embedder: OnnxMiniLMEmbedder) -> None:
+    """A folder whose file ends with an index's creation on a populated graph, replayed at each start. Without the
+    rewrite ensure_schema now makes (see store/log_rewrite.py), as a folder written before it, or a remote server's
+    file: with the creation in the snapshot, a start serves the index's searches from the start."""
+    with patch.object(GraphStore, "compact_log", _no_rewrite):
+        await _build_without_rewrites(data_dir, embedder)
+
+
+async def _build_without_rewrites(data_dir: Path, embedder: OnnxMiniLMEmbedder) -> None:
     async with await KnowledgeGraph.open(graph=_GRAPH, data_dir=str(data_dir), embedder=embedder) as kg:
         await kg.ingest(text="Alice Smith works at Acme Corp in Berlin.", document_id="memo", progress=False)
         await kg.finalize(progress=False)

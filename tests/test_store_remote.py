@@ -183,3 +183,15 @@ async def test_a_server_logging_verbatim_writes_is_warned_about_with_the_fix_and
         finally:
             await kg.store._client.db().primary.execute_command("GRAPH.CONFIG", "SET", "EFFECTS_THRESHOLD",
                                                                  int(setting[1]))
+
+
+async def test_a_server_reached_by_url_keeps_its_append_only_file(tcp_falkordb: int) -> None:
+    """The rewrite after an index is created is the embedded server's (docs/failure-guarantees.md): a user's
+    server is not asked for one."""
+    from graphrag_agents.store.graph import GraphStore
+
+    store = await GraphStore.connect("url_rewrite", url=f"falkor://:s3cret-pass@127.0.0.1:{tcp_falkordb}")
+    try:
+        assert await store.compact_log() is False
+    finally:
+        await store.close()

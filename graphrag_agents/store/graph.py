@@ -28,6 +28,7 @@ from .connection import (
 )
 from .durability import durability_warning, effects_threshold
 from .embedded import EmbeddedServer, acquire_server, release_server
+from .log_rewrite import rewrite_append_only_file
 from .routing import Routes, WriteMark, detect_cluster, make_routes, primary_reads
 from .vector_searches import searched_indexes, vector_search_turn
 from .write_lock import FolderWriteLock
@@ -516,6 +517,14 @@ class GraphStore:
             except Exception as exc:
                 self._replica_failed(replica, exc)
         return bool(await self._call(lambda: self._client.db().primary.execute_command("EXISTS", self.name)))
+
+    async def compact_log(self) -> bool:
+        """On the embedded server, rewrite its append-only file into a snapshot and wait for it (why:
+        :mod:`.log_rewrite`); True when done. A server reached by URL is left alone (False)."""
+        if self._client.server is None:
+            return False
+        await self._call(lambda: rewrite_append_only_file(self._client.db().primary))
+        return True
 
     async def graph_names(self) -> list[str]:
         """Every graph on the server (each primary of a cluster), sorted (this one only once it was written)."""

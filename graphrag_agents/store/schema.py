@@ -119,8 +119,10 @@ async def ensure_schema(store: GraphStore, embed_model: str, embed_dim: int) -> 
         # Another process may have created it first, with another embedder: check what is stored.
         meta = await read_meta(store) or GraphMeta(embed_model, embed_dim, "{}")
     check_embedder(store, meta, embed_model, embed_dim)
-    await _create_indexes(store, embed_dim)
+    created = await _create_indexes(store, embed_dim)
     await wait_for_indexes(store)
+    if created:  # so that no index is created in the replayed part of the embedded server's file
+        await store.compact_log()
     await _drop_key_shells(store)
     return meta
 
@@ -141,7 +143,8 @@ async def _drop_key_shells(store: GraphStore) -> None:
         "AND NOT (d)-[:HAS_CHUNK]->() DETACH DELETE d", {"edge": _EDGE_CHARS}, idempotent=True)
 
 
-async def _create_indexes(store: GraphStore, dim: int) -> None:
+async def _create_indexes(store: GraphStore, dim: int) -> bool:
+    """Create the indexes the graph lacks; True when it lacked any."""
     have = await _existing_indexes(store)
     wanted: list[tuple[tuple[str, str, str], str]] = [
         ((label, prop, "RANGE"), f"CREATE INDEX FOR (n:{label}) ON (n.{prop})") for label, prop in _RANGE_INDEXES
@@ -153,9 +156,10 @@ async def _create_indexes(store: GraphStore, dim: int) -> None:
         (("__Entity__", "name", "FULLTEXT"),
          "CALL db.idx.fulltext.createNodeIndex('__Entity__', 'name', 'description')"),
     ]
-    for key, statement in wanted:
-        if key not in have:
-            await _create_index(store, statement)
+    missing = [statement for key, statement in wanted if key not in have]
+    for statement in missing:
+        await _create_index(store, statement)
+    return bool(missing)
 
 
 async def create_range_index(store: GraphStore, label: str, prop: str) -> None:

@@ -1,0 +1,79 @@
+"""Vectors replay once: an index is never created in the replayed part of the embedded server's file, and a graph
+whose index was (written before that) is found at open and rebuilt by finalize."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from graphrag_agents.kg import KnowledgeGraph
+from graphrag_agents.retrieval._cypher import vector_param
+from graphrag_agents.store.doubled_vectors import doubled_vector_indexes
+from graphrag_agents.store.graph import GraphStore
+
+CHUNKS = 6
+_SEARCH = "CALL db.idx.vector.queryNodes('Chunk', 'embedding', $k, vecf32($v)) YIELD node RETURN count(node)"
+
+
+async def _chunks_with_vectors(kg: KnowledgeGraph) -> list[float]:
+    await kg.ensure_schema()
+    vectors = np.random.default_rng(3).normal(size=(CHUNKS, kg.embedder.dimension)).astype(np.float32)
+    for i, vector in enumerate(vectors):
+        await kg.store.query("CREATE (:Chunk {id: $id, document_id: 'd', text: 't', embedding: vecf32($v)})",
+                             {"id": f"d#{i}", "v": vector_param(vector)})
+    return [float(x) for x in vectors[0]]
+
+
+async def _found(kg: KnowledgeGraph, vector: list[float]) -> int:
+    (count,), = await kg.store.ro_query(_SEARCH, {"k": CHUNKS, "v": vector_param(vector)})
+    return int(count)
+
+
+async def test_vectors_of_a_new_graph_replay_once_after_a_restart(tmp_path: Path, embedder: object) -> None:
+    """Before the rewrite at index creation, every start replayed the index's creation and then its vectors,
+    and indexed each of them twice: this search found 3 of the 6 chunks."""
+    kg = await KnowledgeGraph.open(graph="g", data_dir=str(tmp_path), embedder=embedder)  # type: ignore[arg-type]
+    vector = await _chunks_with_vectors(kg)
+    assert await _found(kg, vector) == CHUNKS
+    await kg.close()  # stops the server this test started: the next open replays the folder's file
+
+    async with await KnowledgeGraph.open(graph="g", data_dir=str(tmp_path),
+                                         embedder=embedder) as again:  # type: ignore[arg-type]
+        assert again.store._client.server is not None and again.store._client.server.process is not None
+        assert await _found(again, vector) == CHUNKS
+        assert await doubled_vector_indexes(again.store) == []
+
+
+async def test_a_doubled_index_is_named_at_open_and_rebuilt_by_finalize(
+        tmp_path: Path, embedder: object, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    with monkeypatch.context() as earlier_release:  # no rewrite: as graphs written before it were
+        async def no_rewrite(self: GraphStore) -> bool:
+            return False
+
+        earlier_release.setattr(GraphStore, "compact_log", no_rewrite)
+        kg = await KnowledgeGraph.open(graph="g", data_dir=str(tmp_path), embedder=embedder)  # type: ignore[arg-type]
+        vector = await _chunks_with_vectors(kg)
+        await kg.close()
+
+    with caplog.at_level(logging.WARNING, logger="graphrag_agents.kg"):
+        kg = await KnowledgeGraph.open(graph="g", data_dir=str(tmp_path), embedder=embedder)  # type: ignore[arg-type]
+    assert "vector indexes of Chunk hold each vector twice" in caplog.text
+    assert "graphrag-agents finalize --graph g" in caplog.text
+    assert await doubled_vector_indexes(kg.store) == [("Chunk", "node")]
+    assert await _found(kg, vector) == CHUNKS // 2  # what a user's searches got
+
+    await kg.finalize(progress=False)
+    assert await doubled_vector_indexes(kg.store) == []
+    assert await _found(kg, vector) == CHUNKS
+    await kg.close()
+
+    caplog.clear()
+    with caplog.at_level(logging.WARNING, logger="graphrag_agents.kg"):
+        async with await KnowledgeGraph.open(graph="g", data_dir=str(tmp_path),
+                                             embedder=embedder) as again:  # type: ignore[arg-type]
+            assert await _found(again, vector) == CHUNKS  # the rebuilt index also replays whole
+    assert "twice" not in caplog.text
+
