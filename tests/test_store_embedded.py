@@ -290,3 +290,52 @@ async def test_opening_the_folder_as_its_owner_exits_starts_the_server_again(
     async with await KnowledgeGraph.open(graph="g", data_dir=str(tmp_path)) as kg:
         assert await kg.store.ro_query("MATCH (d:Document) RETURN d.id") == [["d1"]]
         assert kg.store._client.server is not None and kg.store._client.server.owned
+
+
+def test_a_start_that_wedges_while_loading_is_started_once_more(tmp_path: Path,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """Regression: FalkorDB 4.16 blocked on its own lock while loading a folder (its log stopped after the first
+    graph, no CPU used); the start was judged wedged and stopped, and the open failed with "did not start", while
+    the next start loaded the folder. Here the server is stopped with SIGSTOP while it loads, which leaves it silent
+    and idle the same way: the start is tried once more, and that one loads."""
+    import threading
+
+    from falkordb import FalkorDB
+
+    from graphrag_agents.store import _keeper, embedded
+
+    server = acquire_server(tmp_path)
+    graph = FalkorDB(unix_socket_path=str(server.socket_path)).select_graph("big")
+    for _ in range(4):  # enough to load for a few hundred milliseconds
+        graph.query("UNWIND range(1, 50000) AS i CREATE (:N {i: i, s: 'a node of some length ' + toString(i)})")
+    release_server(server)
+
+    monkeypatch.setattr(embedded, "_ATTACH_TIMEOUT_S", 1.0)
+    monkeypatch.setattr(_keeper, "_STOP_TIMEOUT_S", 1.0)
+    stopped: list[int] = []
+
+    def stop_the_first_start() -> None:
+        pid_file, deadline = tmp_path / "falkordb.pid", time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if pid_file.exists() and embedded._socket_path(tmp_path).exists():
+                with contextlib.suppress(ValueError, OSError):
+                    pid = int(pid_file.read_text())
+                    os.kill(pid, signal.SIGSTOP)
+                    stopped.append(pid)
+                    return
+            time.sleep(0.001)
+
+    stopper = threading.Thread(target=stop_the_first_start)
+    stopper.start()
+    try:
+        again = acquire_server(tmp_path)
+    finally:
+        stopper.join()
+    try:
+        assert stopped and again.pid != stopped[0] and again.owned and _ping(again.socket_path)
+        assert _wait_gone(stopped[0])
+        rows = FalkorDB(unix_socket_path=str(again.socket_path)).select_graph("big").ro_query(
+            "MATCH (n:N) RETURN count(n)").result_set
+        assert rows == [[200000]]
+    finally:
+        release_server(again)

@@ -180,6 +180,7 @@ class EmbeddedServer:
     """What the last start recovered, when the append-only file did not replay (None: it replayed)."""
     _refs: int = field(default=0, repr=False)
     _died: bool = field(default=False, repr=False)
+    _wedged: bool = field(default=False, repr=False)
     _clients_fd: int | None = field(default=None, repr=False)
 
     @property
@@ -290,7 +291,7 @@ class EmbeddedServer:
         """Start the server; when it dies loading its append-only file, recover the last state that replays
         (:func:`~._recovery.recover_folder`, nothing deleted) and start on that."""
         try:
-            self._start_keeping_snapshot()
+            self._start_again_if_wedged()
         except StoreUnavailable as failure:
             if not (self.recover and self._died and (self.data_dir / _aof.AOF_DIR).is_dir()):
                 raise
@@ -302,6 +303,21 @@ class EmbeddedServer:
             _log.warning("%s", recovery.describe())
             self._start_keeping_snapshot()
             self.recovery = recovery
+
+    def _start_again_if_wedged(self) -> None:
+        """Start the server; when it wedges while loading, start it once more.
+
+        FalkorDB 4.16 was seen to block on its own lock while loading a folder of 13 graphs (silent, no CPU, its
+        log stopped after the first graph); the next start loaded it."""
+        self._wedged = False
+        try:
+            self._start_keeping_snapshot()
+        except StoreUnavailable:
+            if not self._wedged:
+                raise
+            _log.warning("The embedded FalkorDB at %s wedged while loading; starting it once more", self.socket_path)
+            self._wedged = False
+            self._start_keeping_snapshot()
 
     def _start_keeping_snapshot(self) -> None:
         """Start the server; the files it loaded become the known-good snapshot (:mod:`._aof`)."""
@@ -372,6 +388,7 @@ class EmbeddedServer:
                 if state == "loading" and idle.idle_seconds() > timeout:
                     _log.warning("The embedded FalkorDB at %s has not answered PING nor used CPU for %.0f s: it "
                                  "is wedged and is stopped", self.socket_path, timeout)
+                    self._wedged = True
                     return False
                 limit = _STARTUP_TIMEOUT_S if state == "loading" else timeout
                 if time.monotonic() - start > limit:
