@@ -50,10 +50,10 @@ from .retrieval.hits import RetrievalHits
 from .retrieval.retriever import retrieve
 from .retrieval.unembedded_facts import forget_rules
 from .retrieval.warm_up import warm_up
-from .store.doubled_vectors import doubled_vector_indexes, rebuild_doubled_vector_indexes
 from .store.graph import GraphStore
 from .store.routing import decides_writes
 from .store.schema import GraphMeta, check_embedder, ensure_schema, read_meta, wait_for_indexes, write_meta_field
+from .store.stale_vectors import rebuild_stale_vector_indexes, stale_vector_indexes
 
 __all__ = ["FinalizeReport", "GraphStatus", "KnowledgeGraph"]
 
@@ -170,7 +170,7 @@ class KnowledgeGraph:
                 check_embedder(store, meta, kg.embedder.model_name, kg.embedder.dimension)
                 kg.meta = meta
                 if await _wait_for_indexes_on_open(store):
-                    await _warn_of_doubled_vectors(store)
+                    await _warn_of_stale_vectors(store)
         except BaseException:
             await store.close()
             raise
@@ -423,11 +423,10 @@ class KnowledgeGraph:
                 self.meta = await ensure_schema(self.store, self.embedder.model_name, self.embedder.dimension)
                 await write_meta_field(self.store, "entity_vectors", rules.entities)
                 await write_meta_field(self.store, "fact_vectors", rules.facts)
-                rebuilt = await rebuild_doubled_vector_indexes(self.store, self.embedder.dimension)
+                rebuilt = await rebuild_stale_vector_indexes(self.store, self.embedder.dimension)
                 if rebuilt:
-                    logger.warning("finalize rebuilt the vector indexes of %s in graph %r: they held each vector "
-                                   "twice (an index built while the server replayed its file)",
-                                   ", ".join(rebuilt), self.name)
+                    logger.warning("finalize rebuilt the vector indexes of %s in graph %r: they held copies of "
+                                   "vectors no node has any more", ", ".join(rebuilt), self.name)
             forget_rules(self.store)
             await wait_for_indexes(self.store)
             bars.advance("indexes")
@@ -560,16 +559,17 @@ async def _wait_for_indexes_on_open(store: GraphStore) -> bool:
     return True
 
 
-async def _warn_of_doubled_vectors(store: GraphStore) -> None:
-    """Say so when a vector index holds its vectors twice (see :mod:`.store.doubled_vectors`): its searches find
-    about half the neighbours asked. Opening never writes (a read-only server must not), so finalize repairs."""
-    doubled = await doubled_vector_indexes(store)
-    if doubled:
+async def _warn_of_stale_vectors(store: GraphStore) -> None:
+    """Say so when a vector index holds copies of vectors no node has any more (see :mod:`.store.stale_vectors`):
+    its searches find fewer neighbours than asked. Opening never writes (a read-only server must not), so finalize
+    repairs."""
+    stale = await stale_vector_indexes(store)
+    if stale:
         logger.warning(
-            "Graph %r: the vector indexes of %s hold each vector twice (an index built while FalkorDB replayed its "
-            "append-only file), so vector search finds about half the neighbours asked. Fix: run "
-            "`graphrag-agents finalize --graph %s` (or `await kg.finalize()`), which rebuilds them once.",
-            store.name, ", ".join(label for label, _ in doubled), store.name)
+            "Graph %r: the vector indexes of %s hold copies of vectors no node has any more (FalkorDB 4.16 keeps "
+            "them after a replayed index creation, an update or a delete), so vector search finds fewer neighbours "
+            "than asked. Fix: run `graphrag-agents finalize --graph %s` (or `await kg.finalize()`), which rebuilds "
+            "them.", store.name, ", ".join(label for label, _ in stale), store.name)
 
 
 def _failed_report(document_id: str, reason: str) -> IngestReport:

@@ -11,8 +11,8 @@ import pytest
 
 from graphrag_agents.kg import KnowledgeGraph
 from graphrag_agents.retrieval._cypher import vector_param
-from graphrag_agents.store.doubled_vectors import doubled_vector_indexes
 from graphrag_agents.store.graph import GraphStore
+from graphrag_agents.store.stale_vectors import stale_vector_indexes
 
 CHUNKS = 6
 _SEARCH = "CALL db.idx.vector.queryNodes('Chunk', 'embedding', $k, vecf32($v)) YIELD node RETURN count(node)"
@@ -44,7 +44,7 @@ async def test_vectors_of_a_new_graph_replay_once_after_a_restart(tmp_path: Path
                                          embedder=embedder) as again:  # type: ignore[arg-type]
         assert again.store._client.server is not None and again.store._client.server.process is not None
         assert await _found(again, vector) == CHUNKS
-        assert await doubled_vector_indexes(again.store) == []
+        assert await stale_vector_indexes(again.store) == []
 
 
 async def test_a_doubled_index_is_named_at_open_and_rebuilt_by_finalize(
@@ -60,13 +60,13 @@ async def test_a_doubled_index_is_named_at_open_and_rebuilt_by_finalize(
 
     with caplog.at_level(logging.WARNING, logger="graphrag_agents.kg"):
         kg = await KnowledgeGraph.open(graph="g", data_dir=str(tmp_path), embedder=embedder)  # type: ignore[arg-type]
-    assert "vector indexes of Chunk hold each vector twice" in caplog.text
+    assert "vector indexes of Chunk hold copies of vectors no node has any more" in caplog.text
     assert "graphrag-agents finalize --graph g" in caplog.text
-    assert await doubled_vector_indexes(kg.store) == [("Chunk", "node")]
+    assert await stale_vector_indexes(kg.store) == [("Chunk", "node")]
     assert await _found(kg, vector) == CHUNKS // 2  # what a user's searches got
 
     await kg.finalize(progress=False)
-    assert await doubled_vector_indexes(kg.store) == []
+    assert await stale_vector_indexes(kg.store) == []
     assert await _found(kg, vector) == CHUNKS
     await kg.close()
 
@@ -75,5 +75,21 @@ async def test_a_doubled_index_is_named_at_open_and_rebuilt_by_finalize(
         async with await KnowledgeGraph.open(graph="g", data_dir=str(tmp_path),
                                              embedder=embedder) as again:  # type: ignore[arg-type]
             assert await _found(again, vector) == CHUNKS  # the rebuilt index also replays whole
-    assert "twice" not in caplog.text
+    assert "copies" not in caplog.text
 
+
+
+async def test_an_update_leaves_a_stale_copy_that_open_names_and_finalize_removes(kg: KnowledgeGraph) -> None:
+    """FalkorDB 4.16 keeps a node's old vector in the index when the node is updated (FalkorDB/FalkorDB#2197): an
+    entity named by a new document, a chunk re-ingested. After an incremental ingest of npm's docs and a second
+    finalize, 17 of 18 entities' own searches came back short; finalize did not see it before this probe."""
+    vector = await _chunks_with_vectors(kg)
+    assert await stale_vector_indexes(kg.store) == []
+    await kg.store.query("MATCH (c:Chunk) SET c.heading = 'moved'")
+    if await _found(kg, vector) == CHUNKS:
+        pytest.skip("this FalkorDB drops a node's old vector on update (FalkorDB/FalkorDB#2197 fixed)")
+    assert await stale_vector_indexes(kg.store) == [("Chunk", "node")]
+
+    await kg.finalize(progress=False)
+    assert await stale_vector_indexes(kg.store) == []
+    assert await _found(kg, vector) == CHUNKS
