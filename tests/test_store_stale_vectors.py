@@ -93,3 +93,19 @@ async def test_an_update_leaves_a_stale_copy_that_open_names_and_finalize_remove
     await kg.finalize(progress=False)
     assert await stale_vector_indexes(kg.store) == []
     assert await _found(kg, vector) == CHUNKS
+
+
+async def test_a_rewrite_that_fails_does_not_fail_the_first_write(
+        kg: KnowledgeGraph, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    """The rewrite only keeps a later restart from doubling the vectors, which open names and finalize repairs:
+    a full disk at that moment must not lose the write that created the graph."""
+    from graphrag_agents.errors import StoreUnavailable
+
+    async def disk_full(self: GraphStore) -> bool:
+        raise StoreUnavailable("The embedded FalkorDB could not rewrite its append-only file (err).")
+
+    monkeypatch.setattr(GraphStore, "compact_log", disk_full)
+    with caplog.at_level(logging.WARNING, logger="graphrag_agents.store.schema"):
+        await kg.ingest(text="Alice Smith works at Acme Corp in Berlin.", document_id="memo", progress=False)
+    assert "was not rewritten after its indexes were created" in caplog.text
+    assert (await kg.status()).documents == 1

@@ -10,6 +10,7 @@ the embedding model name, its dimension and the ontology as JSON.
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -31,6 +32,8 @@ __all__ = [
     "wait_for_indexes",
     "write_meta_field",
 ]
+
+_log = logging.getLogger(__name__)
 
 _RANGE_INDEXES = [("Document", "id"), ("Document", "title"), ("Chunk", "id"), ("Chunk", "document_id"),
                   ("__Entity__", "id"), ("__Entity__", "name_key"), ("__Fact__", "id"),
@@ -122,7 +125,12 @@ async def ensure_schema(store: GraphStore, embed_model: str, embed_dim: int) -> 
     created = await _create_indexes(store, embed_dim)
     await wait_for_indexes(store)
     if created:  # so that no index is created in the replayed part of the embedded server's file
-        await store.compact_log()
+        try:
+            await store.compact_log()
+        except StoreUnavailable as exc:  # the graph is whole; a restart before the next rewrite doubles its vectors
+            _log.warning("Graph %r: the append-only file was not rewritten after its indexes were created (%s); "
+                         "if a restart comes first, opening it will name the vector indexes for finalize to rebuild",
+                         store.name, exc)
     await _drop_key_shells(store)
     return meta
 
