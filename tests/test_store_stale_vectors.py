@@ -1,5 +1,6 @@
-"""Vectors replay once: an index is never created in the replayed part of the embedded server's file, and a graph
-whose index was (written before that) is found at open and rebuilt by finalize."""
+"""Vector indexes without stale copies: an index is never created in the replayed part of the embedded server's
+file, and an index holding copies of vectors no node has (a graph written before that, or nodes updated since) is
+named at open and rebuilt by finalize."""
 
 from __future__ import annotations
 
