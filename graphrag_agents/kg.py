@@ -562,8 +562,14 @@ async def _wait_for_indexes_on_open(store: GraphStore) -> bool:
 async def _warn_of_stale_vectors(store: GraphStore) -> None:
     """Say so when a vector index holds copies of vectors no node has any more (see :mod:`.store.stale_vectors`):
     its searches find fewer neighbours than asked. Opening never writes (a read-only server must not), so finalize
-    repairs."""
-    stale = await stale_vector_indexes(store)
+    repairs. A probe that fails is logged, never a failed open: it is advice."""
+    from redis.exceptions import ResponseError
+
+    try:
+        stale = await stale_vector_indexes(store)
+    except (GraphRAGError, ResponseError) as exc:
+        logger.debug("graph %r: the stale-vector probe at open failed: %s", store.name, exc)
+        return
     if stale:
         logger.warning(
             "Graph %r: the vector indexes of %s hold copies of vectors no node has any more (FalkorDB 4.16 keeps "

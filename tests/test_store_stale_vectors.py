@@ -110,3 +110,23 @@ async def test_a_rewrite_that_fails_does_not_fail_the_first_write(
         await kg.ingest(text="Alice Smith works at Acme Corp in Berlin.", document_id="memo", progress=False)
     assert "was not rewritten after its indexes were created" in caplog.text
     assert (await kg.status()).documents == 1
+
+
+async def test_a_probe_that_fails_at_open_does_not_fail_the_open(
+        tmp_path: Path, embedder: object, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The probe is advice: a server that refuses it (an ACL without the vector procedures, say) still opens."""
+    from redis.exceptions import ResponseError
+
+    from graphrag_agents import kg as kg_module
+
+    async with await KnowledgeGraph.open(graph="g", data_dir=str(tmp_path),
+                                         embedder=embedder) as kg:  # type: ignore[arg-type]
+        await _chunks_with_vectors(kg)
+
+    async def refused(store: GraphStore) -> list[tuple[str, str]]:
+        raise ResponseError("NOPERM this user has no permissions to run the 'db.idx.vector.queryNodes' command")
+
+    monkeypatch.setattr(kg_module, "stale_vector_indexes", refused)
+    async with await KnowledgeGraph.open(graph="g", data_dir=str(tmp_path),
+                                         embedder=embedder) as again:  # type: ignore[arg-type]
+        assert (await again.status()).chunks == CHUNKS
