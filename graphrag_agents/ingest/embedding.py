@@ -41,7 +41,7 @@ import numpy.typing as npt
 
 from ..models.embedder import Embedder, SpanEmbedder
 from ..store.graph import GraphStore
-from ..store.schema import drop_vector_index_statement
+from ..store.schema import drop_vector_index_statement, vector_indexed_labels
 from .fact_pooling import FACT_NODE_UPDATE, ChunkFacts, pool_facts
 
 __all__ = ["CHUNK_EMBED_FORMAT", "CHUNK_NEEDS_VECTOR", "ENTITY_VECTORS", "FACT_VECTORS", "SHARED_MENTIONS",
@@ -268,8 +268,7 @@ async def _upgrading_chunks(store: GraphStore) -> bool:
                                 "RETURN c.id LIMIT 1")
     if not rows:
         return False
-    indexes = await store.ro_query("CALL db.indexes() YIELD label, types WHERE label = 'Chunk' RETURN types")
-    if any("VECTOR" in kinds for (types,) in indexes for kinds in dict(types).values()):
+    if "Chunk" in await vector_indexed_labels(store):
         await store.query(drop_vector_index_statement("Chunk"))
     return True
 

@@ -29,6 +29,7 @@ __all__ = [
     "ensure_schema",
     "read_meta",
     "vector_index_statement",
+    "vector_indexed_labels",
     "wait_for_indexes",
     "write_meta_field",
 ]
@@ -88,6 +89,11 @@ async def _existing_indexes(store: GraphStore) -> dict[tuple[str, str, str], str
             for kind in kinds:
                 found[(str(label), str(prop), str(kind))] = str(status)
     return found
+
+
+async def vector_indexed_labels(store: GraphStore) -> set[str]:
+    """The labels (and relation types) of the graph that have a vector index, built or building."""
+    return {label for label, _, kind in await _existing_indexes(store) if kind == "VECTOR"}
 
 
 def check_embedder(store: GraphStore, meta: GraphMeta, embed_model: str, embed_dim: int) -> None:

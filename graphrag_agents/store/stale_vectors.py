@@ -18,7 +18,13 @@ next start loads it whole.
 from __future__ import annotations
 
 from .graph import GraphStore
-from .schema import VECTOR_INDEXES, drop_vector_index_statement, vector_index_statement, wait_for_indexes
+from .schema import (
+    VECTOR_INDEXES,
+    drop_vector_index_statement,
+    vector_index_statement,
+    vector_indexed_labels,
+    wait_for_indexes,
+)
 
 __all__ = ["rebuild_stale_vector_indexes", "stale_vector_indexes"]
 
@@ -40,8 +46,7 @@ def _probe(label: str, pattern: str) -> str:
 
 async def stale_vector_indexes(store: GraphStore) -> list[tuple[str, str]]:
     """The (label, ``node`` or ``edge``) of every vector index of the graph that holds stale copies."""
-    rows = await store.ro_query("CALL db.indexes() YIELD label, types RETURN label, types")
-    have = {str(label) for label, types in rows if any("VECTOR" in kinds for kinds in dict(types).values())}
+    have = await vector_indexed_labels(store)
     stale = []
     for label, pattern in VECTOR_INDEXES:
         if label not in have:
