@@ -102,9 +102,16 @@ def test_an_answer_the_question_spells_out_in_other_words_is_no_echo() -> None:
     question = ("Which major regional shopping centre in the western suburb of Indooroopilly in the City of Brisbane "
                 "is served by TransLink bus routes?")
     centre = ShownItem(1, "Indooroopilly Shopping Centre", "Indooroopilly Shopping Centre is a major regional "
-                                                           "shopping centre in the western suburb of Indooroopilly.")
-    assert rules(question, "Indooroopilly Shopping Centre", [1], [centre]) == []
-    assert rules(question, "City of Brisbane", [1], [centre]) == ["echo"]
+                                                           "shopping centre in the western suburb of Indooroopilly "
+                                                           "in the City of Brisbane, Queensland, Australia.")
+    # the set's second passage: shown beside it, it names "TransLink" and is linked to it by the answer
+    station = ShownItem(2, "Indooroopilly bus station", "The Indooroopilly Bus Station, at Indooroopilly, is served "
+                                                        "by TransLink bus routes. It is part of the Indooroopilly "
+                                                        "Shopping Centre.")
+    assert rules(question, "Indooroopilly Shopping Centre", [1], [centre, station]) == []
+    assert rules(question, "City of Brisbane", [1], [centre, station]) == ["echo"]
+    # without it, nothing the answer cites or links to names TransLink
+    assert rules(question, "Indooroopilly Shopping Centre", [1], [centre]) == ["coverage"]
 
 
 def test_a_yes_no_comparison_needs_its_two_sides_not_every_name() -> None:

@@ -8,6 +8,8 @@ weights (each module names the case it came from):
 * **echo** (:mod:`.echo`): the answer is a phrase of the question itself;
 * **choice** (:mod:`.sides`): a comparison needs evidence about each side;
 * **anchor** (:mod:`.anchor`): the cited items must be about the question's names, or one hop from them;
+* **coverage** (:mod:`.coverage`): every name the question writes stands in a cited item or in an item linked to
+  one (not for a comparison or a yes / no answer; read when no rule above found anything);
 * **kind** and **order** (:mod:`.figures`): a number for "how many", a date for "when", and a comparison's
   answer on the side the evidence's own years or heights put first;
 * **bridge** (:mod:`.bridge`): the answer carries the head noun of an entity the question describes but does not
@@ -23,6 +25,7 @@ from collections.abc import Sequence
 
 from .anchor import anchor_problem
 from .bridge import bridge_problem
+from .coverage import coverage_problem
 from .echo import echo_problem
 from .figures import Figure, Reader, kind_problem, order_problem
 from .names import question_names, quoted_names, subject_item, words
@@ -68,8 +71,18 @@ def answer_fit(question: str, answer: str, cited: Sequence[int], shown: Sequence
                               list(by_text))
         if order:
             problems.append(FitProblem("order", order))
-    if anchor := anchor_problem(question, cited_items, shown):
-        problems.append(anchor)
+    if names := _names_problem(question, answer, cited_items, shown, problems, yes_no or bool(options)):
+        problems.append(names)
     if not yes_no and not options and (bridge := bridge_problem(question, answer)):
         problems.append(bridge)
     return problems
+
+
+def _names_problem(question: str, answer: str, cited: Sequence[ShownItem], shown: Sequence[ShownItem],
+                   found: Sequence[FitProblem], sided: bool) -> FitProblem | None:
+    """The anchor finding (no cited item tied to any of the question's names), else the coverage finding (a name
+    neither cited nor linked), read only when no rule ``found`` anything and nothing is ``sided`` (a yes / no
+    answer, or a question that offers options: their sides have their own rule)."""
+    if anchor := anchor_problem(question, cited, shown):
+        return anchor
+    return None if found or sided else coverage_problem(question, answer, cited, shown)

@@ -7,7 +7,7 @@ from typing import Literal
 
 __all__ = ["FitProblem", "FitRule", "ShownItem"]
 
-FitRule = Literal["echo", "choice", "anchor", "kind", "order", "bridge"]
+FitRule = Literal["echo", "choice", "anchor", "coverage", "kind", "order", "bridge"]
 
 
 @dataclass(frozen=True)

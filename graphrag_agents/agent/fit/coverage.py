@@ -1,0 +1,114 @@
+"""The coverage rule: the evidence an answer cites, with the items linked to it, holds every name the question writes.
+
+Case (the HotpotQA mix, the tuning set, with the 1.5B model): with the paragraph that holds the answer missing, a
+single-path draft answered "Brøndby IF" for the club Keld Bordinggaard played for, citing a passage on another
+Brøndby player that never names him. The anchor rule (:mod:`.anchor`) lets it pass, because the cited passage names
+*one* of the question's names ("Danish Cup"). A hop chain is held to every name already
+(:mod:`~graphrag_agents.agent.hops.links`); this holds a single-path answer to the same, with one allowance: a
+name may stand in a shown item linked to a cited one (the first hop of a bridge question, read but not cited:
+"Robert W. McElroy ... writes for ... America" beside the cited passage on the magazine America).
+
+Two items are **linked** when they share an entity (here the answer; in a chain, also the answer carried from
+hop to hop and the graph's entities), an identifier (a word with a digit, ``.``, ``_``, ``/``, ``@`` or ``:``, or
+a ``code`` span), or a heading term (one item's title, as a phrase of the other); the chain's check reads the same
+links (:func:`linked`). An item names a manual's command also when it is a section of the page its file names
+(:func:`~graphrag_agents.retrieval.page_names.page_name`). Not read: a comparison (its sides have their own rule,
+:mod:`.sides`) and a yes / no answer; a one-word name that WordNet reads as an adjective of a noun ("English",
+"Danish") describes rather than names, and is not looked for.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+
+from ...retrieval.page_names import page_name
+from ...text.wordnet import pertainyms
+from .echo import question_units
+from .names import question_names, without_note, words
+from .shown import FitProblem, ShownItem
+
+__all__ = ["coverage_problem", "heading", "holds", "linked", "question_spans"]
+
+_CODE = re.compile(r"`([^`]{1,80})`")
+_IDENTIFIER = re.compile(r"\d|\w[._/@:]\w")
+_SENTENCE_START = re.compile(r"[.?!]\s+([A-Z]\w*)\b")
+_WORD = re.compile(r"[^\W_]+")
+
+
+def question_spans(question: str) -> list[str]:
+    """The names a question writes: its ``code`` spans, then its capitalised names (a one-word name that only
+    opens a later sentence of the question, "According to ...", is not one)."""
+    openers = [m.group(1) for m in _SENTENCE_START.finditer(question)]
+    return [*(m.group(1).strip() for m in _CODE.finditer(question)),
+            *(n.text for n in question_names(_CODE.sub(" ", question))
+              if not (n.text in openers and question.count(n.text) == openers.count(n.text)))]
+
+
+def holds(units: tuple[str, ...], text_units: tuple[str, ...]) -> bool:
+    """Whether the folded words ``units`` stand in ``text_units`` as a phrase."""
+    size = len(units)
+    return bool(size) and any(text_units[i:i + size] == units for i in range(len(text_units) - size + 1))
+
+
+def _identifiers(text: str) -> set[str]:
+    return {u for u in question_units(text) if _IDENTIFIER.search(u)} | {m.group(1) for m in _CODE.finditer(text)}
+
+
+def heading(title: str) -> str:
+    """A passage's title as a phrase to look for: its last heading when it has several ("commands/npm-ci.md ›
+    Description"), without a note in parentheses ("America (magazine)" -> "America")."""
+    return without_note(title.split("›")[-1].strip())
+
+
+def linked(first: ShownItem, second: ShownItem, names: Iterable[str] = ()) -> str | None:
+    """What ``first`` and ``second`` both hold (an entity of ``names``, an identifier or a heading term, in words
+    for a trace), or None."""
+    if first.n == second.n:
+        return "the same item"
+    a, b = question_units(first.text), question_units(second.text)
+    for name in names:
+        units = question_units(name)
+        if len(units) and holds(units, a) and holds(units, b):
+            return f"the entity {name!r}"
+    shared = _identifiers(first.text) & _identifiers(second.text)
+    if shared:
+        return f"the identifier {sorted(shared)[0]!r}"
+    for item, other in ((second, a), (first, b)):
+        title = heading(item.title)
+        if title and holds(question_units(title), other):
+            return f"the heading term {title!r}"
+    return None
+
+
+def _names(item: ShownItem, span: str, units: tuple[str, ...]) -> bool:
+    """Whether ``item`` names ``span``: its text or heading holds it, or it is a section of the manual page the span
+    names by its file (`` `npm install-ci-test` `` and ``commands/npm-install-ci-test.md``, :func:`page_name`)."""
+    if holds(units, question_units(f"{item.text} {heading(item.title)}")):
+        return True
+    page = page_name(item.title)[1]
+    return bool(page) and page == tuple(w.lower() for w in _WORD.findall(span))
+
+
+def coverage_problem(question: str, answer: str, cited: Sequence[ShownItem],
+                     shown: Sequence[ShownItem]) -> FitProblem | None:
+    """The coverage finding when a name of ``question`` stands neither in a cited item (with its title), nor in the
+    answer, nor in a shown item linked to a cited one; else None."""
+    if not cited:
+        return None
+    others = [item for item in shown if item.n not in {c.n for c in cited}]
+    missing = []
+    for span in question_spans(question):
+        if " " not in span and pertainyms(span):  # "English", "Danish": an adjective, not a name
+            continue
+        units = question_units(span)
+        if not units or words(span) <= words(answer) or holds(units, question_units(answer)) \
+                or any(_names(item, span, units) for item in cited):
+            continue
+        holding = [item for item in others if _names(item, span, units)]
+        if not any(linked(item, source, [answer]) for item in holding for source in cited):
+            missing.append(span)
+    if not missing:
+        return None
+    return FitProblem("coverage", f"the evidence you cite does not name {', '.join(map(repr, missing))}, which the "
+                                  "question names, nor is it linked to evidence that does")

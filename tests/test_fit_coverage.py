@@ -1,0 +1,58 @@
+"""The coverage rule (``agent.fit.coverage``): a single-path answer's cited evidence, with the items linked to it,
+names everything the question names. The questions and passages are written for these tests; the rule's case is a
+HotpotQA-mix draft named in the module."""
+
+from __future__ import annotations
+
+from graphrag_agents.agent import ShownItem, answer_fit
+from graphrag_agents.agent.fit.coverage import question_spans
+
+QUESTION = "Which river flows past Port Halden, the town where Edda Morvane was born?"
+RIVER = ShownItem(1, "Sull (river)", "The Sull is a river of the north; it flows past Port Halden and Lindby.")
+BIRTH = ShownItem(2, "Edda Morvane", "Edda Morvane (1931-2004) was a painter, born in Port Halden.")
+OTHER = ShownItem(3, "Lindby", "Lindby is a village on the Sull with a Norman church.")
+
+
+def rules(question: str, answer: str, cited: list[int], shown: list[ShownItem]) -> list[str]:
+    return [p.rule for p in answer_fit(question, answer, cited, shown)]
+
+
+def test_a_name_that_no_cited_item_holds_is_a_gap_though_another_name_is_held() -> None:
+    # the anchor rule passes it (the cited passage names Port Halden); nothing shown names Edda Morvane
+    found = answer_fit(QUESTION, "Sull", [1], [RIVER, OTHER])
+    assert [p.rule for p in found] == ["coverage"]
+    assert "'Edda Morvane'" in found[0].detail
+
+
+def test_a_name_held_by_a_shown_item_linked_to_the_cited_one_is_covered() -> None:
+    # the bridge passage is read, not cited; it names the cited passage's heading term only through the town, so it
+    # is linked when the cited passage is titled by the town
+    town = ShownItem(4, "Port Halden", "Port Halden is a market town on the river Sull.")
+    assert rules(QUESTION, "Sull", [4], [town, BIRTH]) == []
+    # an item that holds the name but shares nothing with the cited one does not cover it
+    assert rules(QUESTION, "Sull", [1], [RIVER, BIRTH]) == ["coverage"]
+
+
+def test_a_manual_page_named_by_its_file_names_the_command() -> None:
+    question = "Our build runs `tool sync-all`. What does it do with a stale cache folder?"
+    page = ShownItem(1, "commands/tool-sync-all.md › Description", "Runs a sync of every `cache_dir` entry.")
+    cited = ShownItem(2, "commands/tool-sync.md › Description", "A stale `cache_dir` is removed before the sync.")
+    assert rules(question, "removed", [2], [cited, page]) == []  # linked by the identifier cache_dir
+    assert rules(question, "removed", [2], [cited]) == ["coverage"]
+
+
+def test_a_capitalised_word_that_only_opens_a_sentence_is_not_a_name() -> None:
+    assert question_spans("The docs mention a flag. According to them, what does `--force` skip?") == ["--force"]
+    assert "Port Halden" in question_spans(QUESTION)
+
+
+def test_a_nationality_adjective_is_not_looked_for() -> None:
+    question = "Which Danish painter was born in Port Halden?"
+    cited = ShownItem(1, "Edda Morvane", "Edda Morvane was a painter, born in Port Halden.")
+    assert rules(question, "Edda Morvane", [1], [cited]) == []
+
+
+def test_comparisons_and_yes_no_answers_are_left_to_their_own_rules() -> None:
+    question = "Who was born first, Edda Morvane or Piet Lund?"
+    assert "coverage" not in rules(question, "Edda Morvane", [2], [BIRTH])
+    assert "coverage" not in rules("Was Edda Morvane born in Lindby?", "no", [2], [BIRTH])
