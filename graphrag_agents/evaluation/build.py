@@ -10,6 +10,7 @@ an interrupted build had already written, then ``finalize`` embeds and indexes w
 from __future__ import annotations
 
 import json
+import logging
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -17,7 +18,10 @@ from pathlib import Path
 from ..ingest.plan import ExtractorName, IngestPlan, SourceDocument
 from ..kg import KnowledgeGraph
 from ..models.chat import ChatModel
+from ..store.stale_vectors import rebuild_stale_vector_indexes
 from .dataset import Paragraph, corpus_digest
+
+logger = logging.getLogger("graphrag_agents.evaluation")
 
 __all__ = ["BuildInfo", "ensure_built", "graph_name", "open_eval_graph"]
 
@@ -75,6 +79,9 @@ async def ensure_built(kg: KnowledgeGraph, corpus: list[Paragraph], *, extractor
                        progress: bool | None = None) -> BuildInfo:
     """Build ``kg`` from ``corpus`` unless the marker in ``data_dir`` says it is complete; say how it went.
 
+    A graph reused from the cache has any vector index that holds stale copies rebuilt first
+    (:mod:`graphrag_agents.store.stale_vectors`), so the searches measured on it are whole.
+
     Each paragraph becomes one document (id = paragraph id, title = paragraph title).
     """
     digest = corpus_digest(corpus)
@@ -87,6 +94,11 @@ async def ensure_built(kg: KnowledgeGraph, corpus: list[Paragraph], *, extractor
         if info is not None and (info.corpus_digest, info.extractor, info.embed_model) == (
                 digest, extractor, kg.embedder.model_name):
             info.reused = True
+            # a cached graph that a start of an earlier release doubled would measure searches that come back short
+            rebuilt = await rebuild_stale_vector_indexes(kg.store, kg.embedder.dimension)
+            if rebuilt:
+                logger.warning("eval rebuilt the vector indexes of %s in its cached graph %r: they held copies of "
+                               "vectors no node has any more", ", ".join(rebuilt), kg.name)
             return info
     started = time.perf_counter()
     sources = [SourceDocument(p.id, p.id, text=p.text, title=p.title or p.id) for p in corpus]
