@@ -56,3 +56,13 @@ def test_comparisons_and_yes_no_answers_are_left_to_their_own_rules() -> None:
     question = "Who was born first, Edda Morvane or Piet Lund?"
     assert "coverage" not in rules(question, "Edda Morvane", [2], [BIRTH])
     assert "coverage" not in rules("Was Edda Morvane born in Lindby?", "no", [2], [BIRTH])
+
+
+def test_a_heading_that_ends_in_an_abbreviation_links_without_it() -> None:
+    # the HotpotQA sample's second question has this shape: the player's passage names "Tottenham Hotspur", the
+    # cited club passage is titled "Tottenham Hotspur F.C."
+    question = "What is the football club Harbour Rovers that Edda Morvane played for called?"
+    club = ShownItem(1, "Harbour Rovers F.C.", "Harbour Rovers Football Club, known as the Gulls, plays by the sea.")
+    player = ShownItem(2, "Edda Morvane", "Edda Morvane played for Harbour Rovers and Lindby Town.")
+    assert rules(question, "the Gulls", [1], [club, player]) == []
+    assert rules(question, "the Gulls", [1], [club]) == ["coverage"]

@@ -61,6 +61,16 @@ def heading(title: str) -> str:
     return without_note(title.split("›")[-1].strip())
 
 
+def _title_forms(title: str) -> list[tuple[str, ...]]:
+    """A heading's words, and, when it ends in an abbreviation of two or more words' heading ("Tottenham Hotspur
+    F.C.", "Acme Inc."), its words without it: a passage names the club "Tottenham Hotspur"."""
+    units = question_units(title)
+    forms = [units]
+    if len(units) > 2 and "." in title.split()[-1]:
+        forms.append(units[:-1])
+    return forms
+
+
 def linked(first: ShownItem, second: ShownItem, names: Iterable[str] = ()) -> str | None:
     """What ``first`` and ``second`` both hold (an entity of ``names``, an identifier or a heading term, in words
     for a trace), or None."""
@@ -76,7 +86,7 @@ def linked(first: ShownItem, second: ShownItem, names: Iterable[str] = ()) -> st
         return f"the identifier {sorted(shared)[0]!r}"
     for item, other in ((second, a), (first, b)):
         title = heading(item.title)
-        if title and holds(question_units(title), other):
+        if title and any(holds(units, other) for units in _title_forms(title)):
             return f"the heading term {title!r}"
     return None
 
