@@ -7,10 +7,10 @@ import logging
 from pathlib import Path
 
 import pytest
+from earlier_release import without_log_rewrite
 
 from graphrag_agents.evaluation.build import ensure_built, open_eval_graph
 from graphrag_agents.evaluation.dataset import Paragraph
-from graphrag_agents.store.graph import GraphStore
 from graphrag_agents.store.stale_vectors import stale_vector_indexes
 
 CORPUS = [Paragraph(id=f"p{i}", title=f"Harbour {i}", text=f"Harbour {i} of the coast ships salt and timber in year "
@@ -18,12 +18,8 @@ CORPUS = [Paragraph(id=f"p{i}", title=f"Harbour {i}", text=f"Harbour {i} of the 
 
 
 async def test_a_cached_graph_with_stale_vectors_is_rebuilt_when_reused(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
-    with monkeypatch.context() as earlier_release:  # no rewrite at index creation: as graphs written before it were
-        async def no_rewrite(self: GraphStore) -> bool:
-            return False
-
-        earlier_release.setattr(GraphStore, "compact_log", no_rewrite)
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    with without_log_rewrite():  # as graphs written before the rewrite at index creation were
         kg = await open_eval_graph(CORPUS, extractor="ner", data_dir=tmp_path)
         built = await ensure_built(kg, CORPUS, extractor="ner", data_dir=tmp_path, progress=False)
         assert not built.reused

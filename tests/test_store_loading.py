@@ -12,9 +12,9 @@ import shutil
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from unittest.mock import patch
 
 import pytest
+from earlier_release import without_log_rewrite
 from falkordb import FalkorDB
 
 from graphrag_agents import GraphLoading, KnowledgeGraph
@@ -37,15 +37,11 @@ async def _settle(store: GraphStore) -> None:
         time.sleep(0.05)
 
 
-async def _no_rewrite(store: GraphStore) -> bool:
-    return False
-
-
 async def _build(data_dir: Path, embedder: OnnxMiniLMEmbedder) -> None:
     """A folder whose file ends with an index's creation on a populated graph, replayed at each start. Without the
     rewrite ensure_schema now makes (see store/log_rewrite.py), as a folder written before it, or a remote server's
     file: with the creation in the snapshot, a start serves the index's searches from the start."""
-    with patch.object(GraphStore, "compact_log", _no_rewrite):
+    with without_log_rewrite():
         await _build_without_rewrites(data_dir, embedder)
 
 

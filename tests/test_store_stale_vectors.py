@@ -9,6 +9,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from earlier_release import without_log_rewrite
 
 from graphrag_agents.kg import KnowledgeGraph
 from graphrag_agents.retrieval._cypher import vector_param
@@ -49,12 +50,8 @@ async def test_vectors_of_a_new_graph_replay_once_after_a_restart(tmp_path: Path
 
 
 async def test_a_doubled_index_is_named_at_open_and_rebuilt_by_finalize(
-        tmp_path: Path, embedder: object, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
-    with monkeypatch.context() as earlier_release:  # no rewrite: as graphs written before it were
-        async def no_rewrite(self: GraphStore) -> bool:
-            return False
-
-        earlier_release.setattr(GraphStore, "compact_log", no_rewrite)
+        tmp_path: Path, embedder: object, caplog: pytest.LogCaptureFixture) -> None:
+    with without_log_rewrite():  # as graphs written before the rewrite were
         kg = await KnowledgeGraph.open(graph="g", data_dir=str(tmp_path), embedder=embedder)  # type: ignore[arg-type]
         vector = await _chunks_with_vectors(kg)
         await kg.close()
