@@ -5,7 +5,8 @@
 Each ``OUT_DIR`` is a ``graphrag-agents eval`` output folder of the reference agent (``results.jsonl``). For each
 answer served on the single path (a served chain is checked by its own rules), the rules of
 :func:`graphrag_agents.agent.answer_fit` are run on the question, the short answer, the cited numbers and the
-evidence items the record shows (each item's title read from its leading ``(title)``). Printed per run: how many
+evidence items the record shows (each item's title read from its leading ``(title)``, and its text without it,
+as the agent's ledger holds it). Printed per run: how many
 served answers were right and wrong, and how many of each the rule (``--rule``, default ``coverage``) finds a
 problem with, with the questions it flags.
 
@@ -38,12 +39,18 @@ def title_of(text: str) -> str:
     return ""
 
 
+def _item(n: int, rendered: str) -> ShownItem:
+    """The item as the agent's rules read it: its title apart, its text without the rendered ``(title) `` head."""
+    title = title_of(rendered)
+    return ShownItem(n, title, rendered[len(title) + 2:].lstrip() if title else rendered)
+
+
 def flagged(record: dict[str, Any], rule: str) -> list[str]:
     """The findings of ``rule`` on the record's served single-path answer ([] when none, or nothing to read)."""
     agent = record.get("agent") or {}
     if agent.get("abstained") or agent.get("chain") or agent.get("error"):
         return []
-    shown = [ShownItem(int(e["n"]), title_of(str(e["text"])), str(e["text"])) for e in agent.get("evidence") or []]
+    shown = [_item(int(e["n"]), str(e["text"])) for e in agent.get("evidence") or []]
     found = answer_fit(str(record["question"]), str(agent.get("short_answer") or ""), list(agent.get("cited") or []),
                        shown)
     return [p.detail for p in found if p.rule == rule]

@@ -66,3 +66,13 @@ def test_a_heading_that_ends_in_an_abbreviation_links_without_it() -> None:
     player = ShownItem(2, "Edda Morvane", "Edda Morvane played for Harbour Rovers and Lindby Town.")
     assert rules(question, "the Gulls", [1], [club, player]) == []
     assert rules(question, "the Gulls", [1], [club]) == ["coverage"]
+
+
+def test_sections_of_one_document_are_linked() -> None:
+    # the model cited another section of the page that writes the command (as on npm's docs, `techdocs_a` row s31)
+    question = "What does `tool init @team` turn into under the hood?"
+    table = ShownItem(1, "commands/tool-init.md › Description", "`tool init @team` -> `tool exec @team/create`")
+    option = ShownItem(2, "commands/tool-init.md › Configuration › `init-module`", "A module loaded by tool init.")
+    other = ShownItem(3, "commands/tool-exec.md › Configuration › `init-module`", "A module loaded by tool exec.")
+    assert rules(question, "tool exec @team/create", [2], [table, option]) == []
+    assert rules(question, "tool exec @team/create", [3], [table, other]) == ["coverage"]

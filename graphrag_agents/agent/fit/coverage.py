@@ -8,13 +8,14 @@ Brøndby player that never names him. The anchor rule (:mod:`.anchor`) lets it p
 name may stand in a shown item linked to a cited one (the first hop of a bridge question, read but not cited:
 "Robert W. McElroy ... writes for ... America" beside the cited passage on the magazine America).
 
-Two items are **linked** when they share an entity (here the answer; in a chain, also the answer carried from
-hop to hop and the graph's entities), an identifier (a word with a digit, ``.``, ``_``, ``/``, ``@`` or ``:``, or
-a ``code`` span), or a heading term (one item's title, as a phrase of the other); the chain's check reads the same
-links (:func:`linked`). An item names a manual's command also when it is a section of the page its file names
-(:func:`~graphrag_agents.retrieval.page_names.page_name`). Not read: a comparison (its sides have their own rule,
-:mod:`.sides`) and a yes / no answer; a one-word name that WordNet reads as an adjective of a noun ("English",
-"Danish") describes rather than names, and is not looked for.
+Two items are **linked** when they are sections of one document (the same title, or the same first part before
+`` › ``: ``commands/npm-init.md › Description`` and ``commands/npm-init.md › Configuration``), or share an entity
+(here the answer; in a chain, also the answer carried from hop to hop and the graph's entities), an identifier (a
+word with a digit, ``.``, ``_``, ``/``, ``@`` or ``:``, or a ``code`` span), or a heading term (one item's title, as
+a phrase of the other); the chain's check reads the same links (:func:`linked`). An item names a manual's command
+also when it is a section of the page its file names (:func:`~graphrag_agents.retrieval.page_names.page_name`).
+Not read: a comparison (its sides have their own rule, :mod:`.sides`) and a yes / no answer; a one-word name that
+WordNet reads as an adjective of a noun ("English", "Danish") describes rather than names, and is not looked for.
 """
 
 from __future__ import annotations
@@ -76,6 +77,9 @@ def linked(first: ShownItem, second: ShownItem, names: Iterable[str] = ()) -> st
     for a trace), or None."""
     if first.n == second.n:
         return "the same item"
+    document = first.title.split("›", 1)[0].strip()
+    if document and document == second.title.split("›", 1)[0].strip():
+        return f"the document {document!r}"
     a, b = question_units(first.text), question_units(second.text)
     for name in names:
         units = question_units(name)
