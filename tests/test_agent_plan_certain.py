@@ -91,7 +91,7 @@ def test_hops_whose_items_share_no_entity_identifier_or_heading_are_a_gap() -> N
              {"subject": "Mara Lind", "answer": "Stanley", "evidence": [2]}]
     question = "What is the seat of the county where the director of Blue Harbour lives?"
     gap = chain_gap(question, "Stanley", chain, ledger.get, {})
-    assert gap is not None and "share no entity" in gap
+    assert gap is not None and "share no document, entity" in gap
     # linked through the entity both items name
     chain[1]["evidence"] = [3]
     assert chain_gap(question, "Stanley", chain, ledger.get, {}) is None

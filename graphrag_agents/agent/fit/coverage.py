@@ -63,8 +63,8 @@ def heading(title: str) -> str:
 
 
 def _title_forms(title: str) -> list[tuple[str, ...]]:
-    """A heading's words, and, when it ends in an abbreviation of two or more words' heading ("Tottenham Hotspur
-    F.C.", "Acme Inc."), its words without it: a passage names the club "Tottenham Hotspur"."""
+    """A heading's words and, when a heading of three or more words ends in an abbreviation ("Tottenham Hotspur
+    F.C."), its words without it: a passage names that club "Tottenham Hotspur"."""
     units = question_units(title)
     forms = [units]
     if len(units) > 2 and "." in title.split()[-1]:
@@ -73,8 +73,8 @@ def _title_forms(title: str) -> list[tuple[str, ...]]:
 
 
 def linked(first: ShownItem, second: ShownItem, names: Iterable[str] = ()) -> str | None:
-    """What ``first`` and ``second`` both hold (an entity of ``names``, an identifier or a heading term, in words
-    for a trace), or None."""
+    """How ``first`` and ``second`` are linked, in words for a trace (the same item or document, an entity of
+    ``names`` both hold, an identifier or a heading term), or None."""
     if first.n == second.n:
         return "the same item"
     document = first.title.split("›", 1)[0].strip()

@@ -6,10 +6,10 @@ the chain as a whole before it is served:
 * **coverage**: the cited items, together, hold every name the question writes (its capitalised names and its
   ``code`` spans); a name no cited item holds was never looked up, so the chain answered a question about
   something else;
-* **links**: each hop's cited item shares something with the next hop's: the same item, an entity both name (the
-  answer carried from one hop to the next, or an entity card the retrieves returned: the graph's ``MENTIONED_IN``
-  names), an identifier (a word holding a digit, ``.``, ``_``, ``/``, ``@`` or ``:``, or a ``code`` span), or a
-  heading term (the next item's title, as a phrase of the earlier item);
+* **links**: each hop's cited item shares something with the next hop's: the same item or document, an entity both
+  name (the answer carried from one hop to the next, or an entity card the retrieves returned: the graph's
+  ``MENTIONED_IN`` names), an identifier (a word holding a digit, ``.``, ``_``, ``/``, ``@`` or ``:``, or a
+  ``code`` span), or a heading term (one item's title, as a phrase of the other);
 * **not the bridge** is :mod:`..fit.bridge`'s rule, applied by ``conclude`` beside this one.
 
 The names and the links are read as :mod:`..fit.coverage` reads them for a single-path answer.
@@ -57,5 +57,5 @@ def chain_gap(question: str, answer: str, chain: Sequence[HopStep] | Sequence[di
         if not any(linked(_shown(x, titles), _shown(y, titles), [carried, *entities])
                    for x in items[k - 1] for y in items[k]):
             return (f"hop {k}'s evidence [{items[k - 1][0].n}] and hop {k + 1}'s [{items[k][0].n}] share no "
-                    "entity, identifier or heading term")
+                    "document, entity, identifier or heading term")
     return None
