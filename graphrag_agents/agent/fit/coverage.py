@@ -25,11 +25,11 @@ from collections.abc import Iterable, Sequence
 
 from ...retrieval.page_names import page_name
 from ...text.wordnet import pertainyms
-from .echo import question_units
+from .echo import holds, question_units
 from .names import question_names, without_note, words
 from .shown import FitProblem, ShownItem
 
-__all__ = ["coverage_problem", "heading", "holds", "linked", "question_spans"]
+__all__ = ["coverage_problem", "heading", "linked", "question_spans"]
 
 _CODE = re.compile(r"`([^`]{1,80})`")
 _IDENTIFIER = re.compile(r"\d|\w[._/@:]\w")
@@ -44,12 +44,6 @@ def question_spans(question: str) -> list[str]:
     return [*(m.group(1).strip() for m in _CODE.finditer(question)),
             *(n.text for n in question_names(_CODE.sub(" ", question))
               if not (n.text in openers and question.count(n.text) == openers.count(n.text)))]
-
-
-def holds(units: tuple[str, ...], text_units: tuple[str, ...]) -> bool:
-    """Whether the folded words ``units`` stand in ``text_units`` as a phrase."""
-    size = len(units)
-    return bool(size) and any(text_units[i:i + size] == units for i in range(len(text_units) - size + 1))
 
 
 def _identifiers(text: str) -> set[str]:
@@ -95,10 +89,11 @@ def linked(first: ShownItem, second: ShownItem, names: Iterable[str] = ()) -> st
     return None
 
 
-def _names(item: ShownItem, span: str, units: tuple[str, ...]) -> bool:
-    """Whether ``item`` names ``span``: its text or heading holds it, or it is a section of the manual page the span
-    names by its file (`` `npm install-ci-test` `` and ``commands/npm-install-ci-test.md``, :func:`page_name`)."""
-    if holds(units, question_units(f"{item.text} {heading(item.title)}")):
+def _names(item: ShownItem, item_units: tuple[str, ...], span: str, units: tuple[str, ...]) -> bool:
+    """Whether ``item`` (its text and heading as ``item_units``) names ``span``: they hold it, or it is a section of
+    the manual page the span names by its file (`` `npm install-ci-test` `` and ``commands/npm-install-ci-test.md``,
+    :func:`page_name`)."""
+    if holds(units, item_units):
         return True
     page = page_name(item.title)[1]
     return bool(page) and page == tuple(w.lower() for w in _WORD.findall(span))
@@ -110,16 +105,19 @@ def coverage_problem(question: str, answer: str, cited: Sequence[ShownItem],
     answer, nor in a shown item linked to a cited one; else None."""
     if not cited:
         return None
-    others = [item for item in shown if item.n not in {c.n for c in cited}]
+    cited_numbers = {item.n for item in cited}
+    others = [item for item in shown if item.n not in cited_numbers]
+    # each item's words read once, not once per name of the question
+    item_units = {item.n: question_units(f"{item.text} {heading(item.title)}") for item in [*cited, *others]}
     missing = []
     for span in question_spans(question):
         if " " not in span and pertainyms(span):  # "English", "Danish": an adjective, not a name
             continue
         units = question_units(span)
         if not units or words(span) <= words(answer) or holds(units, question_units(answer)) \
-                or any(_names(item, span, units) for item in cited):
+                or any(_names(item, item_units[item.n], span, units) for item in cited):
             continue
-        holding = [item for item in others if _names(item, span, units)]
+        holding = [item for item in others if _names(item, item_units[item.n], span, units)]
         if not any(linked(item, source, [answer]) for item in holding for source in cited):
             missing.append(span)
     if not missing:

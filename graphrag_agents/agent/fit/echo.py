@@ -25,7 +25,7 @@ import re
 from ...text.words import fold
 from .shown import FitProblem
 
-__all__ = ["echo_problem", "offered_span", "question_units"]
+__all__ = ["echo_problem", "holds", "offered_span", "question_units"]
 
 _TOKEN = re.compile(r"\S+")
 _EDGE = ".,;:!?()[]{}<>\"'`“”‘’«»*"
@@ -54,9 +54,11 @@ def question_units(text: str) -> tuple[str, ...]:
     return tuple(units)
 
 
-def _inside(part: tuple[str, ...], whole: tuple[str, ...]) -> bool:
+def holds(part: tuple[str, ...], whole: tuple[str, ...]) -> bool:
+    """Whether the folded words ``part`` (:func:`question_units`) stand in ``whole`` as a phrase (never when
+    ``part`` is empty)."""
     size = len(part)
-    return any(whole[i:i + size] == part for i in range(len(whole) - size + 1))
+    return bool(size) and any(whole[i:i + size] == part for i in range(len(whole) - size + 1))
 
 
 def offered_span(question: str) -> str:
@@ -73,9 +75,9 @@ def echo_problem(question: str, answer: str) -> FitProblem | None:
     answer, else None (the caller skips choice questions and yes / no answers)."""
     said = question_units(answer)
     offered = offered_span(question)
-    if said and offered and _inside(said, question_units(offered)):
+    if said and offered and holds(said, question_units(offered)):
         return None
-    if said and _inside(said, question_units(question)):
+    if said and holds(said, question_units(question)):
         return FitProblem("echo", f"the answer {answer!r} only repeats the question; it asks for something the "
                                   "question does not say")
     return None

@@ -23,8 +23,8 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from ...evidence.ledger import Evidence
-from ..fit.coverage import heading, holds, linked, question_spans
-from ..fit.echo import question_units
+from ..fit.coverage import heading, linked, question_spans
+from ..fit.echo import holds, question_units
 from ..fit.names import words
 from ..fit.shown import ShownItem
 from .check import HopStep
