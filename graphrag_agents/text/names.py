@@ -17,6 +17,8 @@ __all__ = ["OPENERS", "Name", "extract_names"]
 _NAME_WORD = re.compile(r"[^\W\d_]+(?:['’\-][^\W\d_]+)*")
 _APOSTROPHE = re.compile(r"['’\-]")
 _CLAUSE_PUNCT = frozenset(";:—–(|\"“”«»[")
+# A gap that ends a sentence before the word: "... a program. On Linux, which ..." opens a new sentence there.
+_SENTENCE_END = re.compile(r"[.!?]\s")
 
 # A capitalised sentence-first word that is one of these is not a name ("The", "However"); the same holds
 # after clause punctuation ("; However, ...") and for labels such as "Answer:".
@@ -111,7 +113,7 @@ def _is_name_word(m: re.Match[str], gap: str, is_first: bool, text: str) -> bool
     if head not in OPENERS:
         return True
     # an opener is not a name at the start of a sentence or clause; mid-clause it is ("in The Hague")
-    return not is_first and not any(ch in _CLAUSE_PUNCT for ch in gap)
+    return not is_first and not any(ch in _CLAUSE_PUNCT for ch in gap) and not _SENTENCE_END.search(gap)
 
 
 def _name(text: str, run: list[re.Match[str]]) -> Name:
