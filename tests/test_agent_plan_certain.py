@@ -61,6 +61,26 @@ def test_a_plan_that_asks_the_same_thing_twice_is_one_hop(steps: list[str]) -> N
                        ["Who is the director of film Blue Harbour?", "Where was #1 born?"]) is None
 
 
+@pytest.mark.parametrize(("question", "steps"), [
+    # a one-hop question whose relation the plan asks twice, the second time with the first answer added
+    ("Mira Castell was taught by which Danish composer and organist?",
+     ["Who was Mira Castell taught by?", "Which Danish composer and organist taught #1?"]),
+    ("Who acted in the play The Glass Orchard in 1962, beside Anna Holt and Per Lind?",
+     ["Who acted in the play The Glass Orchard in 1962?", "Who acted beside Anna Holt and Per Lind in #1?"]),
+])
+def test_a_plan_that_asks_one_relation_twice_is_one_hop(question: str, steps: list[str]) -> None:
+    reason = not_a_chain(question, steps)
+    assert reason is not None and "states once" in reason
+
+
+def test_a_chain_may_repeat_a_relation_the_question_states_twice() -> None:
+    assert not_a_chain("Which company bought the firm that bought Orvale Records?",
+                       ["Which firm bought Orvale Records?", "Which company bought #1?"]) is None
+    assert not_a_chain("Which language is spoken in the country where the founder of Orvale Records was born?",
+                       ["Who founded Orvale Records?", "In which country was #1 born?",
+                        "Which language is spoken in #2?"]) is None
+
+
 def _ledger(*texts: str) -> EvidenceLedger:
     ledger = EvidenceLedger()
     for text in texts:

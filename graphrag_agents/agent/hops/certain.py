@@ -21,6 +21,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from ...text.wordnet import lemmas
+
 __all__ = ["not_a_chain", "uncertain"]
 
 _REFERENCE = re.compile(r"#(\d)")
@@ -43,6 +45,7 @@ _FUNCTION_WORDS = frozenset("what which who whom whose where when how is are was
 _RELATING = frozenset("of in on at by for from with to under over behind".split())
 _TIME = frozenset("after before during since until following".split())
 _NAMING = frozenset("named called titled".split())  # "the prize named after #1": a name, not a time
+_LOWER_WORD = re.compile(r"(?<![\w'’-])[a-z]+(?![\w'’-])")
 
 
 def uncertain(question: str, steps: Sequence[str]) -> str | None:
@@ -95,6 +98,29 @@ def _reference_problem(step: str, found: re.Match[str]) -> str | None:
     return f"the step {step!r} continues #{found[1]} with {after[0]!r}: the name was cut off"
 
 
+def _verbs(text: str) -> set[str]:
+    """The lowercase words of ``text`` that are an inflected verb ("influenced", "starred", "wrote"): an "-ed"
+    ending, or a form WordNet reads as another word's inflection that is not a plural's "-s"."""
+    found = set()
+    for word in _LOWER_WORD.findall(text):
+        if word in _FUNCTION_WORDS or word in _AFTER_FUNCTION or len(word) < 4:
+            continue
+        if word.endswith("ed") or (not word.endswith("s") and lemmas(word) - {word}):
+            found.add(word)
+    return found
+
+
+def _repeated_verb(question: str, earlier: str, later: str) -> str | None:
+    """A verb both steps state that the question states once: the second step asks the first step's relation
+    again with its answer added ("Who was X influenced by?", "Which painter influenced #1?"), so the plan split
+    one relation in two; a chain takes a new relation at each step. None when there is no such verb."""
+    said = _LOWER_WORD.findall(question)
+    for verb in sorted(_verbs(earlier) & _verbs(later)):
+        if said.count(verb) == 1:
+            return verb
+    return None
+
+
 def _units(text: str) -> list[str]:
     return re.findall(r"[\w.@/:-]+", text.casefold().replace("`", " "))
 
@@ -117,6 +143,8 @@ def not_a_chain(question: str, steps: Sequence[str]) -> str | None:
         earlier = set(_units(steps[k - 1])) - _FUNCTION_WORDS
         if later <= earlier or earlier <= later:
             return f"step {k + 1} asks again what step {k} asks"
+        if (verb := _repeated_verb(question, steps[k - 1], steps[k])) is not None:
+            return f"steps {k} and {k + 1} both ask who or what {verb!r}, which the question states once"
     found = _IDENTITY.match(_spaced(steps[0]))
     if found is None:
         return None
