@@ -20,7 +20,7 @@ from graphrag_agents.agent.fit.bridge import bridge_problem
 from graphrag_agents.agent.fit.kind import expected_kind, kind_mismatch, label_index
 from graphrag_agents.agent.fit.life_event import asked_event, states_event
 from graphrag_agents.agent.hops.check import hop_subject
-from graphrag_agents.agent.hops.plan import expand_steps, fill, is_comparison, parse_plan, rule_hops
+from graphrag_agents.agent.hops.plan import fill, is_comparison, parse_plan, rule_hops
 from graphrag_agents.ingest.records import ChunkRecord, DocumentBatch, DocumentRecord, EntityRecord, entity_id
 from graphrag_agents.ingest.writer import write_document
 from graphrag_agents.kg import KnowledgeGraph
@@ -301,20 +301,6 @@ def test_a_first_hops_subject_is_its_main_name() -> None:
     assert hop_subject("Who is Alexander Of Masovia's father?", "Who is Alexander Of Masovia's father?", []) == \
         "Alexander Of Masovia"
     assert hop_subject("Where was #1 born?", "Where was Mara Lind born?", ["Mara Lind"]) == "Mara Lind"
-
-
-def test_a_model_step_that_nests_a_relation_is_split_by_the_rules() -> None:
-    # written for the test: the three-hop shape a small model plans in two steps, its first step holding two
-    assert expand_steps(["Which country is the founder of Orvale Records born in?",
-                         "What language is spoken in #1?"]) == [
-        "Who is the founder of Orvale Records?", "Which country is #1 born in?", "What language is spoken in #2?"]
-    # a step the rules read as one hop, or one naming an earlier answer, stays as it is
-    plan = ["Who is the director of film Blue Harbour?", "Where was #1 born?"]
-    assert expand_steps(plan) == plan
-    # a split that would pass the longest chain the agent walks is not made
-    long = ["Which country is the founder of Orvale Records born in?", "Who leads #1?", "Where was #2 born?",
-            "Who married #3?"]
-    assert expand_steps(long) == long
 
 
 def test_fill_substitutes_earlier_answers() -> None:

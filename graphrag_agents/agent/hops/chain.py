@@ -7,8 +7,7 @@
                  |      +-> END (missing_hop: a hop no evidence answered, named in ``missing_hop``)
                  +-> retrieve -> agent -> verify ...   (one hop, or a comparison: the single-retrieve path)
 
-``plan`` reads the sub-questions by rule, else with one structured call (:mod:`.plan`), whose steps the rules
-split further where a step nests a relation they read (:func:`.plan.expand_steps`). Each ``hop``
+``plan`` reads the sub-questions by rule, else with one structured call (:mod:`.plan`). Each ``hop``
 retrieves its question (earlier answers filled in for ``#1``), drafts a structured short answer from
 reader-sized evidence, and checks it (:mod:`.check`: one cited sentence states the hop's subject and its
 answer together). ``conclude`` applies the answer-fit rules that read a chain (the kind the question asks for,
@@ -47,16 +46,7 @@ from .compare import decide
 from .compare_plan import Comparison, comparison_plan
 from .context import HopContext
 from .links import chain_gap
-from .plan import (
-    PLAN_SYSTEM_PROMPT,
-    expand_steps,
-    fill,
-    is_comparison,
-    parse_plan,
-    plan_prompt,
-    plan_response_format,
-    rule_hops,
-)
+from .plan import PLAN_SYSTEM_PROMPT, fill, is_comparison, parse_plan, plan_prompt, plan_response_format, rule_hops
 
 __all__ = ["ChainNodes"]
 
@@ -104,7 +94,7 @@ class ChainNodes:
             return {"hops": steps if len(steps) > 1 else [], "plan_by": "rules"}
         prompt = [SystemMessage(PLAN_SYSTEM_PROMPT), HumanMessage(plan_prompt(question))]
         response = await self.planner.ainvoke(prompt, config)
-        planned = expand_steps(parse_plan(response.text) or [])
+        planned = parse_plan(response.text) or []
         note = not_a_chain(question, planned)
         return {"hops": planned if len(planned) > 1 and note is None else [], "plan_by": "model", "plan_note": note,
                 "llm_calls": state.get("llm_calls", 0) + 1, "tokens": add_usage(state.get("tokens"), response)}

@@ -21,7 +21,6 @@ to the single-retrieve path, whose answer-fit rules check each side. A plan of o
 
 from __future__ import annotations
 
-import functools
 import json
 import re
 from typing import Any
@@ -30,8 +29,8 @@ from ..drafting import first_json_object
 from ..fit.sides import BOTH, choice_options
 from .certain import uncertain
 
-__all__ = ["MAX_HOPS", "PLAN_SCHEMA", "expand_steps", "fill", "is_comparison", "parse_plan", "plan_prompt",
-           "plan_response_format", "rule_hops"]
+__all__ = ["MAX_HOPS", "PLAN_SCHEMA", "fill", "is_comparison", "parse_plan", "plan_prompt", "plan_response_format",
+           "rule_hops"]
 
 MAX_HOPS = 4
 """The longest chain the agent walks (a longer plan is not trusted and the question takes the single path)."""
@@ -214,30 +213,6 @@ def parse_plan(text: str) -> list[str] | None:
         if (i == 0 and refs) or (i > 0 and (not refs or max(refs) > i or min(refs) < 1)):
             return None
     return cleaned
-
-
-def expand_steps(steps: list[str]) -> list[str]:
-    """``steps`` with each step that names no earlier answer and nests a relation the rules read split in its own
-    steps, later references renumbered, while the plan stays within :data:`MAX_HOPS`: the model often leaves
-    the inner hops of a three-hop question in one step ("Which country is the founder of Orvale Records born
-    in?" -> "Who is the founder of Orvale Records?", "Which country is #1 born in?")."""
-    expanded: list[str] = []
-    moved: dict[int, int] = {}  # a step's number in ``steps`` -> its number in the expanded plan
-    for number, step in enumerate(steps, 1):
-        inner = None if _REFERENCE.search(step) else rule_hops(step)
-        fits = inner is not None and len(expanded) + len(inner) + len(steps) - number <= MAX_HOPS
-        parts = inner if inner is not None and len(inner) > 1 and fits else [step]
-        # a split step's own references count from where it starts; any other's follow the steps it names
-        shift = {k: k + len(expanded) for k in range(1, len(parts))} if len(parts) > 1 else moved
-        expanded.extend(_REFERENCE.sub(functools.partial(_renumbered, shift), part) for part in parts)
-        moved[number] = len(expanded)
-    return expanded
-
-
-def _renumbered(shift: dict[int, int], found: re.Match[str]) -> str:
-    """The reference ``found`` (``#k``) renumbered by ``shift`` (k itself when it does not move)."""
-    k = int(found.group(1))
-    return f"#{shift.get(k, k)}"
 
 
 def fill(step: str, answers: list[str]) -> str:
