@@ -73,6 +73,14 @@ def test_a_plan_that_asks_one_relation_twice_is_one_hop(question: str, steps: li
     assert reason is not None and "states once" in reason
 
 
+def test_a_later_step_that_only_asks_what_the_earlier_answer_is_is_no_hop() -> None:
+    question = "Mira Castell was taught by which Danish composer and organist?"
+    reason = not_a_chain(question, ["Who taught Mira Castell?", "Which Danish composer and organist was #1?"])
+    assert reason is not None and "only asks what the earlier answer is" in reason
+    assert not_a_chain("In which country is the label of Mira Castell based?",
+                       ["Which label is Mira Castell signed to?", "In which country is #1?"]) is None
+
+
 def test_a_chain_may_repeat_a_relation_the_question_states_twice() -> None:
     assert not_a_chain("Which company bought the firm that bought Orvale Records?",
                        ["Which firm bought Orvale Records?", "Which company bought #1?"]) is None

@@ -45,6 +45,7 @@ _FUNCTION_WORDS = frozenset("what which who whom whose where when how is are was
 _RELATING = frozenset("of in on at by for from with to under over behind".split())
 _TIME = frozenset("after before during since until following".split())
 _NAMING = frozenset("named called titled".split())  # "the prize named after #1": a name, not a time
+_BEING = frozenset("is was are were".split())
 _LOWER_WORD = re.compile(r"(?<![\w'’-])[a-z]+(?![\w'’-])")
 
 
@@ -121,6 +122,14 @@ def _repeated_verb(question: str, earlier: str, later: str) -> str | None:
     return None
 
 
+def _asks_what_it_is(step: str) -> bool:
+    """Whether ``step`` only asks what an earlier answer is ("Which Danish composer was #1?", "Who is #1?"): its
+    answer is that answer again, so it is no hop of its own."""
+    words = _spaced(step).rstrip(" ?").split()
+    return (len(words) >= 3 and words[0].lower() in ("what", "which", "who") and words[-2].lower() in _BEING
+            and _REFERENCE.fullmatch(words[-1]) is not None and len(_REFERENCE.findall(step)) == 1)
+
+
 def _units(text: str) -> list[str]:
     return re.findall(r"[\w.@/:-]+", text.casefold().replace("`", " "))
 
@@ -145,6 +154,8 @@ def not_a_chain(question: str, steps: Sequence[str]) -> str | None:
             return f"step {k + 1} asks again what step {k} asks"
         if (verb := _repeated_verb(question, steps[k - 1], steps[k])) is not None:
             return f"steps {k} and {k + 1} both ask who or what {verb!r}, which the question states once"
+        if _asks_what_it_is(steps[k]):
+            return f"step {k + 1} only asks what the earlier answer is, which is that answer again"
     found = _IDENTITY.match(_spaced(steps[0]))
     if found is None:
         return None
