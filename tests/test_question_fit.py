@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from graphrag_agents.agent import ShownItem, answer_fit
 from graphrag_agents.agent.fit.rules import choice_options
+from graphrag_agents.agent.hops.chain import _chain_misfit
 
 LEN_WORLEY = ShownItem(58, "Len Worley", 'Leonard Francis "Len" Worley (born 26 June 1937) is a former amateur '
                                          "footballer who played for Wycombe Wanderers, Tottenham Hotspur and "
@@ -121,3 +122,13 @@ def test_a_yes_no_comparison_needs_its_two_sides_not_every_name() -> None:
     reinhold = ShownItem(2, "Reinhold Ewald", "Reinhold Ewald is a German physicist and ESA astronaut.")
     assert rules(question, "yes", [1, 2], [ernst, reinhold]) == []
     assert rules(question, "yes", [1], [ernst]) == ["choice"]
+
+
+def test_an_answer_that_is_the_initials_of_a_name_the_question_writes_is_an_echo() -> None:
+    # written for the test: the shape of a chain's last hop that served an acronym of the question's own name
+    question = "Which member of the Nordic Film Union did the Valka studio join in 1990?"
+    valka = ShownItem(1, "Valka", "Valka is a film studio in Oslo. It joined the Nordic Film Union (NFU) in 1990.")
+    assert rules(question, "NFU", [1], [valka]) == ["echo"]
+    assert rules(question, "NRK", [1], [valka]) == []  # initials of no name the question writes
+    assert _chain_misfit(question, "NFU", ["Valka"], {"labels": []}) and \
+        not _chain_misfit(question, "Oslo Film Guild", ["Valka"], {"labels": []})

@@ -12,6 +12,9 @@ question says. Case: techdocs_a row s14 (line 13 of the questions) asks what ``n
 version the question writes with a prerelease suffix; the gold answer is that version without the suffix, which
 the folded words of the question held.
 
+An answer that is the initials of a name the question writes is an echo too: "AIU" for "which member of the
+Association of Indian Universities ..." (the HotpotQA mix, the tuning set, where a chain's last hop served it).
+
 A span the question offers as its own answer is not an echo either: up to five words after a colon or a dash
 that end the question ("Which argument reads the latest git tag: `from-git`?"), or after a question mark that
 does not end it ("... the latest git tag? from-git"). Such a question asks whether that span answers it; the citation
@@ -22,10 +25,11 @@ from __future__ import annotations
 
 import re
 
+from ...text.names import extract_names
 from ...text.words import fold
 from .shown import FitProblem
 
-__all__ = ["echo_problem", "holds", "offered_span", "question_units"]
+__all__ = ["echo_problem", "holds", "initials_of", "offered_span", "question_units"]
 
 _TOKEN = re.compile(r"\S+")
 _EDGE = ".,;:!?()[]{}<>\"'`“”‘’«»*"
@@ -33,6 +37,7 @@ _POSSESSIVE = re.compile(r"['’]s$")
 _WORD = re.compile(r"[^\W_]+")
 # A digit anywhere, or a joiner of code and versions between two characters.
 _IDENTIFIER = re.compile(r"\d|\w[._/@:]\w")
+_ACRONYM = re.compile(r"[A-Z]{2,6}")
 # The question's offered answer, at most five words: after its last ": " or " - " / " – " / " — " that follows a
 # lowercase word or a code span (a title's own colon, "Superman IV: The Quest for Peace", follows a name), the
 # question mark ending it; or after a question mark that does not end the question, with none of its own.
@@ -70,9 +75,24 @@ def offered_span(question: str) -> str:
     return ""
 
 
+def initials_of(answer: str, question: str) -> str | None:
+    """The name of ``question`` whose initials ``answer`` is ("AIU" for "the Association of Indian Universities":
+    the first letters of its capitalised words, the lowercase words inside it skipped), or None. Only an answer of
+    two to six capital letters is read."""
+    acronym = answer.strip(_EDGE)
+    if not _ACRONYM.fullmatch(acronym):
+        return None
+    for name in extract_names(question):
+        capitals = [word for word in name.text.split() if word[:1].isupper()]
+        if len(capitals) == len(acronym) and "".join(word[0] for word in capitals) == acronym:
+            return name.text
+    return None
+
+
 def echo_problem(question: str, answer: str) -> FitProblem | None:
     """The echo finding when ``answer`` is a phrase of ``question`` outside the span the question offers as its
-    answer, else None (the caller skips choice questions and yes / no answers)."""
+    answer, or the initials of a name the question writes, else None (the caller skips choice questions and
+    yes / no answers)."""
     said = question_units(answer)
     offered = offered_span(question)
     if said and offered and holds(said, question_units(offered)):
@@ -80,4 +100,7 @@ def echo_problem(question: str, answer: str) -> FitProblem | None:
     if said and holds(said, question_units(question)):
         return FitProblem("echo", f"the answer {answer!r} only repeats the question; it asks for something the "
                                   "question does not say")
+    if (name := initials_of(answer, question)) is not None:
+        return FitProblem("echo", f"the answer {answer!r} is the initials of {name!r}, which the question names; "
+                                  "it asks for something the question does not say")
     return None

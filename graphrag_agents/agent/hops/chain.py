@@ -249,8 +249,10 @@ class ChainNodes:
 
 
 def _chain_misfit(question: str, answer: str, bridges: list[str], state: State) -> list[str]:
-    """The findings of the answer-fit rules that read a chain's last answer: a bridge entity of the chain, or not
-    the kind the whole question asks for (by the entity cards the hops' retrieves returned)."""
+    """The findings of the answer-fit rules that read a chain's last answer: a bridge entity of the chain, the
+    question's own words or a name's initials (an echo), or not the kind the whole question asks for (by the
+    entity cards the hops' retrieves returned)."""
     labels = label_index([(str(n), list(ls)) for n, ls in state.get("labels") or []])
-    found = [bridge_problem(question, answer, bridges), kind_mismatch(question, answer, labels)]
+    found = [bridge_problem(question, answer, bridges), echo_problem(question, answer),
+             kind_mismatch(question, answer, labels)]
     return [p.detail for p in found if p is not None]
