@@ -3,16 +3,17 @@
     python benchmarks/agent_fit_replay.py [--rule coverage] LABEL=OUT_DIR [...]
 
 Each ``OUT_DIR`` is a ``graphrag-agents eval`` output folder of the reference agent (``results.jsonl``). For each
-answer served on the single path (a served chain is checked by its own rules), the rules of
-:func:`graphrag_agents.agent.answer_fit` are run on the question, the short answer, the cited numbers and the
-evidence items the record shows (each item's title read from its leading ``(title)``, and its text without it,
-as the agent's ledger holds it). Printed per run: how many
-served answers were right and wrong, and how many of each the rule (``--rule``, default ``coverage``) finds a
-problem with, with the questions it flags.
+answer served on the single path, the rules of :func:`graphrag_agents.agent.answer_fit` are run on the question,
+the short answer, the cited numbers and the evidence items the record shows (each item's title read from its
+leading ``(title)``, and its text without it, as the agent's ledger holds it); a served chain's last answer is read
+by the echo rule, as the chain's ``conclude`` reads it. Printed per run: how many served answers were right and
+wrong, and how many of each the rule (``--rule``, default ``coverage``) finds a problem with, with the questions it
+flags.
 
-What this measures is the rule's reading of recorded drafts, not a new run: a flagged draft would get the revision
-turn, whose second draft may be served. The eval's resume asks exactly those questions again: copy the folder
-without their records and run the same ``eval`` command on it.
+What this measures is the rule's reading of recorded drafts, not a new run: a flagged single-path draft would get
+the revision turn, whose second draft may be served (a flagged chain is refused: a chain has no revision turn). The
+eval's resume asks exactly those questions again: copy the folder without their records and run the same ``eval``
+command on it.
 """
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ from pathlib import Path
 from typing import Any
 
 from graphrag_agents.agent import ShownItem, answer_fit
+from graphrag_agents.agent.fit.echo import echo_problem
+from graphrag_agents.agent.fit.sides import choice_options
 
 
 def title_of(text: str) -> str:
@@ -46,10 +49,17 @@ def _item(n: int, rendered: str) -> ShownItem:
 
 
 def flagged(record: dict[str, Any], rule: str) -> list[str]:
-    """The findings of ``rule`` on the record's served single-path answer ([] when none, or nothing to read)."""
+    """The findings of ``rule`` on the record's served answer ([] when none, or nothing to read). A served chain's
+    last answer is read only by the rule its ``conclude`` shares with the single path and can read from a record,
+    ``echo`` (the bridge and kind rules read the run's entity cards, which records do not keep)."""
     agent = record.get("agent") or {}
-    if agent.get("abstained") or agent.get("chain") or agent.get("error"):
+    if agent.get("abstained") or agent.get("error"):
         return []
+    if agent.get("chain"):
+        answer = str(agent.get("short_answer") or "")
+        plain = answer.strip().lower() not in ("yes", "no") and not choice_options(str(record["question"]))
+        echo = echo_problem(str(record["question"]), answer) if rule == "echo" and plain else None
+        return [echo.detail] if echo is not None else []
     shown = [_item(int(e["n"]), str(e["text"])) for e in agent.get("evidence") or []]
     found = answer_fit(str(record["question"]), str(agent.get("short_answer") or ""), list(agent.get("cited") or []),
                        shown)

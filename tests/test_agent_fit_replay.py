@@ -24,9 +24,19 @@ def test_the_title_of_a_rendered_item_keeps_its_inner_parentheses() -> None:
     assert replay.title_of("no title here") == ""
 
 
-def test_a_served_single_path_answer_is_read_by_the_rule_and_a_chain_is_not() -> None:
+def test_a_served_single_path_answer_is_read_by_the_rule_and_a_chain_is_not_by_coverage() -> None:
     replay = load_script(SCRIPT)
     found = replay.flagged(_record("Sull", [1]), "coverage")
     assert found and "'Edda Morvane'" in found[0]
     assert replay.flagged(_record("Sull", [1], chain=[{"answer": "Sull"}]), "coverage") == []
     assert replay.flagged(_record("Sull", [1]), "echo") == []
+
+
+def test_a_served_chains_last_answer_is_read_by_the_echo_rule() -> None:
+    replay = load_script(SCRIPT)
+    record = _record("EM", [1], chain=[{"answer": "EM"}])
+    record["question"] = "Which river flows past the birthplace of Edda Morvane?"
+    assert replay.flagged(record, "echo") and "initials" in replay.flagged(record, "echo")[0]
+    assert replay.flagged(record, "coverage") == []
+    record["agent"]["short_answer"] = "Sull"
+    assert replay.flagged(record, "echo") == []
