@@ -336,6 +336,13 @@ def test_the_bridge_rule_reads_the_chain_and_the_described_noun() -> None:
     assert bridge_problem("Who married the publisher of Zeta Review?", "Bo Kade", ["Ann Kade"]) is None
 
 
+def test_a_name_particle_is_no_described_noun() -> None:
+    # written for the test: "the van Doorn quartet" describes a quartet; a van Doorn is what the question asks for
+    question = "The players of the van Doorn string quartet are the children of which man who wrote Low Tide?"
+    assert bridge_problem(question, "Pieter van Doorn") is None
+    assert bridge_problem("Who founded the quartet that Pieter van Doorn led?", "Doorn Quartet") is not None
+
+
 def test_choice_options_are_shuffled_alike_and_end_with_none_of_these() -> None:
     options = choice_options(QUESTION, "Uppsala", [DIRECTOR], ["Mara Lind"])
     assert options[-1] == NONE_OF_THESE and set(options[:-1]) == {"Uppsala", "Mara Lind", "Swedish"}

@@ -31,6 +31,8 @@ ASKED = re.compile(rf"^\s*(?:[Ww]hat|[Ww]hich|[Ww]ho|[Ww]here|[Ww]hen)\s+(?:is|w
                    rf"(?P<noun>{_NOUN})\b")
 """A question asking for the noun after its copula ("What is the seat of ...", "Who was the employer of ...")."""
 _FUNCTION = frozenset("one same first last other name".split())
+# Lowercase particles inside personal names: "the von Trapp family" describes a family, and "von" is no noun.
+_NAME_PARTICLES = frozenset("von van der den de da di du la le del della dos das y al bin ibn ter ten".split())
 
 
 def described_nouns(question: str) -> list[str]:
@@ -39,7 +41,7 @@ def described_nouns(question: str) -> list[str]:
     asked = ASKED.match(question)
     asked_noun = asked["noun"].lower() if asked else ""
     found = [m["noun"].lower() for m in _DESCRIBED.finditer(question)]
-    return [n for n in dict.fromkeys(found) if n != asked_noun and n not in _FUNCTION]
+    return [n for n in dict.fromkeys(found) if n != asked_noun and n not in _FUNCTION and n not in _NAME_PARTICLES]
 
 
 def bridge_problem(question: str, answer: str, bridges: Sequence[str] = ()) -> FitProblem | None:
