@@ -113,18 +113,7 @@ def _is_name_word(m: re.Match[str], gap: str, is_first: bool, text: str) -> bool
     if head not in OPENERS:
         return True
     # an opener is not a name at the start of a sentence or clause; mid-clause it is ("in The Hague")
-    return not is_first and not any(ch in _CLAUSE_PUNCT for ch in gap) and not _ends_sentence(gap, text, m.start())
-
-
-def _ends_sentence(gap: str, text: str, start: int) -> bool:
-    """Whether ``gap`` (the text before the word at ``start``) closes a sentence: a period, "!" or "?" then a space,
-    the period not after an initial or an abbreviated title ("William N. Near", "Dr. Ever")."""
-    if not _SENTENCE_END.search(gap):
-        return False
-    before = text[:start - len(gap)].rsplit(None, 1)
-    last = before[-1] if before else ""
-    initial = len(last) == 1 and last.isupper()
-    return gap.lstrip()[:1] != "." or not (initial or last.casefold() in _TITLES)
+    return not is_first and not any(ch in _CLAUSE_PUNCT for ch in gap) and not _SENTENCE_END.search(gap)
 
 
 def _name(text: str, run: list[re.Match[str]]) -> Name:
