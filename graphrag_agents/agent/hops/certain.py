@@ -138,7 +138,9 @@ def not_a_chain(question: str, steps: Sequence[str]) -> str | None:
     """Why a planned ``steps`` is one hop split in two (a reason for the trace), or None: a step that asks again
     what the step before it asks, or names the earlier answer only after its question mark (the 1.5B model's
     usual split of a one-hop question: the question, then the question again with ``#1`` added after it,
-    techdocs_a tuning half), or a first step that only
+    techdocs_a tuning half), two steps that ask one verb the question states once, or a later step that only asks
+    what the earlier answer is ("Which painter was #1?"; both the 1.5B model's splits of one-hop questions on the
+    HotpotQA mix, the tuning set), or a first step that only
     asks what a span of the question is, with no relation of it ("What is the save option?" for a question about
     that option, against "Who is the director of X?"), resolves nothing the next step could not look up itself,
     so the question takes the single path."""
