@@ -25,14 +25,13 @@ from collections.abc import Iterable, Sequence
 
 from ...retrieval.page_names import page_name
 from ...text.wordnet import pertainyms
-from .echo import holds, question_units
+from .echo import IDENTIFIER, holds, question_units
 from .names import question_names, without_note, words
 from .shown import FitProblem, ShownItem
 
 __all__ = ["coverage_problem", "heading", "linked", "question_spans"]
 
 _CODE = re.compile(r"`([^`]{1,80})`")
-_IDENTIFIER = re.compile(r"\d|\w[._/@:]\w")
 _SENTENCE_START = re.compile(r"[.?!]\s+([A-Z]\w*)\b")
 _WORD = re.compile(r"[^\W_]+")
 
@@ -47,7 +46,7 @@ def question_spans(question: str) -> list[str]:
 
 
 def _identifiers(text: str) -> set[str]:
-    return {u for u in question_units(text) if _IDENTIFIER.search(u)} | {m.group(1) for m in _CODE.finditer(text)}
+    return {u for u in question_units(text) if IDENTIFIER.search(u)} | {m.group(1) for m in _CODE.finditer(text)}
 
 
 def heading(title: str) -> str:

@@ -29,14 +29,15 @@ from ...text.names import extract_names
 from ...text.words import fold
 from .shown import FitProblem
 
-__all__ = ["echo_problem", "holds", "initials_of", "offered_span", "question_units"]
+__all__ = ["IDENTIFIER", "echo_problem", "holds", "initials_of", "offered_span", "question_units"]
 
 _TOKEN = re.compile(r"\S+")
 _EDGE = ".,;:!?()[]{}<>\"'`“”‘’«»*"
 _POSSESSIVE = re.compile(r"['’]s$")
 _WORD = re.compile(r"[^\W_]+")
-# A digit anywhere, or a joiner of code and versions between two characters.
-_IDENTIFIER = re.compile(r"\d|\w[._/@:]\w")
+IDENTIFIER = re.compile(r"\d|\w[._/@:]\w")
+"""What makes a word an identifier (a version, a file name, a package): a digit anywhere, or a joiner of code and
+versions between two characters."""
 _ACRONYM = re.compile(r"[A-Z]{2,6}")
 # The question's offered answer, at most five words: after its last ": " or " - " / " – " / " — " that follows a
 # lowercase word or a code span (a title's own colon, "Superman IV: The Quest for Peace", follows a name), the
@@ -52,7 +53,7 @@ def question_units(text: str) -> tuple[str, ...]:
         token = _POSSESSIVE.sub("", raw.strip(_EDGE)).strip(_EDGE)
         if not token:
             continue
-        if _IDENTIFIER.search(token):
+        if IDENTIFIER.search(token):
             units.append(fold(token))
         else:
             units.extend(fold(word) for word in _WORD.findall(token))
