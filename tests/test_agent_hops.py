@@ -314,6 +314,10 @@ def test_fill_substitutes_earlier_answers() -> None:
     ("Where was Mara Lind born?", "place"),
     ("Which Canadian rock band released Counterparts?", "organisation"),
     ("Is Uppsala in Sweden?", None),
+    # the wh-phrase ends at its auxiliary: the subject after it is not the kind asked for
+    ("What year did Band of Horses form?", None),
+    ("In which season did University of Northfield join the Blue League?", None),
+    ("Which film did Studio Harbour release first?", "work"),
 ])
 def test_expected_kind_reads_the_wh_word_and_head_noun(question: str, kind: str | None) -> None:
     assert expected_kind(question) == kind

@@ -33,8 +33,11 @@ _HEADS: tuple[tuple[Kind, str], ...] = (
     ("organisation", r"company|band|team|club|organi[sz]ation|university|college|school|party|label|employer|"
                      r"network|newspaper|magazine|airline|brand|firm"),
 )
-_ASKS = [(kind, re.compile(rf"^\s*(?:in |at |for |from |of |by )?(?:what|which)\s+(?:\w+\s+){{0,2}}(?:{heads})\b",
-                           re.IGNORECASE)) for kind, heads in _HEADS]
+# The wh-phrase ends at its auxiliary: in "In which season did University of X play?" the head is "season", and
+# "University", after "did", is the subject, not the kind asked for.
+_AUXILIARY = r"(?:do|does|did|is|was|are|were|has|have|had|can|could|will|would|shall|should|may|might|must)"
+_ASKS = [(kind, re.compile(rf"^\s*(?:in |at |for |from |of |by )?(?:what|which)\s+(?:(?!{_AUXILIARY}\b)\w+\s+){{0,2}}"
+                           rf"(?:{heads})\b", re.IGNORECASE)) for kind, heads in _HEADS]
 _HEAD_KINDS = [(kind, re.compile(rf"^(?:{heads})$")) for kind, heads in _HEADS]
 _WHO = re.compile(r"^\s*(?:who|whom)\b", re.IGNORECASE)
 _WHERE = re.compile(r"^\s*where\b", re.IGNORECASE)
