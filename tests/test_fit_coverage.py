@@ -76,3 +76,13 @@ def test_sections_of_one_document_are_linked() -> None:
     other = ShownItem(3, "commands/tool-exec.md › Configuration › `init-module`", "A module loaded by tool exec.")
     assert rules(question, "tool exec @team/create", [2], [table, option]) == []
     assert rules(question, "tool exec @team/create", [3], [table, other]) == ["coverage"]
+
+
+def test_a_code_span_naming_the_askers_own_project_is_not_looked_for() -> None:
+    question = "If my config has no `entry` key, which file does `load('my-app')` read first?"
+    cited = ShownItem(1, "config.md › entry", "Without an `entry` key, the loader reads `start.js` first.")
+    assert question_spans(question) == ["entry"]
+    assert rules(question, "start.js", [1], [cited]) == []
+    # a code span with another name still is, and "my" must stand as a word of its own
+    assert question_spans("What does `enemy-cache` or `myapp` store?") == ["enemy-cache", "myapp"]
+    assert rules("What does `load('app-x')` read first?", "start.js", [1], [cited]) == ["coverage"]

@@ -34,13 +34,17 @@ __all__ = ["coverage_problem", "heading", "linked", "question_spans"]
 _CODE = re.compile(r"`([^`]{1,80})`")
 _SENTENCE_START = re.compile(r"[.?!]\s+([A-Z]\w*)\b")
 _WORD = re.compile(r"[^\W_]+")
+_OWN = re.compile(r"(?<![^\W_])my(?![^\W_])")
+"""The lowercase word "my" inside a code span (``my-pkg``, ``my_app``; not ``myapp``, ``enemy``)."""
 
 
 def question_spans(question: str) -> list[str]:
     """The names a question writes: its ``code`` spans, then its capitalised names (a one-word name that only
-    opens a later sentence of the question, "According to ...", is not one)."""
+    opens a later sentence of the question, "According to ...", is not one). A code span that writes the asker's
+    own placeholder, a lowercase word "my" (``require('my-pkg')``, ``cd my_app``), names the asker's project, which
+    no manual writes: it is not one either."""
     openers = [m.group(1) for m in _SENTENCE_START.finditer(question)]
-    return [*(m.group(1).strip() for m in _CODE.finditer(question)),
+    return [*(code for m in _CODE.finditer(question) if not _OWN.search(code := m.group(1).strip())),
             *(n.text for n in question_names(_CODE.sub(" ", question))
               if not (n.text in openers and question.count(n.text) == openers.count(n.text)))]
 
