@@ -110,6 +110,23 @@ def test_a_chain_whose_cited_items_miss_a_name_of_the_question_has_a_gap() -> No
     assert gap is not None and "'Norwegian'" in gap
 
 
+def test_a_name_in_a_shown_item_linked_to_the_chain_through_its_answers_is_no_gap() -> None:
+    # hop 1 cites the item that names the director but not the role; the item naming the role was shown beside it
+    ledger = _ledger("Blue Harbour is a 1990 drama film starring Mara Lind and Per Ask.",
+                     "Mara Lind is a Swedish actress. She was born in Uppsala.",
+                     "In the 1990 film Blue Harbour, Mara Lind played the ferry captain Ingrid.",
+                     "Ingrid is a common given name in Sweden.")
+    chain = [{"subject": "Blue Harbour", "answer": "Mara Lind", "evidence": [1]},
+             {"subject": "Mara Lind", "answer": "Uppsala", "evidence": [2]}]
+    question = "Where was the actress who played Ingrid in Blue Harbour born?"
+    titles = {1: "Blue Harbour", 2: "Mara Lind", 3: "Blue Harbour (cast)", 4: "Ingrid"}
+    assert chain_gap(question, "Uppsala", chain, ledger.get, titles) is None
+    # not shown, or shown but sharing none of the chain's answers with a cited item: the name is missing
+    assert "'Ingrid'" in str(chain_gap(question, "Uppsala", chain, ledger.get, {1: "Blue Harbour", 2: "Mara Lind"}))
+    assert "'Ingrid'" in str(chain_gap(question, "Uppsala", chain, ledger.get, {1: "Blue Harbour", 2: "Mara Lind",
+                                                                              4: "Ingrid"}))
+
+
 def test_hops_whose_items_share_no_entity_identifier_or_heading_are_a_gap() -> None:
     # hop 2 cites an item that never names hop 1's answer: nothing links the two passages
     ledger = _ledger("Blue Harbour is a 1990 drama film directed by Mara Lind.",
