@@ -7,6 +7,7 @@ One rule family per module, each module naming the case it came from:
 * :mod:`.anchor`: the cited items are about the question's names, or one hop from them;
 * :mod:`.coverage`: the cited items, with the items linked to them, hold every name the question writes;
 * :mod:`.figures`: the kind of figure a question asks for (a number, a date) and a comparison's order;
+* :mod:`.category`: "what kind of N" is not answered by the name of one N;
 * :mod:`.kind`: the kind of thing a question asks for (a person, a place, ...) against the answer's entity card;
 * :mod:`.bridge`: the answer is not an entity the question itself describes;
 * :mod:`.life_event`: a hop about a birth or a death is answered by a sentence that states one;

@@ -12,6 +12,7 @@ weights (each module names the case it came from):
   one (not for a comparison or a yes / no answer; read when no rule above found anything);
 * **kind** and **order** (:mod:`.figures`): a number for "how many", a date for "when", and a comparison's
   answer on the side the evidence's own years or heights put first;
+* **category** (:mod:`.category`): "what kind of university" is not answered by one university's name;
 * **bridge** (:mod:`.bridge`): the answer carries the head noun of an entity the question describes but does not
   ask for (the hop chain also checks its own bridge entities, :mod:`~graphrag_agents.agent.hops.chain`).
 
@@ -25,6 +26,7 @@ from collections.abc import Sequence
 
 from .anchor import anchor_problem
 from .bridge import bridge_problem
+from .category import category_problem
 from .coverage import coverage_problem
 from .echo import echo_problem
 from .figures import Figure, Reader, kind_problem, order_problem
@@ -57,8 +59,8 @@ def answer_fit(question: str, answer: str, cited: Sequence[int], shown: Sequence
     missing = missing_sides(sides, shown)
     if choice := sides_problem(missing):
         problems.append(choice)
-    if not yes_no and (kind := kind_problem(question, answer)):
-        problems.append(FitProblem("kind", kind))
+    if not yes_no and (kind := _kind_problem(question, answer)):
+        problems.append(kind)
     if options and not yes_no and not missing:
         by_text = {option.text: option for option in options}
 
@@ -76,6 +78,13 @@ def answer_fit(question: str, answer: str, cited: Sequence[int], shown: Sequence
     if not yes_no and not options and (bridge := bridge_problem(question, answer)):
         problems.append(bridge)
     return problems
+
+
+def _kind_problem(question: str, answer: str) -> FitProblem | None:
+    """The kind finding: a figure the question asks for that the answer lacks, or one thing's name where it asks
+    for a kind of thing."""
+    found = kind_problem(question, answer) or category_problem(question, answer)
+    return FitProblem("kind", found) if found else None
 
 
 def _names_problem(question: str, answer: str, cited: Sequence[ShownItem], shown: Sequence[ShownItem],

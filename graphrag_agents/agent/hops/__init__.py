@@ -5,6 +5,7 @@
   compares the sides' checked values;
 * :mod:`.check`: one hop checked (a cited sentence states its subject and its answer together), and the chain's
   data (:class:`HopStep`, :class:`MissingHop`);
+* :mod:`.restated`: a hop's answer written as a sentence restating its question, read as what the sentence adds;
 * :mod:`.chain`: the ``plan``, ``hop`` and ``conclude`` nodes of ``retrieve_first``, which read the agent
   through :mod:`.context` (:class:`~.context.HopContext`: the model, the run's evidence sessions and the options
   of the hops), not through the agent's other nodes;

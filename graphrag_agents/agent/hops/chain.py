@@ -30,8 +30,9 @@ from langchain_core.runnables import RunnableConfig
 from ...errors import ToolError
 from ...tools.results import RetrieveResult
 from ..choice import choose
-from ..drafting import draft_prompt, parse_draft
+from ..drafting import StructuredDraft, draft_prompt, parse_draft
 from ..fit.bridge import bridge_problem
+from ..fit.category import category_problem
 from ..fit.echo import echo_problem
 from ..fit.figures import kind_problem
 from ..fit.kind import kind_mismatch, label_index
@@ -47,6 +48,7 @@ from .compare_plan import Comparison, comparison_plan
 from .context import HopContext
 from .links import chain_gap
 from .plan import PLAN_SYSTEM_PROMPT, fill, is_comparison, parse_plan, plan_prompt, plan_response_format, rule_hops
+from .restated import restated_answer
 
 __all__ = ["ChainNodes"]
 
@@ -160,6 +162,7 @@ class ChainNodes:
         if draft is None or draft.declines:
             update["short_answer"] = draft.answer if draft else ""
             return "the evidence does not answer it"
+        draft = StructuredDraft(answer=restated_answer(question, subject, draft.answer), evidence=draft.evidence)
         update["short_answer"] = draft.answer
         problem = self.hop_misfit(question, draft.answer, subject, update["labels"])
         if problem is not None:
@@ -181,7 +184,7 @@ class ChainNodes:
             return None
         if subject and (echo := echo_problem(subject, answer)):
             return echo
-        if (kind := kind_problem(question, answer)) is not None:
+        if (kind := kind_problem(question, answer) or category_problem(question, answer)) is not None:
             return FitProblem("kind", kind)
         return kind_mismatch(question, answer, label_index([(str(n), list(ls)) for n, ls in labels]))
 

@@ -26,6 +26,7 @@ from ...citations import check_citations
 from ...tools.citations import CitationCheck
 from ...tools.toolkit import GraphRAGToolkit
 from ..drafting import StructuredDraft, render_draft
+from ..fit.echo import holds, question_units
 from ..fit.life_event import asked_event, states_event
 from ..fit.names import question_names, quoted_names, sentences_stating, without_note, words
 from ..gate import AcceptRule
@@ -116,10 +117,11 @@ async def check_hop(draft: StructuredDraft, subject: str, session: GraphRAGToolk
         if event and item is not None and not states_event(item.content, draft.answer, event):
             continue
         for named in _subject_forms(subject, n, titles, session):
-            check = await _check_claim(render_hop(named, draft.answer, n), session)
-            if accept(check):
-                return n, check
-            last = check
+            for said in _answer_forms(draft.answer, item.content if item is not None else ""):
+                check = await _check_claim(render_hop(named, said, n), session)
+                if accept(check):
+                    return n, check
+                last = check
     return None, last
 
 
@@ -140,6 +142,33 @@ def _subject_forms(subject: str, n: int, titles: Mapping[int, str] | None, sessi
         topic = passage_topic(item.content)
         if topic and words(topic) != words(subject):
             forms.append(topic)
+    return forms
+
+
+def _answer_forms(answer: str, text: str) -> list[str]:
+    """The answer as the claim reads it against an item's ``text``: as drafted, then, for a name of two or more
+    capitalised words that ``text`` writes in full and mentions again by its last word alone, that last word.
+
+    English names a person in full once and then by the surname ("... the publication of G. Stanley Hall's
+    "Adolescence". Hall, who was the first president of the American Psychological Association, ..."), so the
+    sentence stating the hop's subject with the answer may hold only the surname (case: a MuSiQue train-split mix
+    built for tuning, where the right first president failed the hop). The full name written in the same item is
+    what ties the surname to it."""
+    forms = [answer]
+    parts = answer.split()
+    if len(parts) < 2 or not all(p[:1].isupper() for p in parts):
+        return forms
+    last = parts[-1].strip(".,;:")
+    if len(last) < 3 or not last.isalpha():
+        return forms
+    full, alone = question_units(answer), question_units(last)
+    units = question_units(text)
+    if not holds(full, units):
+        return forms
+    size = len(full)
+    in_full = sum(units[i:i + size] == full for i in range(len(units) - size + 1))
+    if units.count(alone[0]) > in_full:
+        forms.append(last)
     return forms
 
 
