@@ -5,7 +5,8 @@ HotpotQA-mix draft named in the module."""
 from __future__ import annotations
 
 from graphrag_agents.agent import ShownItem, answer_fit
-from graphrag_agents.agent.fit.coverage import question_spans
+from graphrag_agents.agent.fit.coverage import heading_name_link, question_spans
+from graphrag_agents.agent.fit.names import words
 
 QUESTION = "Which river flows past Port Halden, the town where Edda Morvane was born?"
 RIVER = ShownItem(1, "Sull (river)", "The Sull is a river of the north; it flows past Port Halden and Lindby.")
@@ -86,3 +87,30 @@ def test_a_code_span_naming_the_askers_own_project_is_not_looked_for() -> None:
     # a code span with another name still is, and "my" must stand as a word of its own
     assert question_spans("What does `enemy-cache` or `myapp` store?") == ["enemy-cache", "myapp"]
     assert rules("What does `load('app-x')` read first?", "start.js", [1], [cited]) == ["coverage"]
+
+
+# a bridge named inside the cited item's heading: the item the question's name stands in names it too
+BRIDGE_QUESTION = "Which regiment held the fort in the birthplace of the weaver Ora Lindqvist?"
+WEAVER = ShownItem(5, "Ora Lindqvist", "Ora Lindqvist (1901-1977) was a weaver born in Kessby, a harbour town.")
+SIEGE = ShownItem(6, "Siege of Kessby and Varn", "In 1710 the Marsh Regiment held the fort against the fleet.")
+
+
+def test_a_name_inside_the_cited_items_heading_links_the_item_that_writes_it() -> None:
+    assert answer_fit(BRIDGE_QUESTION, "Marsh Regiment", [6], [WEAVER, SIEGE]) == []
+    # the same items without the bridge: the weaver's passage names another town
+    elsewhere = ShownItem(5, "Ora Lindqvist", "Ora Lindqvist (1901-1977) was a weaver born in Orrvik.")
+    found = answer_fit(BRIDGE_QUESTION, "Marsh Regiment", [6], [elsewhere, SIEGE])
+    assert [p.rule for p in found] == ["anchor"] and "'Ora Lindqvist'" in found[0].detail
+
+
+def test_a_heading_name_the_question_writes_or_a_lowercase_word_is_no_bridge() -> None:
+    # "Kessby" written by the question: the rule asks where the question's names stand, so it links nothing
+    asked = "Which regiment held the fort at Kessby, where the weaver Ora Lindqvist was born?"
+    apart = ShownItem(6, "Siege of Kessby and Varn", "In 1710 the Marsh Regiment held the fort against the fleet.")
+    weaver = ShownItem(5, "Ora Lindqvist", "Ora Lindqvist (1901-1977) was a weaver born in Kessby.")
+    assert heading_name_link(weaver, apart, words(asked)) is None
+    # a heading's opening words are not a name inside it, and the other item must write the name capitalised
+    assert heading_name_link(ShownItem(7, "Harbour towns", "Harbour towns of the coast."), WEAVER,
+                             words(BRIDGE_QUESTION)) is None
+    lowercase = ShownItem(8, "Ora Lindqvist", "Ora Lindqvist wove a kessby pattern.")
+    assert heading_name_link(lowercase, SIEGE, words(BRIDGE_QUESTION)) is None

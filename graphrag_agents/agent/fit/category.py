@@ -21,7 +21,6 @@ __all__ = ["category_problem"]
 
 _ASKS_CATEGORY = re.compile(r"\b(?:what|which)\s+(?:kinds?|types?|sorts?)\s+of\s+(?P<noun>[a-z][a-z-]*)",
                             re.IGNORECASE)
-_LAST_WORD = re.compile(r"([^\W\d_][\w'’-]*)\W*$")
 
 
 def _singular(word: str) -> str:
@@ -42,10 +41,9 @@ def category_problem(question: str, answer: str) -> str | None:
     if asked is None:
         return None
     words = answer.strip().split()
-    last = _LAST_WORD.search(answer.strip())
-    if len(words) < 2 or last is None or not all(w[:1].isupper() or w[:1].isdigit() for w in words):
+    if len(words) < 2 or not all(w[:1].isupper() or w[:1].isdigit() for w in words):
         return None
-    if _singular(last.group(1)) != _singular(asked["noun"]):
+    if _singular(words[-1].strip(".,;:!?\"'’”)")) != _singular(asked["noun"]):
         return None
     return (f"the question asks what kind of {asked['noun']}, and {answer!r} names one {asked['noun']}, "
             "not a kind of it")

@@ -29,11 +29,13 @@ from .echo import IDENTIFIER, holds, question_units
 from .names import question_names, without_note, words
 from .shown import FitProblem, ShownItem
 
-__all__ = ["coverage_problem", "heading", "linked", "question_spans"]
+__all__ = ["coverage_problem", "heading", "heading_name_link", "linked", "question_spans"]
 
 _CODE = re.compile(r"`([^`]{1,80})`")
 _SENTENCE_START = re.compile(r"[.?!]\s+([A-Z]\w*)\b")
 _WORD = re.compile(r"[^\W_]+")
+_INNER_NAME = re.compile(r"(?:^|\s)[a-z][\w'’-]*\s+(?P<name>[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*)")
+"""A run of capitalised words after a lowercase word: a name inside a heading, not the name it opens with."""
 _OWN = re.compile(r"(?<![^\W_])my(?![^\W_])")
 """The lowercase word "my" inside a code span (``my-pkg``, ``my_app``; not ``myapp``, ``enemy``)."""
 
@@ -92,6 +94,30 @@ def linked(first: ShownItem, second: ShownItem, names: Iterable[str] = ()) -> st
     return None
 
 
+def _heading_names(title: str) -> list[str]:
+    """The names a heading writes inside it, after a lowercase word ("Hiroshima", "Nagasaki" in "Atomic bombings of
+    Hiroshima and Nagasaki"; nothing in "Configuration" or "Sergio Tolento Hernández")."""
+    found: list[str] = []
+    for part in title.split("›"):
+        found += [m["name"] for m in _INNER_NAME.finditer(without_note(part.strip()))]
+    return found
+
+
+def heading_name_link(first: ShownItem, second: ShownItem, asked: frozenset[str]) -> str | None:
+    """A bridge between two items: a name inside one item's heading that the other writes, capitalised, and that the
+    question does not write (its words ``asked``), in words for a trace; else None.
+
+    The item the question's name stands in often names the bridge entity that the cited item is about, where the
+    cited item's heading holds it among other words ("... a former sumo wrestler from Hiroshima" beside the cited
+    "Atomic bombings of Hiroshima and Nagasaki"; a MuSiQue train-split mix built for tuning). A name the question
+    writes is no bridge: the rule asks where that name stands."""
+    for item, other in ((first, second), (second, first)):
+        for name in _heading_names(item.title):
+            if not words(name) <= asked and re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", other.text):
+                return f"the name {name!r} of the heading {heading(item.title)!r}"
+    return None
+
+
 def _names(item: ShownItem, item_units: tuple[str, ...], span: str, units: tuple[str, ...]) -> bool:
     """Whether ``item`` (its text and heading as ``item_units``) names ``span``: they hold it, or it is a section of
     the manual page the span names by its file (`` `npm install-ci-test` `` and ``commands/npm-install-ci-test.md``,
@@ -113,6 +139,7 @@ def coverage_problem(question: str, answer: str, cited: Sequence[ShownItem],
     # each item's words read once, not once per name of the question
     item_units = {item.n: question_units(f"{item.text} {heading(item.title)}") for item in [*cited, *others]}
     missing = []
+    asked = words(question)
     for span in question_spans(question):
         if " " not in span and pertainyms(span):  # "English", "Danish": an adjective, not a name
             continue
@@ -121,7 +148,8 @@ def coverage_problem(question: str, answer: str, cited: Sequence[ShownItem],
                 or any(_names(item, item_units[item.n], span, units) for item in cited):
             continue
         holding = [item for item in others if _names(item, item_units[item.n], span, units)]
-        if not any(linked(item, source, [answer]) for item in holding for source in cited):
+        if not any(linked(item, source, [answer]) or heading_name_link(item, source, asked)
+                   for item in holding for source in cited):
             missing.append(span)
     if not missing:
         return None
