@@ -32,6 +32,9 @@ def test_a_first_hop_that_is_not_a_name_written_in_full_is_not_rule_planned(ques
      ["Who is Astrid Lindgren's publisher?", "When did the capital city of #1 open its first library?"]),
     ("Who gives the medal named after the founder of Blue Harbour Records?",
      ["Who is the founder of Blue Harbour Records?", "Who gives the medal named after #1?"]),
+    # an article after "was #1" opens what the question says #1 was, not more words of a name
+    ("What country was the composer of Blue Harbour a citizen of?",
+     ["Who is the composer of Blue Harbour?", "What country was #1 a citizen of?"]),
 ])
 def test_a_name_written_in_full_is_still_rule_planned(question: str, plan: list[str]) -> None:
     assert rule_hops(question) == plan

@@ -46,6 +46,7 @@ _RELATING = frozenset("of in on at by for from with to under over behind".split(
 _TIME = frozenset("after before during since until following".split())
 _NAMING = frozenset("named called titled".split())  # "the prize named after #1": a name, not a time
 _BEING = frozenset("is was are were".split())
+_ARTICLES = frozenset("a an the".split())
 _LOWER_WORD = re.compile(r"(?<![\w'’-])[a-z]+(?![\w'’-])")
 
 
@@ -96,6 +97,8 @@ def _reference_problem(step: str, found: re.Match[str]) -> str | None:
     if not nxt or nxt[0] in "'’" or nxt in _AFTER_FUNCTION or _VERB_FORM.match(nxt) or last or (
             before and before[-1].lower() in _BEFORE_VERB):
         return None
+    if nxt in _ARTICLES and before and before[-1].lower() in _BEING:
+        return None  # "What country was #1 a citizen of?": the article opens what the question says #1 was
     return f"the step {step!r} continues #{found[1]} with {after[0]!r}: the name was cut off"
 
 
