@@ -82,6 +82,9 @@ def test_a_hop_answer_that_restates_its_question_is_read_as_what_it_adds() -> No
     assert restated_answer(question, "Grey Lantern", "It was published in Northwind Quarterly") \
         == "It was published in Northwind Quarterly"
     assert restated_answer(question, "Grey Lantern", "Northwind Quarterly") == "Northwind Quarterly"
+    # a name that opens with the subject is the answer as written, not a sentence about the subject
+    assert restated_answer("Where does Ines Varga work?", "Ines Varga", "Ines Varga Centre for Short Fiction") \
+        == "Ines Varga Centre for Short Fiction"
 
 
 async def test_a_chain_carries_the_answer_a_restating_hop_adds(graphs: dict[str, KnowledgeGraph]) -> None:

@@ -153,11 +153,3 @@ def test_hops_whose_items_share_no_entity_identifier_or_heading_are_a_gap() -> N
              {"subject": "the lockfile", "answer": "the resolved tree", "evidence": [2]}]
     assert chain_gap("What does the file that `npm ci` installs from record?", "the resolved tree", chain,
                      ledger.get, {}) is None
-
-
-def test_a_plan_whose_first_step_is_the_question_itself_is_one_hop() -> None:
-    question = "What is the population of the city where the painter Edda Morvane was born?"
-    reason = not_a_chain(question, [question, "What is the population of #1?"])
-    assert reason == "the first step asks the whole question again"
-    # a first step that asks part of it is a hop
-    assert not_a_chain(question, ["Where was the painter Edda Morvane born?", "What is the population of #1?"]) is None

@@ -6,8 +6,10 @@ what year did Novair International Airways is part of the Rank Organisation diss
 train-split mix built for tuning). The answer that sentence gives is what follows the restated words: "Rank
 Organisation".
 
-Read only when the answer opens with the hop's subject, and what follows the question's own words (and the
-articles, forms of "be" and prepositions between them) is a name or a figure: a capitalised word or a digit first.
+Read only when the answer opens with the hop's subject, a lowercase word of the question (or an article, a form of
+"be", a preposition) follows it, and what follows those words is a name or a figure: a capitalised word or a digit
+first. A name that opens with the subject ("Bob Graham Center for Public Service" for "Where does Bob Graham
+work?") is the answer as written.
 """
 
 from __future__ import annotations
@@ -33,13 +35,17 @@ def restated_answer(question: str, subject: str, answer: str) -> str:
     if question_units(answer)[:len(opening)] != opening:
         return answer
     asked = set(question_units(question)) | _GLUE
+    named = words(subject)
     tokens = list(_TOKEN.finditer(answer))
     for k, token in enumerate(tokens):
         units = question_units(token.group())
         if units and all(u in asked for u in units):
             continue
         rest = answer[token.start():].strip().strip(_EDGE).strip()
-        if k < len(opening) or not rest or not (rest[0].isupper() or rest[0].isdigit()):
+        # a lowercase word before the rest, not the subject's own, makes it a sentence: "Bob Graham Center for
+        # Public Service" is a name that opens with the subject "Bob Graham", not a sentence about him
+        restating = [t.group() for t in tokens[:k] if t.group().islower() and not words(t.group()) <= named]
+        if k < len(opening) or not restating or not rest or not (rest[0].isupper() or rest[0].isdigit()):
             return answer
         return rest
     return answer
