@@ -34,8 +34,8 @@ from .names import question_names, quoted_names, subject_item, words
 from .shown import FitProblem, FitRule, ShownItem
 from .sides import BOTH, both_sides, choice_options, is_option, missing_sides, sides_problem
 
-__all__ = ["FitProblem", "FitRule", "ShownItem", "answer_fit", "both_sides", "choice_options", "question_names",
-           "quoted_names"]
+__all__ = ["FitProblem", "FitRule", "ShownItem", "answer_fit", "both_sides", "choice_options", "kind_finding",
+           "question_names", "quoted_names"]
 
 _YES_NO = frozenset({"yes", "no"})
 
@@ -59,7 +59,7 @@ def answer_fit(question: str, answer: str, cited: Sequence[int], shown: Sequence
     missing = missing_sides(sides, shown)
     if choice := sides_problem(missing):
         problems.append(choice)
-    if not yes_no and (kind := _kind_problem(question, answer)):
+    if not yes_no and (kind := kind_finding(question, answer)):
         problems.append(kind)
     if options and not yes_no and not missing:
         by_text = {option.text: option for option in options}
@@ -80,9 +80,9 @@ def answer_fit(question: str, answer: str, cited: Sequence[int], shown: Sequence
     return problems
 
 
-def _kind_problem(question: str, answer: str) -> FitProblem | None:
+def kind_finding(question: str, answer: str) -> FitProblem | None:
     """The kind finding: a figure the question asks for that the answer lacks, or one thing's name where it asks
-    for a kind of thing."""
+    for a kind of thing (read by the single path here and by each hop of a chain)."""
     found = kind_problem(question, answer) or category_problem(question, answer)
     return FitProblem("kind", found) if found else None
 

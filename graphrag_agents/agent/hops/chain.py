@@ -32,10 +32,9 @@ from ...tools.results import RetrieveResult
 from ..choice import choose
 from ..drafting import StructuredDraft, draft_prompt, parse_draft
 from ..fit.bridge import bridge_problem
-from ..fit.category import category_problem
 from ..fit.echo import echo_problem
-from ..fit.figures import kind_problem
 from ..fit.kind import kind_mismatch, label_index
+from ..fit.rules import kind_finding
 from ..fit.shown import FitProblem
 from ..prompts import STRUCTURED_SYSTEM_PROMPT
 from ..reader import ReaderView, reader_evidence, reader_titles
@@ -184,8 +183,8 @@ class ChainNodes:
             return None
         if subject and (echo := echo_problem(subject, answer)):
             return echo
-        if (kind := kind_problem(question, answer) or category_problem(question, answer)) is not None:
-            return FitProblem("kind", kind)
+        if (kind := kind_finding(question, answer)) is not None:
+            return kind
         return kind_mismatch(question, answer, label_index([(str(n), list(ls)) for n, ls in labels]))
 
     async def conclude(self, state: State, config: RunnableConfig) -> Update:

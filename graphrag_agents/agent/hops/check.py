@@ -26,7 +26,7 @@ from ...citations import check_citations
 from ...tools.citations import CitationCheck
 from ...tools.toolkit import GraphRAGToolkit
 from ..drafting import StructuredDraft, render_draft
-from ..fit.echo import holds, question_units
+from ..fit.echo import question_units
 from ..fit.life_event import asked_event, states_event
 from ..fit.names import question_names, quoted_names, sentences_stating, without_note, words
 from ..gate import AcceptRule
@@ -116,8 +116,9 @@ async def check_hop(draft: StructuredDraft, subject: str, session: GraphRAGToolk
         item = session.ledger.get(n)
         if event and item is not None and not states_event(item.content, draft.answer, event):
             continue
+        answers = _answer_forms(draft.answer, item.content if item is not None else "")
         for named in _subject_forms(subject, n, titles, session):
-            for said in _answer_forms(draft.answer, item.content if item is not None else ""):
+            for said in answers:
                 check = await _check_claim(render_hop(named, said, n), session)
                 if accept(check):
                     return n, check
@@ -161,13 +162,10 @@ def _answer_forms(answer: str, text: str) -> list[str]:
     last = parts[-1].strip(".,;:")
     if len(last) < 3 or not last.isalpha():
         return forms
-    full, alone = question_units(answer), question_units(last)
-    units = question_units(text)
-    if not holds(full, units):
-        return forms
+    full, units = question_units(answer), question_units(text)
     size = len(full)
     in_full = sum(units[i:i + size] == full for i in range(len(units) - size + 1))
-    if units.count(alone[0]) > in_full:
+    if in_full and units.count(question_units(last)[0]) > in_full:
         forms.append(last)
     return forms
 
