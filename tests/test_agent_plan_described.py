@@ -80,3 +80,23 @@ def test_an_owned_thing_is_asked_first(question: str, steps: list[str]) -> None:
 ])
 def test_no_owned_thing_is_read_where_it_is_not_certain(question: str) -> None:
     assert description_hops(question) is None
+
+
+@pytest.mark.parametrize(("question", "steps"), [
+    # a clause without its relative word: the stranded preposition marks it
+    ("What currency was used in the region Harlan Voss is from?",
+     ["What is the region Harlan Voss is from?", "What currency was used in #1?"]),
+    # the clause's own time or place after the stranded preposition stays in the clause
+    ("What is the capital of the province Ada Morrow moved to before Port Velden?",
+     ["What is the province Ada Morrow moved to before Port Velden?", "What is the capital of #1?"]),
+])
+def test_a_clause_without_its_relative_word_is_asked_first(question: str, steps: list[str]) -> None:
+    assert description_hops(question) == steps
+
+
+@pytest.mark.parametrize("question", [
+    "Who did the band Velden Road play with at the festival?",  # "play" after "did" is the question's own verb
+    "Where was the film Grey Harbour shot in?",
+])
+def test_a_name_in_apposition_is_no_clause(question: str) -> None:
+    assert description_hops(question) is None

@@ -7,13 +7,16 @@ Empire?"). The 1.5B planner mostly returns such a question as one step, and the 
 to make both hops at once; it mostly answers nothing (the MuSiQue train mix, ``benchmarks/musique_mix.py``, the
 tuning set). The capitalisation rules of :mod:`.plan` read only a clause that ends the question; this reading
 takes the clause's extent from spaCy's dependency parse, so the clause may stand anywhere, and may be a
-participle ("containing"), a relative clause ("that produced", "where ... is located", "in which") or a clause
-with no relative word ("Dai Jitao is from").
+participle ("containing") or a relative clause ("that produced", "where ... is located", "in which"). Two more
+descriptions stand where a name would: a name's possessive ("Akinoshu Kenji's birthplace", "X's city of birth"),
+and a clause with no relative word, read from the part-of-speech tags because the parse takes its verb for the
+question's ("the country Dai Jitao is from": the preposition left without its object marks the clause).
 
 The reading is a rule plan, final like the others, so it takes a description only where it is certain:
 
-* **the described thing is one thing named by a common noun**: "the" and a singular common noun, not an abstract
-  one ("the institution allowing ..."), before the clause; a plural ("the teams for which ...") asks for a set;
+* **the described thing is one thing named by a common noun**: a singular common noun written in lowercase, not
+  an abstract one ("the institution allowing ..."), after "the" or a name's possessive; a plural ("the teams for
+  which ...") asks for a set, a capitalised noun is a title's word, and a name noun ("X's nickname") names;
 * **the clause names something in full**: it holds a capitalised proper noun, and states one verb ("where X got Y
   is located" is a misparse; "... located along with the state where ..." two descriptions in one);
 * **the clause describes, not names**: "the book titled X", "the film named X" are X itself;
@@ -21,8 +24,8 @@ The reading is a rule plan, final like the others, so it takes a description onl
   after an auxiliary ("What amount did #1?", a clause whose end the parse misplaced).
 
 Without spaCy (the ``ner`` extra) nothing is read here and the model plans. The innermost description is taken;
-a description inside its own first hop ("the country where the composer of X was a citizen") is read again by the
-relation rules of :mod:`.plan`.
+a relation of a name inside it ("the country where the composer of X was a citizen") stays in the first hop, whose
+draft reads it (the relation rules, tried on such a first hop, cut "the country where the composer" as a relation).
 """
 
 from __future__ import annotations
@@ -50,6 +53,13 @@ child son daughter founder author writer producer creator editor screenwriter ly
 designer painter sculptor player coach manager owner leader president chairman inventor presenter host actor actress
 narrator illustrator translator publisher""".split())
 _AUXILIARY_ROLES = frozenset({"aux", "auxpass"})
+_GAP_NOUN_TAGS = frozenset({"NN", "JJ"})
+_FINITE_TAGS = frozenset({"VBZ", "VBD"})
+_PREPOSITION_TAGS = frozenset({"IN", "RP"})
+# What may follow a stranded preposition: the question's end, punctuation, another preposition ("for before"),
+# a relative word or a conjunction; a determiner, a noun or a number would be its object.
+_AFTER_GAP_TAGS = frozenset({".", ",", ":", "IN", "WRB", "WDT", "CC"})
+_MAX_VERB_WORDS = 3
 _REFERENCE = re.compile(r"#\d")
 # A noun's modifiers before it ("the first president"): more than this is no one noun phrase.
 _MAX_MODIFIERS = 3
@@ -61,8 +71,9 @@ def description_hops(question: str) -> list[str] | None:
     if nlp is None or _REFERENCE.search(question):
         return None
     doc = nlp(question)
-    found = [span for token in doc if (span := _by_clause(doc, token) or _by_owner(doc, token)) is not None]
-    inner = [s for s in found if not any(o != s and s[0] <= o[0] and o[1] <= s[1] for o in found)]
+    found = [span for token in doc
+             if (span := _by_clause(doc, token) or _by_owner(doc, token) or _by_gap(doc, token)) is not None]
+    inner = [s for s in found if not any(o[:2] != s[:2] and s[0] <= o[0] and o[1] <= s[1] for o in found)]
     for start, end, first in inner:
         rest = (doc[:start].text_with_ws + "#1" + doc[end].whitespace_ + doc[end + 1:].text).strip()
         if _asks_something(rest):
@@ -118,6 +129,46 @@ def _by_owner(doc: Any, owner: Any) -> tuple[int, int, str] | None:
     if start > 0 and doc[start - 1].lower_ == "the":
         start -= 1  # "the X's alma mater": the article is the name's, gone with it
     return start, end, f"{_asker(noun)} is {described}?"
+
+
+def _by_gap(doc: Any, article: Any) -> tuple[int, int, str] | None:
+    """(first token, last token, first hop) when ``article`` opens "the <noun> <Name> <verb> <preposition>" whose
+    preposition has no object ("the country Dai Jitao is from", "the city Kevin Durant played for before ..."):
+    a relative clause without its relative word, which the parse reads as the question's own verb. The stranded
+    preposition marks the gap the described thing fills; the clause's verb must be finite ("is", "played"), so
+    "did the band Queen play with" (the question's verb, after "did") is no clause."""
+    if article.lower_ != "the":
+        return None
+    i = noun_end = article.i + 1
+    while i < len(doc) and doc[i].tag_ in _GAP_NOUN_TAGS and doc[i].text.islower():
+        i += 1
+    noun_end = i - 1
+    if noun_end == article.i or not _one_thing(doc[noun_end]):
+        return None
+    while i < len(doc) and _is_name(doc[i]):
+        i += 1
+    if i == noun_end + 1 or i >= len(doc) or doc[i].tag_ not in _FINITE_TAGS:
+        return None
+    verb = i
+    i += 1
+    while i < len(doc) and i - verb < _MAX_VERB_WORDS and _in_verb_group(doc[i]):
+        i += 1
+    if i >= len(doc) or doc[i].tag_ not in _PREPOSITION_TAGS:
+        return None
+    if i + 1 < len(doc) and doc[i + 1].tag_ not in _AFTER_GAP_TAGS:
+        return None
+    end = i
+    if i + 2 < len(doc) and doc[i + 1].tag_ == "IN" and (_is_name(doc[i + 2]) or doc[i + 2].tag_ == "CD"):
+        end = i + 2  # "played for before Golden State", "... after 1990": the clause's own time or place
+        while end + 1 < len(doc) and _is_name(doc[end + 1]):
+            end += 1
+    return article.i, end, f"{_asker(doc[noun_end])} is {doc[article.i:end + 1].text}?"
+
+
+def _in_verb_group(token: Any) -> bool:
+    """Whether ``token`` goes on the clause's verb ("is located", "has been part"): a verb form, an adverb, or a
+    lowercase noun before the preposition ("part of")."""
+    return token.tag_.startswith("VB") or token.tag_ == "RB" or (token.tag_ == "NN" and token.text.islower())
 
 
 def _one_thing(noun: Any) -> bool:
