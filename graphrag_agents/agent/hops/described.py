@@ -168,7 +168,8 @@ def _by_gap(doc: Any, article: Any) -> tuple[int, int, str] | None:
 def _in_verb_group(token: Any) -> bool:
     """Whether ``token`` goes on the clause's verb ("is located", "has been part"): a verb form, an adverb, or a
     lowercase noun before the preposition ("part of")."""
-    return token.tag_.startswith("VB") or token.tag_ == "RB" or (token.tag_ == "NN" and token.text.islower())
+    tag: str = token.tag_
+    return tag.startswith("VB") or tag == "RB" or (tag == "NN" and str(token.text).islower())
 
 
 def _one_thing(noun: Any) -> bool:
