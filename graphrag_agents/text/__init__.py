@@ -10,9 +10,7 @@ answers, evidence and questions the same way:
 * :mod:`.acronyms`: acronyms and the names they stand for;
 * :mod:`.keyword_terms`: the keyword index's terms (Snowball stems, identifiers whole and by their parts);
 * :mod:`.statements`: whether a query states a claim to check rather than asking or listing keywords;
-* :mod:`.wordnet`: WordNet 3.0's opposites and adjective-to-noun readings, from the ``lexicon`` extra's files;
-* :mod:`.parser`: spaCy's tagger and dependency parser, from the ``ner`` extra (None without it).
+* :mod:`.wordnet`: WordNet 3.0's opposites and adjective-to-noun readings, from the ``lexicon`` extra's files.
 
-Every pattern here runs in linear time (``tests/test_regex_linear.py``). Nothing here reads the graph or calls a
-language model.
+Every pattern here runs in linear time (``tests/test_regex_linear.py``). Nothing here reads the graph or a model.
 """

@@ -1,7 +1,6 @@
 """The multi-hop machinery: a question answered as a chain of single-hop steps, each retrieved, cited and checked.
 
 * :mod:`.plan`: the hop plan (relative-phrase rules, else the planning call's prompt, schema and reader);
-* :mod:`.described`: a thing the question describes by a clause or its owner's name, a hop of its own;
 * :mod:`.compare_plan` and :mod:`.compare`: a comparison planned as one run of hops per side, and the rule that
   compares the sides' checked values;
 * :mod:`.check`: one hop checked (a cited sentence states its subject and its answer together), and the chain's

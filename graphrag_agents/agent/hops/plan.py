@@ -12,8 +12,6 @@ Two ways to the plan, the cheaper first:
   located?" -> "In which county is Van Hook Township located?", "What is the seat of #1?"; "the actor who played
   V" -> "Which actor played V?"). Case: the issue-22 hidden set's wording, where the 1.5B model served the bridge
   (the county, the actor); the clause asked first makes it a hop of its own.
-* **a described thing** (:mod:`.described`): "the country containing Nugegoda", a clause about a name standing
-  where a name would, anywhere in the question, read from spaCy's parse;
 * **the model** (:func:`plan_prompt`, one structured call, :data:`PLAN_SCHEMA`) splits any other question.
 
 A comparison ("A or B?", "Are A and B both ...?", "... out of A and B?") is not a chain: :func:`is_comparison`
@@ -30,7 +28,6 @@ from typing import Any
 from ..drafting import first_json_object
 from ..fit.sides import BOTH, choice_options
 from .certain import uncertain
-from .described import description_hops
 
 __all__ = ["MAX_HOPS", "PLAN_SCHEMA", "fill", "is_comparison", "parse_plan", "plan_prompt", "plan_response_format",
            "rule_hops"]
@@ -132,11 +129,9 @@ def rule_hops(question: str) -> list[str] | None:
     if is_comparison(question):
         return None
     steps = _relative_chain(question) if _RELATIVE.search(question) else _chain(question)
-    if steps is None and _ONE_HOP.match(question) and not _RELATIVE.search(question):
-        return [question]
-    if steps is not None and uncertain(question, steps) is None:
-        return steps
-    return description_hops(question)
+    if steps is None:
+        return [question] if _ONE_HOP.match(question) and not _RELATIVE.search(question) else None
+    return None if uncertain(question, steps) else steps
 
 
 def _chain(question: str) -> list[str] | None:
